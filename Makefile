@@ -1,0 +1,89 @@
+# The CGRA flow: PEak (PE specs), and soon Lake, Canal and the cgrac compiler.
+# `make` installs what is missing, builds the tools, generates the default
+# collateral and prints a summary; `make test` runs every test.
+
+CC       ?= gcc
+WARN     := -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
+CFLAGS   ?= -O2 -g
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDLIBS   := -lyaml -lz3
+DESIGN   ?= cgra_32x16
+PE       ?= pe_base
+IR       := $(sort $(wildcard peak/ir/*.yaml))
+
+COMMON_SRC := $(sort $(wildcard common/*.c))
+PEAK_SRC   := $(filter-out peak/peak_main.c,$(sort $(wildcard peak/*.c)))
+LIB_SRC    := $(COMMON_SRC) $(PEAK_SRC)
+
+OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
+SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
+
+TOOLS     := bin/peak
+TESTS     := bin/test_common bin/test_peak
+SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak
+
+.PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary
+.DEFAULT_GOAL := all
+
+all: deps
+	$(MAKE) build
+	$(MAKE) rtl
+	$(MAKE) summary
+
+deps:
+	@bash scripts/deps.sh
+
+build: $(TOOLS) $(TESTS)
+
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(SANFLAGS) -MMD -MP -c $< -o $@
+
+bin/peak: $(call OBJ,peak/peak_main.c $(LIB_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/test_common: $(call OBJ,common/tests/test_common.c $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/test_peak: $(call OBJ,peak/tests/test_peak.c $(LIB_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/peak: $(call SANOBJ,peak/peak_main.c $(LIB_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_common: $(call SANOBJ,common/tests/test_common.c $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_peak: $(call SANOBJ,peak/tests/test_peak.c $(LIB_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# The default PE's collateral (the interconnect generator will add the rest).
+rtl: bin/peak
+	bin/peak peak/specs/$(PE).yaml -o rtl_out/$(DESIGN) $(addprefix --ir ,$(IR))
+
+summary:
+	@bash scripts/summary.sh rtl_out/$(DESIGN) $(PE)
+
+test: deps build $(SAN_TESTS)
+	@bash scripts/run_tests.sh
+
+bench: build
+	@bash scripts/bench.sh
+
+update-golden: bin/peak
+	@bash peak/tests/golden.sh --update
+
+clean:
+	rm -rf build bin rtl_out/*/
+
+-include $(shell find build -name '*.d' 2>/dev/null)

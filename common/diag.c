@@ -1,0 +1,147 @@
+/* diag.c - see diag.h. */
+#include "diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "strmap.h"
+#include "vec.h"
+
+#define DIAG_MAX_ERRORS 100
+
+struct Diags {
+	FILE *out;
+	VEC(Diag) list;
+	StrMap sources;  /* file name -> index in texts */
+	VEC(char *) texts;
+	int errors;
+};
+
+Diags *diags_new(FILE *out)
+{
+	Diags *d = xcalloc(1, sizeof *d);
+	d->out = out;
+	strmap_init(&d->sources);
+	return d;
+}
+
+void diags_free(Diags *d)
+{
+	if (!d)
+		return;
+	vec_foreach(&d->list, i) {
+		free(d->list.data[i].file);
+		free(d->list.data[i].msg);
+	}
+	vec_free(&d->list);
+	vec_foreach(&d->texts, i) free(d->texts.data[i]);
+	vec_free(&d->texts);
+	strmap_free(&d->sources);
+	free(d);
+}
+
+void diags_add_source(Diags *d, const char *file, const char *text)
+{
+	intptr_t k;
+	if (strmap_get(&d->sources, file, &k)) {
+		free(d->texts.data[k]);
+		d->texts.data[k] = xstrdup(text);
+		return;
+	}
+	strmap_put(&d->sources, file, d->texts.len);
+	vec_push(&d->texts, xstrdup(text));
+}
+
+/* The text of line `line` (1-based) of a registered file, and its length. */
+static const char *source_line(const Diags *d, const char *file, int line, int *len)
+{
+	intptr_t k;
+	if (!file || line <= 0 || !strmap_get(&d->sources, file, &k))
+		return NULL;
+	const char *p = d->texts.data[k];
+	for (int l = 1; l < line; l++) {
+		p = strchr(p, '\n');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	const char *e = strchr(p, '\n');
+	*len = e ? (int)(e - p) : (int)strlen(p);
+	if (*len > 0 && p[*len - 1] == '\r')
+		(*len)--;
+	return p;
+}
+
+static const char *severity_name(DiagSeverity s)
+{
+	switch (s) {
+	case DIAG_ERROR:
+		return "error";
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_NOTE:
+		return "note";
+	}
+	return "?";
+}
+
+void diags_print(const Diags *d, const Diag *g, FILE *out)
+{
+	if (g->file && g->line > 0)
+		fprintf(out, "%s:%d:%d: ", g->file, g->line, g->col > 0 ? g->col : 1);
+	else if (g->file)
+		fprintf(out, "%s: ", g->file);
+	fprintf(out, "%s: %s\n", severity_name(g->sev), g->msg);
+	int len;
+	const char *text = source_line(d, g->file, g->line, &len);
+	if (!text)
+		return;
+	fprintf(out, "%5d | %.*s\n      | ", g->line, len, text);
+	/* keep tabs so that the caret lines up under tab-indented text */
+	for (int i = 0; i < g->col - 1 && i < len; i++)
+		fputc(text[i] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
+}
+
+void diag_vreport(Diags *d, DiagSeverity sev, const char *file, int line, int col,
+		  const char *fmt, va_list ap)
+{
+	if (sev == DIAG_ERROR && ++d->errors > DIAG_MAX_ERRORS)
+		return;
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	Diag g = { file ? xstrdup(file) : NULL, line, col, sev, xmalloc((size_t)n + 1) };
+	vsnprintf(g.msg, (size_t)n + 1, fmt, ap);
+	vec_push(&d->list, g);
+	if (d->out) {
+		diags_print(d, &g, d->out);
+		if (sev == DIAG_ERROR && d->errors == DIAG_MAX_ERRORS)
+			fprintf(d->out, "error: too many errors, stopping here\n");
+	}
+}
+
+void diag_report(Diags *d, DiagSeverity sev, const char *file, int line, int col,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, sev, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+int diags_errors(const Diags *d)
+{
+	return d->errors;
+}
+
+int diags_count(const Diags *d)
+{
+	return d->list.len;
+}
+
+const Diag *diags_get(const Diags *d, int i)
+{
+	return &d->list.data[i];
+}

@@ -1,0 +1,25 @@
+/* strmap.h - a hash map from strings to integers (ids, indices) that iterates in
+ * insertion order, so that everything derived from it is deterministic. */
+#ifndef COMMON_STRMAP_H
+#define COMMON_STRMAP_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+typedef struct StrMap {
+	char **keys;       /* owned copies, in insertion order */
+	intptr_t *vals;
+	int len, cap;
+	int *slots;        /* open addressing: index into keys, or -1 */
+	int nslots;
+} StrMap;
+
+void strmap_init(StrMap *m);
+void strmap_free(StrMap *m);
+/* 1 and *out set if key is present, else 0. out may be NULL. */
+int strmap_get(const StrMap *m, const char *key, intptr_t *out);
+/* Inserts or replaces; returns 1 if the key was new. */
+int strmap_put(StrMap *m, const char *key, intptr_t val);
+
+#endif

@@ -1,0 +1,53 @@
+/* util.h - allocation that never returns NULL, whole-file reading, atomic output
+ * files, FNV hashing and the internal-invariant check used across the project. */
+#ifndef COMMON_UTIL_H
+#define COMMON_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Ownership annotations in the manner of isl: they expand to nothing. */
+#define __give
+#define __take
+#define __keep
+
+/* Allocation: abort with a message on exhaustion. */
+__give void *xmalloc(size_t n);
+__give void *xcalloc(size_t count, size_t size);
+__give void *xrealloc(__take void *p, size_t n);
+__give char *xstrdup(const char *s);
+__give char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Internal invariant failure: prints the code's file:line and aborts. */
+_Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#define ICE(...) util_ice(__FILE__, __LINE__, __VA_ARGS__)
+#define ALWAYS(c) ((c) ? 1 : (util_ice(__FILE__, __LINE__, "assertion failed: %s", #c), 0))
+
+/* Reads a whole file; returns NULL (errno set) if it cannot. *len may be NULL. */
+__give char *util_read_file(const char *path, size_t *len);
+
+/* 64-bit FNV-1a over bytes, chainable through h (start with UTIL_FNV_INIT). */
+#define UTIL_FNV_INIT 0xcbf29ce484222325ULL
+uint64_t util_fnv1a(uint64_t h, const void *data, size_t n);
+
+/* Output files written to a temporary name and renamed only when every file of
+ * the set is complete, so that a failing tool leaves nothing behind. */
+typedef struct OutSet OutSet;
+__give OutSet *outset_new(void);
+/* Opens path's temporary; NULL (message printed) if it cannot. */
+FILE *outset_open(__keep OutSet *set, const char *path);
+/* Closes and renames every file; on any failure removes them all. 0 on success. */
+int outset_commit(__take OutSet *set);
+/* Removes every temporary. */
+void outset_abort(__take OutSet *set);
+
+/* Joins a folder and a file name into a new string. */
+__give char *util_path_join(const char *dir, const char *name);
+/* Creates a folder and its parents; 0 on success. */
+int util_mkdir_p(const char *dir);
+/* Seconds from a monotonic clock. */
+double util_now(void);
+
+#endif

@@ -1,0 +1,61 @@
+/* yamlr.h - YAML documents read with libyaml into a tree that keeps the source
+ * position of every node, so that checkers can say file:line:col of a problem.
+ * Mappings keep their keys in document order; duplicate keys are an error. */
+#ifndef COMMON_YAMLR_H
+#define COMMON_YAMLR_H
+
+#include "arena.h"
+#include "diag.h"
+
+typedef enum { YN_SCALAR, YN_MAP, YN_SEQ } YNodeKind;
+typedef enum { YS_PLAIN, YS_SINGLE, YS_DOUBLE, YS_LITERAL, YS_FOLDED, YS_OTHER } YScalarStyle;
+
+typedef struct YNode YNode;
+struct YNode {
+	YNodeKind kind;
+	const char *file;
+	int line, col;      /* 1-based position of the node's first character */
+	const char *value;  /* scalar text ("" for others) */
+	YScalarStyle style;
+	int len;            /* pairs of a map, items of a sequence */
+	YNode **keys;       /* map keys (scalars) */
+	YNode **vals;       /* map values */
+	YNode **items;      /* sequence items */
+};
+
+typedef struct YDoc {
+	Arena *arena;
+	const char *file;
+	const char *text;
+	YNode *root;        /* NULL for an empty document */
+} YDoc;
+
+/* Reads and parses path; registers its text with d. NULL if the file cannot be
+ * read or is not well-formed YAML (the errors are reported to d). */
+__give YDoc *ydoc_load_file(const char *path, __keep Diags *d);
+/* Same for text already in memory, named file in messages. */
+__give YDoc *ydoc_load_string(const char *file, const char *text, __keep Diags *d);
+void ydoc_free(__take YDoc *doc);
+
+/* The value of key in a map (NULL if absent or map is not a map). */
+YNode *ymap_get(const YNode *map, const char *key);
+/* The key node of key (for positions), or NULL. */
+YNode *ymap_key(const YNode *map, const char *key);
+/* Reports every key of map not in allowed (a NULL-terminated list); returns the
+ * number of such keys. what names the map in the message. */
+int ymap_check_keys(const YNode *map, const char *const *allowed, const char *what, Diags *d);
+/* Reports an error unless n has kind k; returns 1 if it does. what names the
+ * expected thing, e.g. "a mapping of input names to types". */
+int ynode_expect(const YNode *n, YNodeKind k, const char *what, Diags *d);
+
+/* Source position of the character at (tline, tcol) (0-based line and column
+ * within the scalar's text) of scalar n: exact for block scalars and for
+ * single-line plain and quoted scalars. */
+void yscalar_pos(const YDoc *doc, const YNode *n, int tline, int tcol, int *line, int *col);
+
+/* Parses a scalar as a number (decimal, 0x, 0b, optional sign and fraction for
+ * doubles); 0 on success. */
+int yscalar_int(const YNode *n, long long *out);
+int yscalar_double(const YNode *n, double *out);
+
+#endif

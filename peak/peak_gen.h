@@ -1,0 +1,28 @@
+/* peak_gen.h - the collateral generator behind `peak SPEC -o DIR` and the
+ * bench helpers behind `peak vectors`, `peak tb` and `peak verify-rules`. */
+#ifndef PEAK_GEN_H
+#define PEAK_GEN_H
+
+#include <stdint.h>
+
+#define PEAK_GEN_MAX_IR 32
+
+typedef struct PeakGenOptions {
+	const char *spec;
+	const char *dir;
+	const char *ir[PEAK_GEN_MAX_IR];
+	int nir;
+	uint64_t seed;
+	int no_rules;
+	int quiet;
+} PeakGenOptions;
+
+/* Writes <pe>.v, <pe>.info.yaml and (unless no_rules) <pe>.rules.yaml into
+ * dir, all or nothing. Returns the exit status. */
+int peak_generate(const PeakGenOptions *o);
+int peak_vectors(const char *spec, const char *out, int count, int cycles, uint64_t seed);
+int peak_tb(const char *spec, const char *dir);
+int peak_verify_rules(const char *spec, const char *rules, const char **ir, int nir,
+		      int vectors, uint64_t seed);
+
+#endif

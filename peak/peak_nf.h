@@ -1,0 +1,68 @@
+/* peak_nf.h - the normal form every PEak program is lowered to: a hash-consed
+ * DAG of bit-vector operations with `ite` for control flow (AHA 3.1.3). Nodes are
+ * kept in an array in creation order, which is a topological order, and refer to
+ * each other by index. The three readings of a spec (functional model, Verilog,
+ * SMT) are three interpretations of this graph. */
+#ifndef PEAK_NF_H
+#define PEAK_NF_H
+
+#include <stdint.h>
+
+#include "../common/vec.h"
+
+typedef enum {
+	/* leaves: index says which input, state variable, instruction field or param */
+	NF_INPUT, NF_STATE, NF_FIELD, NF_PARAM, NF_CONST,
+	/* unary */
+	NF_NOT, NF_NEG,
+	/* binary, operands of one width, result of that width */
+	NF_AND, NF_OR, NF_XOR, NF_ADD, NF_SUB, NF_MUL, NF_UMULHI, NF_SMULHI,
+	/* shifts: the amount may have any width */
+	NF_SHL, NF_LSHR, NF_ASHR,
+	/* comparisons, result 1 bit */
+	NF_EQ, NF_ULT, NF_ULE, NF_SLT, NF_SLE,
+	/* structure */
+	NF_ITE, NF_EXTRACT, NF_CONCAT, NF_ZEXT, NF_SEXT,
+	NF_NUM_OPS
+} NfOp;
+
+typedef struct NfNode {
+	NfOp op;
+	int width;
+	int a, b, c;        /* operands (-1 when unused); ite: c ? a : b is (a=cond, b=then, c=else) */
+	int hi, lo;         /* extract bounds; leaves: lo = index */
+	uint64_t value;     /* NF_CONST */
+} NfNode;
+
+typedef struct NfGraph {
+	VEC(NfNode) nodes;
+	int *slots;         /* hash-consing table of node ids, -1 empty */
+	int nslots;
+} NfGraph;
+
+void nf_init(NfGraph *g);
+void nf_free(NfGraph *g);
+
+int nf_leaf(NfGraph *g, NfOp op, int index, int width);
+int nf_const(NfGraph *g, uint64_t value, int width);
+/* Builds an operation, folding constants and simple identities. */
+int nf_unary(NfGraph *g, NfOp op, int a);
+int nf_binary(NfGraph *g, NfOp op, int a, int b);
+int nf_ite(NfGraph *g, int cond, int then_, int else_);
+int nf_extract(NfGraph *g, int a, int hi, int lo);
+int nf_concat(NfGraph *g, int hi, int lo);
+int nf_ext(NfGraph *g, NfOp op, int a, int width); /* NF_ZEXT or NF_SEXT to width */
+
+static inline const NfNode *nf_node(const NfGraph *g, int id) { return &g->nodes.data[id]; }
+static inline int nf_width(const NfGraph *g, int id) { return g->nodes.data[id].width; }
+const char *nf_op_name(NfOp op);
+int nf_is_leaf(NfOp op);
+
+/* Applies a non-leaf node's operation to operand values; wa and wb are the
+ * widths of operands a and b. */
+uint64_t nf_apply(const NfNode *n, const uint64_t ops[3], int wa, int wb);
+/* Evaluates every node in order into vals (one per node); leaves[k][i] is the
+ * value of leaf kind k (NF_INPUT, NF_STATE, NF_FIELD, NF_PARAM) with index i. */
+void nf_eval(const NfGraph *g, uint64_t *vals, const uint64_t *const leaves[4]);
+
+#endif

@@ -1,0 +1,650 @@
+/* peak_spec.c - reads PE and IR specification files (LANGUAGES.md section 1):
+ * the YAML structure, type expressions (bit, bits(N), enum { ... }, aliases), the
+ * instruction's field layout, ports, state and delays; then hands the behaviour
+ * to the parser and lowering. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bv.h"
+#include "../common/strmap.h"
+#include "../common/vec.h"
+#include "peak.h"
+#include "peak_lower.h"
+
+/* The state of reading one file. */
+typedef struct Reader {
+	PeakFile *file;
+	Arena *arena;
+	Diags *d;
+	const YDoc *doc;
+	/* type aliases of the file (and of the op being read, for IR files) */
+	StrMap aliases;            /* name -> index in alias_nodes */
+	VEC(const YNode *) alias_nodes;
+	VEC(PeakType) alias_types;
+	VEC(int) alias_state;      /* 0 unresolved, 1 resolving, 2 done, 3 failed */
+	VEC(PeakEnum) enums;
+} Reader;
+
+static const char *const builtin_names[] = { "adc", "sbc", "sext", "zext", "concat", "ashr",
+					     "slt", "sle", "sgt", "sge", "smin", "smax",
+					     "umin", "umax", "abs", "mulhi", "smulhi", NULL };
+static const char *const reserved_names[] = { "inst", "if", "elif", "else", "and", "or", "not",
+					      "pass", "True", "False", "clk", "rst", NULL };
+
+static int in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (strcmp(*list, s) == 0)
+			return 1;
+	return 0;
+}
+
+static void error_node(Reader *r, const YNode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void error_node(Reader *r, const YNode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(r->d, DIAG_ERROR, n->file, n->line, n->col, fmt, ap);
+	va_end(ap);
+}
+
+/* Error at character off of scalar n. */
+static void error_in(Reader *r, const YNode *n, int off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void error_in(Reader *r, const YNode *n, int off, const char *fmt, ...)
+{
+	int line, col;
+	yscalar_pos(r->doc, n, 0, off, &line, &col);
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(r->d, DIAG_ERROR, n->file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+static int is_identifier(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+/* ---- type expressions ---- */
+
+typedef struct TypeLexer {
+	const char *s;
+	int pos;
+} TypeLexer;
+
+static void skip_space(TypeLexer *t)
+{
+	while (isspace((unsigned char)t->s[t->pos]))
+		t->pos++;
+}
+
+static int lex_word(TypeLexer *t, char *buf, int n)
+{
+	skip_space(t);
+	int k = 0;
+	while ((isalnum((unsigned char)t->s[t->pos]) || t->s[t->pos] == '_') && k < n - 1)
+		buf[k++] = t->s[t->pos++];
+	buf[k] = '\0';
+	return k;
+}
+
+static int lex_char(TypeLexer *t, char c)
+{
+	skip_space(t);
+	if (t->s[t->pos] != c)
+		return 0;
+	t->pos++;
+	return 1;
+}
+
+static int parse_width(Reader *r, const YNode *n, TypeLexer *t, int *width)
+{
+	char num[32];
+	int at;
+	skip_space(t);
+	at = t->pos;
+	if (!lex_word(t, num, sizeof num)) {
+		error_in(r, n, t->pos, "expected a width");
+		return 0;
+	}
+	char *end;
+	long v = strtol(num, &end, 10);
+	if (*end) {
+		error_in(r, n, at, "expected a width, found '%s'", num);
+		return 0;
+	}
+	if (v < 1 || v > 64) {
+		error_in(r, n, at, "width %ld is out of range (1 to 64)", v);
+		return 0;
+	}
+	*width = (int)v;
+	return 1;
+}
+
+static int enum_width(uint64_t max_code)
+{
+	int w = 1;
+	while (w < 64 && (max_code >> w))
+		w++;
+	return w;
+}
+
+/* enum_type := 'enum' ('(' N ')')? '{' member (',' member)* '}' ; member := NAME ('=' code)? */
+static int parse_enum(Reader *r, const YNode *n, TypeLexer *t, const char *name, PeakType *out)
+{
+	int width = 0;
+	if (lex_char(t, '(') && (!parse_width(r, n, t, &width) || !lex_char(t, ')'))) {
+		if (width)
+			error_in(r, n, t->pos, "expected ')'");
+		return 0;
+	}
+	if (!lex_char(t, '{')) {
+		error_in(r, n, t->pos, "expected '{' after 'enum'");
+		return 0;
+	}
+	VEC(const char *) members = { 0 };
+	VEC(uint64_t) codes = { 0 };
+	uint64_t next = 0, max = 0;
+	int ok = 1;
+	while (ok) {
+		char word[128];
+		skip_space(t);
+		int at = t->pos;
+		if (!lex_word(t, word, sizeof word) || !is_identifier(word)) {
+			error_in(r, n, at, "expected an enum member name");
+			ok = 0;
+			break;
+		}
+		for (int i = 0; i < members.len; i++)
+			if (strcmp(members.data[i], word) == 0) {
+				error_in(r, n, at, "duplicate enum member '%s'", word);
+				ok = 0;
+			}
+		uint64_t code = next;
+		if (lex_char(t, '=')) {
+			char num[40];
+			skip_space(t);
+			int cat = t->pos;
+			lex_word(t, num, sizeof num);
+			if (bv_parse(num, 64, &code) != 0) {
+				error_in(r, n, cat, "expected a code for '%s', found '%s'", word,
+					 num);
+				ok = 0;
+				break;
+			}
+		}
+		for (int i = 0; i < codes.len; i++)
+			if (codes.data[i] == code) {
+				error_in(r, n, at, "enum members '%s' and '%s' have the same code %llu",
+					 members.data[i], word, (unsigned long long)code);
+				ok = 0;
+			}
+		if (width && code > bv_mask(width)) {
+			error_in(r, n, at, "code %llu of '%s' does not fit in the enum's %d bits",
+				 (unsigned long long)code, word, width);
+			ok = 0;
+		}
+		vec_push(&members, arena_strdup(r->arena, word));
+		vec_push(&codes, code);
+		if (code > max)
+			max = code;
+		next = code + 1;
+		if (lex_char(t, '}'))
+			break;
+		if (!lex_char(t, ',')) {
+			error_in(r, n, t->pos, "expected ',' or '}' in enum");
+			ok = 0;
+		}
+	}
+	if (ok) {
+		PeakEnum e = { name, width ? width : enum_width(max), members.len, NULL, NULL };
+		e.members = arena_alloc(r->arena, (size_t)members.len * sizeof(char *));
+		e.codes = arena_alloc(r->arena, (size_t)members.len * sizeof(uint64_t));
+		memcpy(e.members, members.data, (size_t)members.len * sizeof(char *));
+		memcpy(e.codes, codes.data, (size_t)members.len * sizeof(uint64_t));
+		vec_push(&r->enums, e);
+		*out = (PeakType){ e.width, r->enums.len - 1 };
+	}
+	vec_free(&members);
+	vec_free(&codes);
+	return ok;
+}
+
+static int resolve_alias(Reader *r, int k, PeakType *out);
+
+/* type := 'bit' | 'bits' '(' N ')' | enum_type | ALIAS ; name names a new enum */
+static int parse_type(Reader *r, const YNode *n, const char *name, PeakType *out)
+{
+	if (n->kind != YN_SCALAR) {
+		error_node(r, n, "expected a type such as bit, bits(16), enum { ... } or a type name");
+		return 0;
+	}
+	TypeLexer t = { n->value, 0 };
+	char word[128];
+	skip_space(&t);
+	int at = t.pos;
+	lex_word(&t, word, sizeof word);
+	int ok;
+	if (strcmp(word, "bit") == 0) {
+		*out = (PeakType){ 1, -1 };
+		ok = 1;
+	} else if (strcmp(word, "bits") == 0) {
+		int w = 0;
+		ok = lex_char(&t, '(') && parse_width(r, n, &t, &w);
+		if (ok && !lex_char(&t, ')')) {
+			error_in(r, n, t.pos, "expected ')'");
+			ok = 0;
+		} else if (!ok && !w && at == 0 && t.s[t.pos] != '(') {
+			error_in(r, n, t.pos, "expected '(' after 'bits'");
+		}
+		*out = (PeakType){ w, -1 };
+	} else if (strcmp(word, "enum") == 0) {
+		ok = parse_enum(r, n, &t, name, out);
+	} else {
+		intptr_t k;
+		if (!*word) {
+			error_in(r, n, at, "expected a type");
+			return 0;
+		}
+		if (!strmap_get(&r->aliases, word, &k)) {
+			error_in(r, n, at, "unknown type '%s'", word);
+			return 0;
+		}
+		ok = resolve_alias(r, (int)k, out);
+	}
+	skip_space(&t);
+	if (ok && t.s[t.pos]) {
+		error_in(r, n, t.pos, "unexpected '%s' after the type", t.s + t.pos);
+		ok = 0;
+	}
+	return ok;
+}
+
+static int resolve_alias(Reader *r, int k, PeakType *out)
+{
+	int *st = &r->alias_state.data[k];
+	if (*st == 1) {
+		error_node(r, r->alias_nodes.data[k], "type '%s' is defined in terms of itself",
+			   r->aliases.keys[k]);
+		*st = 3;
+		return 0;
+	}
+	if (*st == 0) {
+		*st = 1;
+		PeakType t;
+		int ok = parse_type(r, r->alias_nodes.data[k], r->aliases.keys[k], &t);
+		st = &r->alias_state.data[k];
+		*st = ok ? 2 : 3;
+		r->alias_types.data[k] = t;
+	}
+	*out = r->alias_types.data[k];
+	return *st == 2;
+}
+
+static void read_types(Reader *r, const YNode *types)
+{
+	if (!types || !ynode_expect(types, YN_MAP, "a mapping of type names to types", r->d))
+		return;
+	for (int i = 0; i < types->len; i++) {
+		const YNode *k = types->keys[i];
+		if (!is_identifier(k->value) || in_list(builtin_names, k->value) ||
+		    in_list(reserved_names, k->value) || strcmp(k->value, "bit") == 0 ||
+		    strcmp(k->value, "bits") == 0 || strcmp(k->value, "enum") == 0) {
+			error_node(r, k, "'%s' cannot be a type name", k->value);
+			continue;
+		}
+		if (strmap_get(&r->aliases, k->value, NULL)) {
+			error_node(r, k, "duplicate type '%s'", k->value);
+			continue;
+		}
+		strmap_put(&r->aliases, k->value, r->alias_nodes.len);
+		vec_push(&r->alias_nodes, types->vals[i]);
+		vec_push(&r->alias_types, ((PeakType){ 0, -1 }));
+		vec_push(&r->alias_state, 0);
+	}
+	for (int i = 0; i < types->len; i++) {
+		intptr_t k;
+		PeakType t;
+		if (strmap_get(&r->aliases, types->keys[i]->value, &k))
+			resolve_alias(r, (int)k, &t);
+	}
+}
+
+/* ---- ports ---- */
+
+/* Reads a mapping of names to types into class cls of s. */
+static void read_ports(Reader *r, PeakSpec *s, int cls, const YNode *map, const char *what)
+{
+	if (!map)
+		return;
+	if (map->kind == YN_SCALAR && !*map->value)
+		return; /* an empty value: no ports */
+	if (!ynode_expect(map, YN_MAP, arena_printf(r->arena, "a mapping of %s names to types", what),
+			  r->d))
+		return;
+	s->ports[cls] = arena_alloc(r->arena, (size_t)(map->len + 1) * sizeof(PeakPort));
+	int offset = 0;
+	for (int i = 0; i < map->len; i++) {
+		const YNode *k = map->keys[i];
+		if (!is_identifier(k->value)) {
+			error_node(r, k, "'%s' is not a valid %s name", k->value, what);
+			continue;
+		}
+		PeakPort p = { arena_strdup(r->arena, k->value), { 0, -1 }, offset, 0, k->line, k->col };
+		if (!parse_type(r, map->vals[i], k->value, &p.type))
+			continue;
+		offset += p.type.width;
+		s->ports[cls][s->nports[cls]++] = p;
+	}
+	if (cls == PEAK_FIELD)
+		s->inst_width = offset;
+}
+
+/* Every name a behaviour can see must be unique and not reserved. */
+static void check_names(Reader *r, PeakSpec *s)
+{
+	static const char *const class_names[] = { "input", "state variable", "instruction field",
+						   "param", "output" };
+	StrMap seen;
+	strmap_init(&seen);
+	for (int cls = 0; cls < PEAK_NUM_CLASSES; cls++) {
+		for (int i = 0; i < s->nports[cls]; i++) {
+			PeakPort *p = &s->ports[cls][i];
+			intptr_t prev;
+			if (in_list(reserved_names, p->name) || in_list(builtin_names, p->name)) {
+				diag_error(r->d, s->file, p->line, p->col,
+					   "'%s' is reserved and cannot name a %s", p->name,
+					   class_names[cls]);
+			} else if (cls != PEAK_FIELD && strmap_get(&r->aliases, p->name, NULL)) {
+				diag_error(r->d, s->file, p->line, p->col,
+					   "'%s' names both a type and a %s", p->name, class_names[cls]);
+			} else if (cls != PEAK_FIELD && strmap_get(&seen, p->name, &prev)) {
+				const PeakPort *q = (const PeakPort *)prev;
+				diag_error(r->d, s->file, p->line, p->col,
+					   "duplicate name '%s' (first declared at line %d)", p->name,
+					   q->line);
+			} else if (cls != PEAK_FIELD) {
+				strmap_put(&seen, p->name, (intptr_t)p);
+			}
+		}
+	}
+	strmap_free(&seen);
+}
+
+static void read_resets(Reader *r, PeakSpec *s, const YNode *map)
+{
+	if (!map || !ynode_expect(map, YN_MAP, "a mapping of state names to reset values", r->d))
+		return;
+	for (int i = 0; i < map->len; i++) {
+		int k = peak_port_index(s, PEAK_STATE, map->keys[i]->value);
+		if (k < 0) {
+			error_node(r, map->keys[i], "unknown state variable '%s'", map->keys[i]->value);
+			continue;
+		}
+		PeakPort *p = &s->ports[PEAK_STATE][k];
+		const YNode *v = map->vals[i];
+		int e = v->kind == YN_SCALAR ? bv_parse(v->value, p->type.width, &p->reset) : -1;
+		if (e == -2)
+			error_node(r, v, "reset value %s does not fit in %d bits", v->value,
+				   p->type.width);
+		else if (e)
+			error_node(r, v, "expected a number as the reset value of '%s'", p->name);
+	}
+}
+
+/* delay: { Member: ns, ... } over the members of the instruction's enums. */
+static void read_delays(Reader *r, PeakSpec *s, const YNode *map)
+{
+	if (!map || !ynode_expect(map, YN_MAP, "a mapping of operation names to delays in ns", r->d))
+		return;
+	s->delays = arena_alloc(r->arena, (size_t)(map->len + 1) * sizeof(PeakDelay));
+	for (int i = 0; i < map->len; i++) {
+		const YNode *k = map->keys[i], *v = map->vals[i];
+		PeakDelay dl = { arena_strdup(r->arena, k->value), -1, 0, 0 };
+		int found = 0;
+		for (int f = 0; f < s->nports[PEAK_FIELD]; f++) {
+			int e = s->ports[PEAK_FIELD][f].type.enum_id;
+			if (e < 0 || e == dl.enum_id)
+				continue;
+			int m = peak_enum_member(&s->enums[e], k->value);
+			if (m >= 0) {
+				found++;
+				dl.enum_id = e;
+				dl.code = s->enums[e].codes[m];
+			}
+		}
+		if (!found) {
+			error_node(r, k, "'%s' is not an operation of the instruction's enums",
+				   k->value);
+			continue;
+		}
+		if (found > 1) {
+			error_node(r, k, "'%s' names members of several enums", k->value);
+			continue;
+		}
+		if (yscalar_double(v, &dl.ns) != 0 || dl.ns < 0) {
+			error_node(r, v, "expected a delay in ns (a non-negative number)");
+			continue;
+		}
+		s->delays[s->ndelays++] = dl;
+	}
+}
+
+static PeakSpec *new_spec(Reader *r, PeakSpecKind kind, const YNode *at)
+{
+	PeakSpec *s = arena_alloc(r->arena, sizeof *s);
+	s->kind = kind;
+	s->file = r->doc->file;
+	s->line = at->line;
+	s->col = at->col;
+	nf_init(&s->g);
+	return s;
+}
+
+/* Copies the file's enums so far into s (types are shared by name). */
+static void attach_enums(Reader *r, PeakSpec *s)
+{
+	s->nenums = r->enums.len;
+	s->enums = arena_alloc(r->arena, (size_t)(r->enums.len + 1) * sizeof(PeakEnum));
+	if (r->enums.len)
+		memcpy(s->enums, r->enums.data, (size_t)r->enums.len * sizeof(PeakEnum));
+}
+
+static const char *read_name(Reader *r, const YNode *n, const char *what)
+{
+	if (!n || n->kind != YN_SCALAR || !is_identifier(n->value)) {
+		if (n)
+			error_node(r, n, "expected a %s name (letters, digits, '_')", what);
+		return NULL;
+	}
+	return arena_strdup(r->arena, n->value);
+}
+
+static void lower_behavior(Reader *r, PeakSpec *s, const YNode *beh, const YNode *owner)
+{
+	if (!beh) {
+		error_node(r, owner, "missing 'behavior'");
+		return;
+	}
+	if (beh->kind != YN_SCALAR) {
+		error_node(r, beh, "expected the behavior as text (a '|' block)");
+		return;
+	}
+	Behavior *b = peak_parse_behavior(r->arena, r->doc, beh, r->d);
+	if (b)
+		peak_lower(s, b, r->arena, r->d);
+}
+
+static void require(Reader *r, const YNode *map, const char *key, const char *what)
+{
+	if (!ymap_get(map, key))
+		error_node(r, map, "missing '%s' (%s)", key, what);
+}
+
+static PeakSpec *read_pe(Reader *r, const YNode *root)
+{
+	static const char *const keys[] = { "pe", "types", "instruction", "inputs", "outputs",
+					    "state", "reset", "delay", "behavior", NULL };
+	ymap_check_keys(root, keys, "a PE spec", r->d);
+	PeakSpec *s = new_spec(r, PEAK_PE, root);
+	s->name = read_name(r, ymap_get(root, "pe"), "PE");
+	require(r, root, "instruction", "the instruction's fields");
+	require(r, root, "outputs", "at least one output");
+	read_types(r, ymap_get(root, "types"));
+	read_ports(r, s, PEAK_FIELD, ymap_get(root, "instruction"), "instruction field");
+	read_ports(r, s, PEAK_INPUT, ymap_get(root, "inputs"), "input");
+	read_ports(r, s, PEAK_OUTPUT, ymap_get(root, "outputs"), "output");
+	read_ports(r, s, PEAK_STATE, ymap_get(root, "state"), "state");
+	attach_enums(r, s);
+	check_names(r, s);
+	read_resets(r, s, ymap_get(root, "reset"));
+	read_delays(r, s, ymap_get(root, "delay"));
+	if (s->nports[PEAK_FIELD] == 0 && ymap_get(root, "instruction"))
+		error_node(r, ymap_get(root, "instruction"), "the instruction needs at least one field");
+	if (s->nports[PEAK_OUTPUT] == 0 && ymap_get(root, "outputs"))
+		error_node(r, ymap_get(root, "outputs"), "a PE needs at least one output");
+	if (diags_errors(r->d) == 0)
+		lower_behavior(r, s, ymap_get(root, "behavior"), root);
+	return s;
+}
+
+static PeakSpec *read_ir_op(Reader *r, const YNode *op)
+{
+	static const char *const keys[] = { "name", "types", "params", "inputs", "outputs",
+					    "behavior", NULL };
+	if (!ynode_expect(op, YN_MAP, "an IR operation (a mapping)", r->d))
+		return NULL;
+	ymap_check_keys(op, keys, "an IR operation", r->d);
+	PeakSpec *s = new_spec(r, PEAK_IR, op);
+	s->name = read_name(r, ymap_get(op, "name"), "operation");
+	if (!ymap_get(op, "name"))
+		error_node(r, op, "missing 'name' of the IR operation");
+	require(r, op, "outputs", "at least one output");
+	int errors = diags_errors(r->d);
+	read_types(r, ymap_get(op, "types"));
+	read_ports(r, s, PEAK_PARAM, ymap_get(op, "params"), "param");
+	read_ports(r, s, PEAK_INPUT, ymap_get(op, "inputs"), "input");
+	read_ports(r, s, PEAK_OUTPUT, ymap_get(op, "outputs"), "output");
+	attach_enums(r, s);
+	check_names(r, s);
+	if (diags_errors(r->d) == errors)
+		lower_behavior(r, s, ymap_get(op, "behavior"), op);
+	return s;
+}
+
+static void read_ir(Reader *r, const YNode *root)
+{
+	static const char *const keys[] = { "ir", "types", NULL };
+	ymap_check_keys(root, keys, "an IR file", r->d);
+	read_types(r, ymap_get(root, "types"));
+	const YNode *list = ymap_get(root, "ir");
+	if (!ynode_expect(list, YN_SEQ, "a list of IR operations", r->d))
+		return;
+	PeakFile *f = r->file;
+	f->specs = arena_alloc(r->arena, (size_t)(list->len + 1) * sizeof(PeakSpec *));
+	StrMap names;
+	strmap_init(&names);
+	for (int i = 0; i < list->len; i++) {
+		PeakSpec *s = read_ir_op(r, list->items[i]);
+		if (!s)
+			continue;
+		intptr_t prev;
+		if (s->name && strmap_get(&names, s->name, &prev))
+			error_node(r, ymap_get(list->items[i], "name"),
+				   "duplicate IR operation '%s' (first at line %d)", s->name,
+				   f->specs[prev]->line);
+		else if (s->name)
+			strmap_put(&names, s->name, f->nspecs);
+		f->specs[f->nspecs++] = s;
+	}
+	strmap_free(&names);
+}
+
+static void reader_free(Reader *r)
+{
+	strmap_free(&r->aliases);
+	vec_free(&r->alias_nodes);
+	vec_free(&r->alias_types);
+	vec_free(&r->alias_state);
+	vec_free(&r->enums);
+}
+
+void peak_file_free(PeakFile *f)
+{
+	if (!f)
+		return;
+	for (int i = 0; i < f->nspecs; i++)
+		nf_free(&f->specs[i]->g);
+	ydoc_free(f->doc);
+	arena_free(f->arena);
+	free(f);
+}
+
+PeakFile *peak_load(const char *path, Diags *d)
+{
+	int errors = diags_errors(d);
+	YDoc *doc = ydoc_load_file(path, d);
+	if (!doc)
+		return NULL;
+	PeakFile *f = xcalloc(1, sizeof *f);
+	f->arena = arena_new();
+	f->doc = doc;
+	Reader r = { .file = f, .arena = f->arena, .d = d, .doc = doc };
+	strmap_init(&r.aliases);
+	const YNode *root = doc->root;
+	if (!root || root->kind != YN_MAP) {
+		diag_error(d, path, root ? root->line : 1, root ? root->col : 1,
+			   "expected a PE spec (a mapping with 'pe:') or an IR file ('ir:')");
+	} else if (ymap_get(root, "pe")) {
+		f->specs = arena_alloc(f->arena, sizeof(PeakSpec *));
+		f->specs[f->nspecs++] = read_pe(&r, root);
+	} else if (ymap_get(root, "ir")) {
+		read_ir(&r, root);
+	} else {
+		diag_error(d, path, root->line, root->col,
+			   "expected 'pe:' (a PE spec) or 'ir:' (IR operations)");
+	}
+	reader_free(&r);
+	if (diags_errors(d) > errors) {
+		peak_file_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+int peak_port_index(const PeakSpec *s, int cls, const char *name)
+{
+	for (int i = 0; i < s->nports[cls]; i++)
+		if (strcmp(s->ports[cls][i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int peak_enum_member(const PeakEnum *e, const char *name)
+{
+	for (int i = 0; i < e->n; i++)
+		if (strcmp(e->members[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *peak_type_name(const PeakSpec *s, PeakType t, char *buf, int n)
+{
+	if (t.enum_id >= 0)
+		snprintf(buf, (size_t)n, "%s", s->enums[t.enum_id].name);
+	else if (t.width == 1)
+		snprintf(buf, (size_t)n, "bit");
+	else
+		snprintf(buf, (size_t)n, "bits(%d)", t.width);
+	return buf;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the flow needs, if any is missing (called by `make`).
+# Quick when everything is present: one dpkg query per package, no network.
+set -euo pipefail
+
+packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config)
+
+missing=()
+for p in "${packages[@]}"; do
+    # dpkg -s also succeeds for removed-but-not-purged packages, so check the status line.
+    if ! dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed'; then
+        missing+=("$p")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "deps: all present (${packages[*]})"
+    exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    sudo=(sudo)
+fi
+echo "deps: installing ${missing[*]}"
+${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+echo "deps: installed ${missing[*]}"
