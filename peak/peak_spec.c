@@ -207,7 +207,8 @@ static int parse_enum(Reader *r, const YNode *n, TypeLexer *t, const char *name,
 		}
 	}
 	if (ok) {
-		PeakEnum e = { name, width ? width : enum_width(max), members.len, NULL, NULL };
+		PeakEnum e = { arena_strdup(r->arena, name), width ? width : enum_width(max), members.len,
+			       NULL, NULL };
 		e.members = arena_alloc(r->arena, (size_t)members.len * sizeof(char *));
 		e.codes = arena_alloc(r->arena, (size_t)members.len * sizeof(uint64_t));
 		memcpy(e.members, members.data, (size_t)members.len * sizeof(char *));

@@ -1,0 +1,328 @@
+/* peak_gen.c - the commands behind `peak SPEC -o DIR`, `peak vectors`,
+ * `peak tb` and `peak verify-rules` (see peak_gen.h). */
+#define _DEFAULT_SOURCE
+#include "peak_gen.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/bv.h"
+#include "../common/rng.h"
+#include "../common/util.h"
+#include "../common/vec.h"
+#include "peak.h"
+#include "peak_collateral.h"
+#include "peak_eval.h"
+#include "peak_verilog.h"
+
+/* The loaded PE and IR operations of one run. */
+typedef struct Loaded {
+	Diags *d;
+	PeakFile *pe_file;
+	const PeakSpec *pe;
+	VEC(PeakFile *) ir_files;
+	VEC(PeakSpec *) ops;
+} Loaded;
+
+static void loaded_free(Loaded *l)
+{
+	peak_file_free(l->pe_file);
+	vec_foreach(&l->ir_files, i) peak_file_free(l->ir_files.data[i]);
+	vec_free(&l->ir_files);
+	vec_free(&l->ops);
+	diags_free(l->d);
+}
+
+static int load_pe(Loaded *l, const char *spec)
+{
+	memset(l, 0, sizeof *l);
+	l->d = diags_new(stderr);
+	l->pe_file = peak_load(spec, l->d);
+	if (!l->pe_file) {
+		fprintf(stderr, "peak: %d error%s in %s; nothing written\n", diags_errors(l->d),
+			diags_errors(l->d) == 1 ? "" : "s", spec);
+		return 0;
+	}
+	if (l->pe_file->specs[0]->kind != PEAK_PE) {
+		fprintf(stderr, "peak: %s holds IR operations, not a PE spec\n", spec);
+		return 0;
+	}
+	l->pe = l->pe_file->specs[0];
+	return 1;
+}
+
+static int load_ir(Loaded *l, const char *const *ir, int nir)
+{
+	for (int i = 0; i < nir; i++) {
+		PeakFile *f = peak_load(ir[i], l->d);
+		if (!f) {
+			fprintf(stderr, "peak: errors in IR file %s\n", ir[i]);
+			return 0;
+		}
+		if (f->specs[0]->kind != PEAK_IR) {
+			fprintf(stderr, "peak: %s is a PE spec, not an IR file\n", ir[i]);
+			peak_file_free(f);
+			return 0;
+		}
+		vec_push(&l->ir_files, f);
+		for (int k = 0; k < f->nspecs; k++)
+			vec_push(&l->ops, f->specs[k]);
+	}
+	return 1;
+}
+
+/* The IR files beside the executable (bin/../peak/ir/NAME.yaml), sorted. */
+static int default_ir(char ***paths)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	*paths = NULL;
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	char *pattern = xasprintf("%s/../peak/ir/*.yaml", exe);
+	glob_t g;
+	int count = 0;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		*paths = xcalloc(g.gl_pathc + 1, sizeof(char *));
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			(*paths)[count++] = xstrdup(g.gl_pathv[i]);
+		globfree(&g);
+	}
+	free(pattern);
+	return count;
+}
+
+static void synthesize_all(const Loaded *l, const PeakGenOptions *o, PeakRuleInfo *rules)
+{
+	int n = l->ops.len;
+	for (int i = 0; i < n; i++) {
+		const PeakSpec *ir = l->ops.data[i];
+		uint64_t seed = util_fnv1a(o->seed, ir->name, strlen(ir->name));
+		peak_synth_rule(l->pe, ir, seed, &rules[i].rule);
+		const PeakRule *r = &rules[i].rule;
+		if (!o->quiet)
+			fprintf(stderr, "peak: rule %d of %d: %-12s %s (%d round%s, %.3f s)\n", i + 1, n,
+				ir->name, r->found ? "proved" : "unsupported", r->iterations,
+				r->iterations == 1 ? "" : "s", r->seconds);
+	}
+	peak_rules_annotate(l->pe, l->ops.data, n, rules);
+}
+
+static char *out_path(const char *dir, const char *name, const char *ext)
+{
+	char *file = xasprintf("%s%s", name, ext);
+	char *path = util_path_join(dir, file);
+	free(file);
+	return path;
+}
+
+static int count_lines(const char *path)
+{
+	char *text = util_read_file(path, NULL);
+	int n = 0;
+	for (const char *p = text; p && *p; p++)
+		n += *p == '\n';
+	free(text);
+	return n;
+}
+
+int peak_generate(const PeakGenOptions *o)
+{
+	double t0 = util_now();
+	Loaded l;
+	char **dflt = NULL;
+	int ndflt = 0;
+	const char *const *ir = o->ir;
+	int nir = o->nir;
+	if (!o->no_rules && nir == 0) {
+		ndflt = default_ir(&dflt);
+		ir = (const char *const *)dflt;
+		nir = ndflt;
+		if (!nir) {
+			fprintf(stderr, "peak: no IR operations found; pass --ir FILE or --no-rules\n");
+			return 1;
+		}
+	}
+	int status = 1;
+	if (!load_pe(&l, o->spec) || (!o->no_rules && !load_ir(&l, ir, nir)))
+		goto done;
+	PeakRuleInfo *rules = xcalloc((size_t)l.ops.len + 1, sizeof *rules);
+	if (!o->no_rules)
+		synthesize_all(&l, o, rules);
+	if (util_mkdir_p(o->dir) != 0) {
+		fprintf(stderr, "peak: cannot create '%s'\n", o->dir);
+		goto free_rules;
+	}
+	OutSet *out = outset_new();
+	char *vpath = out_path(o->dir, l.pe->name, ".v");
+	char *ipath = out_path(o->dir, l.pe->name, ".info.yaml");
+	char *rpath = out_path(o->dir, l.pe->name, ".rules.yaml");
+	FILE *fv = outset_open(out, vpath), *fi = fv ? outset_open(out, ipath) : NULL;
+	FILE *fr = fi && !o->no_rules ? outset_open(out, rpath) : NULL;
+	if (!fv || !fi || (!o->no_rules && !fr)) {
+		outset_abort(out);
+	} else {
+		peak_emit_verilog(l.pe, fv);
+		peak_write_info(l.pe, l.pe_file->doc->text, fi);
+		if (fr)
+			peak_write_rules(l.pe, rules, l.ops.len, ir, nir, fr);
+		status = outset_commit(out) == 0 ? 0 : 1;
+	}
+	if (status == 0) {
+		int found = 0;
+		for (int i = 0; i < l.ops.len; i++)
+			found += rules[i].rule.found;
+		printf("peak: %s: %d-bit instruction, %d lines of Verilog", l.pe->name, l.pe->inst_width,
+		       count_lines(vpath));
+		if (!o->no_rules)
+			printf(", %d rules (%d IR operations unsupported)", found, l.ops.len - found);
+		printf(" in %.2f s -> %s\n", util_now() - t0, o->dir);
+	}
+	free(vpath), free(ipath), free(rpath);
+free_rules:
+	for (int i = 0; i < l.ops.len; i++)
+		peak_rule_free(&rules[i].rule);
+	free(rules);
+done:
+	loaded_free(&l);
+	for (int i = 0; i < ndflt; i++)
+		free(dflt[i]);
+	free(dflt);
+	return status;
+}
+
+/* ---- peak vectors ---- */
+
+/* A random value for a port: enum fields mostly hold declared codes. */
+static uint64_t random_port(Rng *rng, const PeakSpec *s, const PeakPort *p)
+{
+	if (p->type.enum_id >= 0 && rng_below(rng, 10) != 0) {
+		const PeakEnum *e = &s->enums[p->type.enum_id];
+		return e->codes[rng_below(rng, (uint64_t)e->n)];
+	}
+	switch (rng_below(rng, 6)) {
+	case 0:
+		return 0;
+	case 1:
+		return bv_mask(p->type.width);
+	case 2:
+		return bv_trunc(rng_below(rng, (uint64_t)p->type.width + 2), p->type.width);
+	default:
+		return rng_bits(rng, p->type.width);
+	}
+}
+
+static void print_hex_list(FILE *f, const PeakSpec *s, int cls, const uint64_t *v)
+{
+	char hex[24];
+	for (int i = 0; i < s->nports[cls]; i++) {
+		bv_format_hex(hex, v[i], s->ports[cls][i].type.width);
+		fprintf(f, " %s", hex);
+	}
+}
+
+int peak_vectors(const char *spec, const char *out, int count, int cycles, uint64_t seed)
+{
+	Loaded l;
+	if (!load_pe(&l, spec)) {
+		loaded_free(&l);
+		return 1;
+	}
+	const PeakSpec *s = l.pe;
+	OutSet *set = NULL;
+	FILE *f = stdout;
+	if (out) {
+		set = outset_new();
+		f = outset_open(set, out);
+		if (!f) {
+			outset_abort(set);
+			loaded_free(&l);
+			return 1;
+		}
+	}
+	Rng rng;
+	rng_seed(&rng, seed);
+	PeakValues pv;
+	peak_values_init(&pv, s);
+	uint64_t *next = xcalloc((size_t)s->nports[PEAK_STATE] + 1, sizeof(uint64_t));
+	uint64_t *scratch = xcalloc((size_t)s->g.nodes.len + 1, sizeof(uint64_t));
+	uint64_t words[BITS_WORDS(4096)];
+	char *hex = xmalloc((size_t)s->inst_width / 4 + 8);
+	fprintf(f, "# peak vectors for %s: %d sequences of %d cycles, seed %llu\n", s->name, count,
+		cycles, (unsigned long long)seed);
+	fprintf(f, "# S state... | C inst inputs... outputs... next-state... (hex)\n");
+	for (int n = 0; n < count; n++) {
+		for (int i = 0; i < s->nports[PEAK_STATE]; i++)
+			pv.v[PEAK_STATE][i] = random_port(&rng, s, &s->ports[PEAK_STATE][i]);
+		fprintf(f, "S");
+		print_hex_list(f, s, PEAK_STATE, pv.v[PEAK_STATE]);
+		fprintf(f, "\n");
+		for (int c = 0; c < cycles; c++) {
+			for (int i = 0; i < s->nports[PEAK_FIELD]; i++)
+				pv.v[PEAK_FIELD][i] = random_port(&rng, s, &s->ports[PEAK_FIELD][i]);
+			for (int i = 0; i < s->nports[PEAK_INPUT]; i++)
+				pv.v[PEAK_INPUT][i] = random_port(&rng, s, &s->ports[PEAK_INPUT][i]);
+			peak_eval(s, &pv, next, scratch);
+			peak_pack_inst(s, pv.v[PEAK_FIELD], words);
+			bits_format_hex(hex, words, s->inst_width ? s->inst_width : 1);
+			fprintf(f, "C %s", hex);
+			print_hex_list(f, s, PEAK_INPUT, pv.v[PEAK_INPUT]);
+			print_hex_list(f, s, PEAK_OUTPUT, pv.v[PEAK_OUTPUT]);
+			print_hex_list(f, s, PEAK_STATE, next);
+			fprintf(f, "\n");
+			memcpy(pv.v[PEAK_STATE], next, (size_t)s->nports[PEAK_STATE] * sizeof(uint64_t));
+		}
+	}
+	free(hex);
+	free(next);
+	free(scratch);
+	peak_values_free(&pv);
+	int status = set ? (outset_commit(set) == 0 ? 0 : 1) : 0;
+	loaded_free(&l);
+	return status;
+}
+
+/* ---- peak verify-rules ---- */
+
+int peak_verify_rules(const char *spec, const char *rules_path, const char **ir, int nir,
+		      int vectors, uint64_t seed)
+{
+	Loaded l;
+	int status = 1;
+	if (!load_pe(&l, spec) || !load_ir(&l, ir, nir)) {
+		loaded_free(&l);
+		return 1;
+	}
+	PeakRule *rules;
+	int n = peak_read_rules(rules_path, l.pe, l.ops.data, l.ops.len, &rules, l.d);
+	if (n >= 0) {
+		int passed = 0, failed = 0;
+		for (int i = 0; i < n; i++) {
+			char *why = NULL;
+			uint64_t s = util_fnv1a(seed, rules[i].ir->name, strlen(rules[i].ir->name));
+			int bad = peak_rule_check(l.pe, &rules[i], vectors, s, &why);
+			if (bad) {
+				printf("FAIL %s: %d of %d vectors differ, first at %s\n", rules[i].ir->name,
+				       bad, vectors, why);
+				failed++;
+			} else {
+				passed++;
+			}
+			free(why);
+			peak_rule_free(&rules[i]);
+		}
+		free(rules);
+		printf("verify-rules %s: %d rules x %d vectors: %d passed, %d failed\n", l.pe->name, n,
+		       vectors, passed, failed);
+		status = failed ? 1 : 0;
+	}
+	loaded_free(&l);
+	return status;
+}

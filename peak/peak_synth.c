@@ -1,0 +1,701 @@
+/* peak_synth.c - see peak_synth.h. The unknowns of the synthesis query are
+ * the PE's instruction fields, a selector per IR input (which PE input of the
+ * same width it drives: commuted and swapped bindings included), a selector per
+ * IR param (which instruction field of the same width holds it), and a selector
+ * per IR output. Unbound PE inputs and the state are universally quantified, so
+ * a combinational rule never relies on a register's contents. */
+#include "peak_synth.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <z3.h>
+
+#include "../common/bv.h"
+#include "../common/rng.h"
+#include "../common/util.h"
+#include "../common/vec.h"
+#include "peak_eval.h"
+#include "peak_smt.h"
+
+#define MAX_ROUNDS 64
+#define RANDOM_PRECHECK 48
+#define SOLVER_TIMEOUT_MS 20000
+#define FREE_SEARCH_TIMEOUT_MS 1000
+#define NUM_PINS 4
+
+/* The values multiplier-feeding fields are pinned to, phase by phase. */
+static uint64_t pin_value(int pin, int w)
+{
+	switch (pin) {
+	case 0:
+		return 0;
+	case 1:
+		return bv_mask(w);
+	case 2:
+		return 1;
+	default:
+		return 1ULL << (w - 1);
+	}
+}
+
+/* One concrete assignment of everything the rule must hold for. */
+typedef struct Example {
+	uint64_t *x;            /* IR inputs */
+	uint64_t *k;            /* IR params */
+	uint64_t *u;            /* PE inputs (used where no IR input is bound) */
+	uint64_t *s;            /* PE state */
+} Example;
+
+typedef struct Synth {
+	const PeakSpec *pe, *ir;
+	Rng rng;
+	VEC(Example) ex;
+	/* candidates: PE inputs/fields/outputs of matching width */
+	int **in_cand, *n_in_cand;
+	int **par_cand, *n_par_cand;
+	int **out_cand, *n_out_cand;
+	/* fields that feed a multiplier operand (and are no enums): synthesis first
+	 * pins them to plain constants, since a symbolic multiplier operand turns
+	 * the search into factoring */
+	char *mul_cone;
+	int pin;                /* pin_values index in use, or -1: all fields free */
+	/* the candidate rule */
+	uint64_t *fields;
+	int *in_bind, *param_bind, *out_bind;
+	uint64_t *scratch_pe, *scratch_ir;
+	Z3_context ctx;
+	int z3_error;
+} Synth;
+
+static void find_mul_cone(Synth *y);
+
+/* ---- examples and the concrete check ---- */
+
+static uint64_t interesting(Rng *rng, int w)
+{
+	switch (rng_below(rng, 8)) {
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case 2:
+		return bv_mask(w);
+	case 3:
+		return 1ULL << (w - 1);
+	case 4:
+		return bv_trunc(rng_below(rng, (uint64_t)w + 2), w);
+	default:
+		return rng_bits(rng, w);
+	}
+}
+
+static uint64_t *random_values(Rng *rng, const PeakSpec *s, int cls)
+{
+	uint64_t *v = xcalloc((size_t)s->nports[cls] + 1, sizeof(uint64_t));
+	for (int i = 0; i < s->nports[cls]; i++)
+		v[i] = interesting(rng, s->ports[cls][i].type.width);
+	return v;
+}
+
+static Example random_example(Synth *y)
+{
+	return (Example){ random_values(&y->rng, y->ir, PEAK_INPUT),
+			  random_values(&y->rng, y->ir, PEAK_PARAM),
+			  random_values(&y->rng, y->pe, PEAK_INPUT),
+			  random_values(&y->rng, y->pe, PEAK_STATE) };
+}
+
+static void example_free(Example *e)
+{
+	free(e->x);
+	free(e->k);
+	free(e->u);
+	free(e->s);
+}
+
+/* Evaluates pe and ir on e under the candidate in y; 1 if every bound output agrees. */
+static int agrees(Synth *y, const Example *e)
+{
+	const PeakSpec *pe = y->pe, *ir = y->ir;
+	uint64_t pin[64], pf[128], pout[64], irout[64], nothing[1] = { 0 };
+	if (pe->nports[PEAK_INPUT] > 64 || pe->nports[PEAK_FIELD] > 128)
+		ICE("PE too large for the concrete check");
+	memcpy(pin, e->u, (size_t)pe->nports[PEAK_INPUT] * sizeof(uint64_t));
+	for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
+		pin[y->in_bind[j]] = e->x[j];
+	memcpy(pf, y->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
+	for (int p = 0; p < ir->nports[PEAK_PARAM]; p++)
+		pf[y->param_bind[p]] = e->k[p];
+	const uint64_t *const pl[4] = { pin, e->s, pf, nothing };
+	const uint64_t *const il[4] = { e->x, nothing, nothing, e->k };
+	nf_eval(&pe->g, y->scratch_pe, pl);
+	nf_eval(&ir->g, y->scratch_ir, il);
+	for (int o = 0; o < ir->nports[PEAK_OUTPUT]; o++) {
+		pout[o] = y->scratch_pe[pe->out_nodes[y->out_bind[o]]];
+		irout[o] = y->scratch_ir[ir->out_nodes[o]];
+		if (pout[o] != irout[o])
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- candidates of matching width ---- */
+
+static void candidates(const PeakSpec *pe, int pcls, const PeakSpec *ir, int icls, int ***cand,
+		       int **ncand)
+{
+	int n = ir->nports[icls];
+	*cand = xcalloc((size_t)n + 1, sizeof(int *));
+	*ncand = xcalloc((size_t)n + 1, sizeof(int));
+	for (int j = 0; j < n; j++) {
+		(*cand)[j] = xcalloc((size_t)pe->nports[pcls] + 1, sizeof(int));
+		for (int i = 0; i < pe->nports[pcls]; i++)
+			if (pe->ports[pcls][i].type.width == ir->ports[icls][j].type.width &&
+			    (pcls != PEAK_FIELD || pe->ports[pcls][i].type.enum_id < 0))
+				(*cand)[j][(*ncand)[j]++] = i;
+	}
+}
+
+static void free_candidates(int **cand, int *ncand, int n)
+{
+	for (int j = 0; j < n; j++)
+		free(cand[j]);
+	free(cand);
+	free(ncand);
+}
+
+/* A reason no rule can exist, from widths alone; NULL if one might. */
+static char *signature_mismatch(Synth *y)
+{
+	const PeakSpec *ir = y->ir;
+	const char *what[] = { "input", "state", "instruction field", "param", "output" };
+	int cls_ir[] = { PEAK_INPUT, PEAK_PARAM, PEAK_OUTPUT };
+	int *const *nc[] = { &y->n_in_cand, &y->n_par_cand, &y->n_out_cand };
+	for (int c = 0; c < 3; c++) {
+		int cls = cls_ir[c];
+		for (int j = 0; j < ir->nports[cls]; j++) {
+			if ((*nc[c])[j] > 0)
+				continue;
+			const PeakPort *p = &ir->ports[cls][j];
+			return xasprintf("the PE has no %d-bit %s for %s '%s'", p->type.width,
+					 what[cls == PEAK_PARAM ? 2 : cls], what[cls], p->name);
+		}
+	}
+	return NULL;
+}
+
+/* ---- Z3 ---- */
+
+static void z3_error(Z3_context ctx, Z3_error_code e)
+{
+	fprintf(stderr, "peak: Z3 error: %s\n", Z3_get_error_msg(ctx, e));
+}
+
+static Z3_solver new_solver(Z3_context ctx, unsigned timeout_ms)
+{
+	Z3_solver s = Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, "QF_BV"));
+	Z3_solver_inc_ref(ctx, s);
+	Z3_params p = Z3_mk_params(ctx);
+	Z3_params_inc_ref(ctx, p);
+	Z3_params_set_uint(ctx, p, Z3_mk_string_symbol(ctx, "timeout"), timeout_ms);
+	Z3_solver_set_params(ctx, s, p);
+	Z3_params_dec_ref(ctx, p);
+	return s;
+}
+
+static Z3_ast sel_eq(Z3_context ctx, Z3_ast sel, int v)
+{
+	return Z3_mk_eq(ctx, sel, peak_smt_const(ctx, (uint64_t)v, 8));
+}
+
+/* The unknowns of the synthesis query. */
+typedef struct Unknowns {
+	Z3_ast *fields, *in_sel, *par_sel, *out_sel;
+} Unknowns;
+
+static Z3_ast one_of(Z3_context ctx, Z3_ast x, const int *vals, int n, int w)
+{
+	Z3_ast *alts = xcalloc((size_t)n + 1, sizeof(Z3_ast));
+	for (int i = 0; i < n; i++)
+		alts[i] = Z3_mk_eq(ctx, x, peak_smt_const(ctx, (uint64_t)vals[i], w));
+	Z3_ast r = n ? Z3_mk_or(ctx, (unsigned)n, alts) : Z3_mk_false(ctx);
+	free(alts);
+	return r;
+}
+
+static void assert_distinct(Z3_context ctx, Z3_solver s, Z3_ast *sels, int n)
+{
+	if (n > 1)
+		Z3_solver_assert(ctx, s, Z3_mk_distinct(ctx, (unsigned)n, sels));
+}
+
+static Unknowns declare_unknowns(Synth *y, Z3_solver s)
+{
+	Z3_context ctx = y->ctx;
+	const PeakSpec *pe = y->pe, *ir = y->ir;
+	Unknowns u;
+	u.fields = xcalloc((size_t)pe->nports[PEAK_FIELD] + 1, sizeof(Z3_ast));
+	for (int f = 0; f < pe->nports[PEAK_FIELD]; f++) {
+		const PeakPort *p = &pe->ports[PEAK_FIELD][f];
+		char name[160];
+		snprintf(name, sizeof name, "inst.%s", p->name);
+		u.fields[f] = peak_smt_var(ctx, name, p->type.width);
+		if (p->type.enum_id < 0)
+			continue;
+		/* enum fields hold one of their declared codes */
+		const PeakEnum *e = &pe->enums[p->type.enum_id];
+		Z3_ast *alts = xcalloc((size_t)e->n + 1, sizeof(Z3_ast));
+		for (int m = 0; m < e->n; m++)
+			alts[m] = Z3_mk_eq(ctx, u.fields[f], peak_smt_const(ctx, e->codes[m], e->width));
+		Z3_solver_assert(ctx, s, Z3_mk_or(ctx, (unsigned)e->n, alts));
+		free(alts);
+	}
+	struct {
+		Z3_ast **sel;
+		int cls;
+		int **cand, *ncand;
+		const char *prefix;
+	} groups[3] = {
+		{ &u.in_sel, PEAK_INPUT, y->in_cand, y->n_in_cand, "in" },
+		{ &u.par_sel, PEAK_PARAM, y->par_cand, y->n_par_cand, "param" },
+		{ &u.out_sel, PEAK_OUTPUT, y->out_cand, y->n_out_cand, "out" },
+	};
+	for (int g = 0; g < 3; g++) {
+		int n = ir->nports[groups[g].cls];
+		*groups[g].sel = xcalloc((size_t)n + 1, sizeof(Z3_ast));
+		for (int j = 0; j < n; j++) {
+			char name[160];
+			snprintf(name, sizeof name, "%s.%s", groups[g].prefix, ir->ports[groups[g].cls][j].name);
+			(*groups[g].sel)[j] = peak_smt_var(ctx, name, 8);
+			Z3_solver_assert(ctx, s, one_of(ctx, (*groups[g].sel)[j], groups[g].cand[j],
+							groups[g].ncand[j], 8));
+		}
+		assert_distinct(ctx, s, *groups[g].sel, n);
+	}
+	return u;
+}
+
+static void unknowns_free(Unknowns *u)
+{
+	free(u->fields);
+	free(u->in_sel);
+	free(u->par_sel);
+	free(u->out_sel);
+}
+
+/* The PE's outputs on example e with symbolic instruction and bindings. */
+static Z3_ast *symbolic_pe(Synth *y, const Unknowns *u, const Example *e)
+{
+	Z3_context ctx = y->ctx;
+	const PeakSpec *pe = y->pe, *ir = y->ir;
+	int nin = pe->nports[PEAK_INPUT], nf = pe->nports[PEAK_FIELD], ns = pe->nports[PEAK_STATE];
+	Z3_ast *in = xcalloc((size_t)nin + 1, sizeof(Z3_ast));
+	Z3_ast *fl = xcalloc((size_t)nf + 1, sizeof(Z3_ast));
+	Z3_ast *st = xcalloc((size_t)ns + 1, sizeof(Z3_ast));
+	for (int i = 0; i < nin; i++) {
+		int w = pe->ports[PEAK_INPUT][i].type.width;
+		in[i] = peak_smt_const(ctx, e->u[i], w);
+		for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
+			if (ir->ports[PEAK_INPUT][j].type.width == w)
+				in[i] = Z3_mk_ite(ctx, sel_eq(ctx, u->in_sel[j], i),
+						  peak_smt_const(ctx, e->x[j], w), in[i]);
+	}
+	for (int f = 0; f < nf; f++) {
+		int w = pe->ports[PEAK_FIELD][f].type.width;
+		fl[f] = y->pin >= 0 && y->mul_cone[f] ? peak_smt_const(ctx, pin_value(y->pin, w), w)
+						      : u->fields[f];
+		for (int p = 0; p < ir->nports[PEAK_PARAM]; p++)
+			if (ir->ports[PEAK_PARAM][p].type.width == w && pe->ports[PEAK_FIELD][f].type.enum_id < 0)
+				fl[f] = Z3_mk_ite(ctx, sel_eq(ctx, u->par_sel[p], f),
+						  peak_smt_const(ctx, e->k[p], w), fl[f]);
+	}
+	for (int i = 0; i < ns; i++)
+		st[i] = peak_smt_const(ctx, e->s[i], pe->ports[PEAK_STATE][i].type.width);
+	Z3_ast none[1] = { NULL };
+	Z3_ast *const leaves[4] = { in, st, fl, none };
+	Z3_ast *t = peak_smt_terms(ctx, pe, leaves);
+	Z3_ast *outs = xcalloc((size_t)pe->nports[PEAK_OUTPUT] + 1, sizeof(Z3_ast));
+	for (int o = 0; o < pe->nports[PEAK_OUTPUT]; o++)
+		outs[o] = t[pe->out_nodes[o]];
+	free(t);
+	free(in);
+	free(fl);
+	free(st);
+	return outs;
+}
+
+/* Requires the candidate to agree with the IR operation on example e. */
+static void assert_example(Synth *y, Z3_solver s, const Unknowns *u, const Example *e)
+{
+	Z3_context ctx = y->ctx;
+	const PeakSpec *ir = y->ir;
+	uint64_t nothing[1] = { 0 };
+	const uint64_t *const il[4] = { e->x, nothing, nothing, e->k };
+	nf_eval(&ir->g, y->scratch_ir, il);
+	Z3_ast *outs = symbolic_pe(y, u, e);
+	for (int o = 0; o < ir->nports[PEAK_OUTPUT]; o++) {
+		uint64_t want = y->scratch_ir[ir->out_nodes[o]];
+		int w = ir->ports[PEAK_OUTPUT][o].type.width;
+		for (int c = 0; c < y->n_out_cand[o]; c++) {
+			int m = y->out_cand[o][c];
+			Z3_ast eq = Z3_mk_eq(ctx, outs[m], peak_smt_const(ctx, want, w));
+			Z3_solver_assert(ctx, s, Z3_mk_implies(ctx, sel_eq(ctx, u->out_sel[o], m), eq));
+		}
+	}
+	free(outs);
+}
+
+static void read_candidate(Synth *y, Z3_model m, const Unknowns *u)
+{
+	Z3_context ctx = y->ctx;
+	const PeakSpec *ir = y->ir;
+	for (int f = 0; f < y->pe->nports[PEAK_FIELD]; f++)
+		y->fields[f] = y->pin >= 0 && y->mul_cone[f]
+				       ? pin_value(y->pin, y->pe->ports[PEAK_FIELD][f].type.width)
+				       : peak_smt_value(ctx, m, u->fields[f]);
+	for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
+		y->in_bind[j] = (int)peak_smt_value(ctx, m, u->in_sel[j]);
+	for (int p = 0; p < ir->nports[PEAK_PARAM]; p++) {
+		y->param_bind[p] = (int)peak_smt_value(ctx, m, u->par_sel[p]);
+		y->fields[y->param_bind[p]] = 0;
+	}
+	for (int o = 0; o < ir->nports[PEAK_OUTPUT]; o++)
+		y->out_bind[o] = (int)peak_smt_value(ctx, m, u->out_sel[o]);
+}
+
+/* ---- verification ---- */
+
+typedef enum { PROVED, REFUTED, UNKNOWN } Verdict;
+
+/* Proves the candidate for all inputs, params, unbound inputs and states, or
+ * stores a counterexample in *cex. */
+static Verdict verify(Synth *y, Example *cex)
+{
+	Z3_context ctx = y->ctx;
+	const PeakSpec *pe = y->pe, *ir = y->ir;
+	int nx = ir->nports[PEAK_INPUT], nk = ir->nports[PEAK_PARAM];
+	int nu = pe->nports[PEAK_INPUT], ns = pe->nports[PEAK_STATE], nf = pe->nports[PEAK_FIELD];
+	Z3_ast *X = xcalloc((size_t)nx + 1, sizeof(Z3_ast)), *K = xcalloc((size_t)nk + 1, sizeof(Z3_ast));
+	Z3_ast *U = xcalloc((size_t)nu + 1, sizeof(Z3_ast)), *S = xcalloc((size_t)ns + 1, sizeof(Z3_ast));
+	Z3_ast *pin = xcalloc((size_t)nu + 1, sizeof(Z3_ast)), *F = xcalloc((size_t)nf + 1, sizeof(Z3_ast));
+	char name[160];
+	for (int j = 0; j < nx; j++) {
+		snprintf(name, sizeof name, "ir.%s", ir->ports[PEAK_INPUT][j].name);
+		X[j] = peak_smt_var(ctx, name, ir->ports[PEAK_INPUT][j].type.width);
+	}
+	for (int p = 0; p < nk; p++) {
+		snprintf(name, sizeof name, "param.%s", ir->ports[PEAK_PARAM][p].name);
+		K[p] = peak_smt_var(ctx, name, ir->ports[PEAK_PARAM][p].type.width);
+	}
+	for (int i = 0; i < nu; i++) {
+		snprintf(name, sizeof name, "pe.%s", pe->ports[PEAK_INPUT][i].name);
+		pin[i] = U[i] = peak_smt_var(ctx, name, pe->ports[PEAK_INPUT][i].type.width);
+	}
+	for (int i = 0; i < ns; i++) {
+		snprintf(name, sizeof name, "state.%s", pe->ports[PEAK_STATE][i].name);
+		S[i] = peak_smt_var(ctx, name, pe->ports[PEAK_STATE][i].type.width);
+	}
+	for (int j = 0; j < nx; j++)
+		pin[y->in_bind[j]] = X[j];
+	for (int f = 0; f < nf; f++)
+		F[f] = peak_smt_const(ctx, y->fields[f], pe->ports[PEAK_FIELD][f].type.width);
+	for (int p = 0; p < nk; p++)
+		F[y->param_bind[p]] = K[p];
+	Z3_ast none[1] = { NULL };
+	Z3_ast *const pl[4] = { pin, S, F, none };
+	Z3_ast *const il[4] = { X, none, none, K };
+	Z3_ast *pt = peak_smt_terms(ctx, pe, pl), *it = peak_smt_terms(ctx, ir, il);
+	int no = ir->nports[PEAK_OUTPUT];
+	Z3_ast *diff = xcalloc((size_t)no + 1, sizeof(Z3_ast));
+	for (int o = 0; o < no; o++)
+		diff[o] = Z3_mk_not(ctx, Z3_mk_eq(ctx, it[ir->out_nodes[o]],
+						 pt[pe->out_nodes[y->out_bind[o]]]));
+	Z3_solver s = new_solver(ctx, SOLVER_TIMEOUT_MS);
+	Z3_solver_assert(ctx, s, Z3_mk_or(ctx, (unsigned)no, diff));
+	Z3_lbool r = Z3_solver_check(ctx, s);
+	Verdict v = r == Z3_L_FALSE ? PROVED : r == Z3_L_TRUE ? REFUTED : UNKNOWN;
+	if (v == REFUTED) {
+		Z3_model m = Z3_solver_get_model(ctx, s);
+		Z3_model_inc_ref(ctx, m);
+		*cex = (Example){ xcalloc((size_t)nx + 1, 8), xcalloc((size_t)nk + 1, 8),
+				  xcalloc((size_t)nu + 1, 8), xcalloc((size_t)ns + 1, 8) };
+		for (int j = 0; j < nx; j++)
+			cex->x[j] = peak_smt_value(ctx, m, X[j]);
+		for (int p = 0; p < nk; p++)
+			cex->k[p] = peak_smt_value(ctx, m, K[p]);
+		for (int i = 0; i < nu; i++)
+			cex->u[i] = peak_smt_value(ctx, m, U[i]);
+		for (int i = 0; i < ns; i++)
+			cex->s[i] = peak_smt_value(ctx, m, S[i]);
+		Z3_model_dec_ref(ctx, m);
+	}
+	Z3_solver_dec_ref(ctx, s);
+	free(X), free(K), free(U), free(S), free(pin), free(F), free(pt), free(it), free(diff);
+	return v;
+}
+
+/* Tries the candidate on stored and fresh random examples; a failing fresh
+ * example is kept as a counterexample. 1 if all agree. */
+static int precheck(Synth *y, int stored_must_agree)
+{
+	vec_foreach(&y->ex, i) {
+		if (agrees(y, &y->ex.data[i]))
+			continue;
+		if (stored_must_agree)
+			ICE("Z3 and the functional model disagree on %s example %d", y->ir->name, i);
+		return 0;
+	}
+	for (int i = 0; i < RANDOM_PRECHECK; i++) {
+		Example e = random_example(y);
+		if (!agrees(y, &e)) {
+			vec_push(&y->ex, e);
+			return 0;
+		}
+		example_free(&e);
+	}
+	return 1;
+}
+
+/* Sets don't-care fields to their plainest value (0, or an enum's first code)
+ * wherever the rule stays proven, so rules read cleanly and are canonical. */
+static void canonicalize(Synth *y)
+{
+	const PeakSpec *pe = y->pe;
+	for (int f = 0; f < pe->nports[PEAK_FIELD]; f++) {
+		const PeakPort *p = &pe->ports[PEAK_FIELD][f];
+		int bound = 0;
+		for (int q = 0; q < y->ir->nports[PEAK_PARAM]; q++)
+			bound |= y->param_bind[q] == f;
+		uint64_t plain = p->type.enum_id >= 0 ? pe->enums[p->type.enum_id].codes[0] : 0;
+		if (bound || y->fields[f] == plain)
+			continue;
+		uint64_t old = y->fields[f];
+		y->fields[f] = plain;
+		Example cex;
+		if (!precheck(y, 0)) {
+			y->fields[f] = old;
+			continue;
+		}
+		Verdict v = verify(y, &cex);
+		if (v == REFUTED)
+			vec_push(&y->ex, cex);
+		if (v != PROVED)
+			y->fields[f] = old;
+	}
+}
+
+static void synth_init(Synth *y, const PeakSpec *pe, const PeakSpec *ir, uint64_t seed)
+{
+	memset(y, 0, sizeof *y);
+	y->pe = pe;
+	y->ir = ir;
+	rng_seed(&y->rng, seed);
+	candidates(pe, PEAK_INPUT, ir, PEAK_INPUT, &y->in_cand, &y->n_in_cand);
+	candidates(pe, PEAK_FIELD, ir, PEAK_PARAM, &y->par_cand, &y->n_par_cand);
+	candidates(pe, PEAK_OUTPUT, ir, PEAK_OUTPUT, &y->out_cand, &y->n_out_cand);
+	y->fields = xcalloc((size_t)pe->nports[PEAK_FIELD] + 1, sizeof(uint64_t));
+	y->in_bind = xcalloc((size_t)ir->nports[PEAK_INPUT] + 1, sizeof(int));
+	y->param_bind = xcalloc((size_t)ir->nports[PEAK_PARAM] + 1, sizeof(int));
+	y->out_bind = xcalloc((size_t)ir->nports[PEAK_OUTPUT] + 1, sizeof(int));
+	y->scratch_pe = xcalloc((size_t)pe->g.nodes.len + 1, sizeof(uint64_t));
+	y->scratch_ir = xcalloc((size_t)ir->g.nodes.len + 1, sizeof(uint64_t));
+	y->mul_cone = xcalloc((size_t)pe->nports[PEAK_FIELD] + 1, 1);
+	y->pin = -1;
+	find_mul_cone(y);
+}
+
+static void synth_free(Synth *y)
+{
+	vec_foreach(&y->ex, i) example_free(&y->ex.data[i]);
+	vec_free(&y->ex);
+	free_candidates(y->in_cand, y->n_in_cand, y->ir->nports[PEAK_INPUT]);
+	free_candidates(y->par_cand, y->n_par_cand, y->ir->nports[PEAK_PARAM]);
+	free_candidates(y->out_cand, y->n_out_cand, y->ir->nports[PEAK_OUTPUT]);
+	free(y->scratch_pe);
+	free(y->scratch_ir);
+	free(y->mul_cone);
+}
+
+typedef enum { FOUND, NONE, GAVE_UP } Outcome;
+
+/* One CEGIS loop with the current pinning; *why says why it gave up. */
+static Outcome cegis(Synth *y, PeakRule *r, unsigned timeout_ms, char **why)
+{
+	Z3_context ctx = y->ctx;
+	Z3_solver s = new_solver(ctx, timeout_ms);
+	Unknowns u = declare_unknowns(y, s);
+	vec_foreach(&y->ex, i) assert_example(y, s, &u, &y->ex.data[i]);
+	int asserted = y->ex.len;
+	Outcome out = GAVE_UP;
+	for (int round = 1;; round++) {
+		if (round > MAX_ROUNDS) {
+			*why = xasprintf("synthesis did not converge in %d rounds", MAX_ROUNDS);
+			break;
+		}
+		r->iterations++;
+		Z3_lbool res = Z3_solver_check(ctx, s);
+		if (res == Z3_L_FALSE) {
+			out = NONE;
+			break;
+		}
+		if (res != Z3_L_TRUE) {
+			*why = xasprintf("the synthesis solver gave up (%s)",
+					 Z3_solver_get_reason_unknown(ctx, s));
+			break;
+		}
+		Z3_model m = Z3_solver_get_model(ctx, s);
+		Z3_model_inc_ref(ctx, m);
+		read_candidate(y, m, &u);
+		Z3_model_dec_ref(ctx, m);
+		if (precheck(y, 1)) {
+			Example cex;
+			Verdict v = verify(y, &cex);
+			if (v == PROVED) {
+				out = FOUND;
+				break;
+			}
+			if (v == UNKNOWN) {
+				*why = xasprintf("the verification solver gave up");
+				break;
+			}
+			vec_push(&y->ex, cex);
+		}
+		for (; asserted < y->ex.len; asserted++)
+			assert_example(y, s, &u, &y->ex.data[asserted]);
+	}
+	unknowns_free(&u);
+	Z3_solver_dec_ref(ctx, s);
+	return out;
+}
+
+/* Marks the non-enum fields in the cone of a multiplier's operands. */
+static void find_mul_cone(Synth *y)
+{
+	const NfGraph *g = &y->pe->g;
+	int n = g->nodes.len;
+	char *in_cone = xcalloc((size_t)n + 1, 1);
+	for (int i = n - 1; i >= 0; i--) {
+		const NfNode *x = nf_node(g, i);
+		int is_mul = x->op == NF_MUL || x->op == NF_UMULHI || x->op == NF_SMULHI;
+		if (is_mul || in_cone[i]) {
+			if (x->a >= 0)
+				in_cone[x->a] = 1;
+			if (x->b >= 0)
+				in_cone[x->b] = 1;
+			if (in_cone[i] && x->c >= 0)
+				in_cone[x->c] = 1;
+		}
+		if (x->op == NF_FIELD && in_cone[i] && y->pe->ports[PEAK_FIELD][x->lo].type.enum_id < 0)
+			y->mul_cone[x->lo] = 1;
+	}
+	free(in_cone);
+}
+
+/* Searches with multiplier-feeding fields pinned to each plain constant in
+ * turn, then with every field free under a short time limit. NULL on success,
+ * else the reason no rule was found. */
+static char *search(Synth *y, PeakRule *r)
+{
+	int any_pinned = 0;
+	for (int f = 0; f < y->pe->nports[PEAK_FIELD]; f++)
+		any_pinned |= y->mul_cone[f];
+	char *why = NULL;
+	for (y->pin = any_pinned ? 0 : -1;; y->pin++) {
+		if (y->pin == NUM_PINS)
+			y->pin = -1;
+		free(why);
+		why = NULL;
+		unsigned limit = y->pin < 0 && any_pinned ? FREE_SEARCH_TIMEOUT_MS : SOLVER_TIMEOUT_MS;
+		Outcome o = cegis(y, r, limit, &why);
+		if (o == FOUND)
+			return NULL;
+		if (y->pin < 0)
+			break;
+	}
+	if (!why)
+		return xasprintf("no instruction of the PE computes it (proved by Z3 over %d examples)",
+				 y->ex.len);
+	char *full = xasprintf("no instruction found: none with the multiplier-operand fields "
+			       "pinned to 0, 1, all ones or the sign bit, and the unrestricted search "
+			       "stopped: %s", why);
+	free(why);
+	return full;
+}
+
+void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, PeakRule *r)
+{
+	double t0 = util_now();
+	memset(r, 0, sizeof *r);
+	r->ir = ir;
+	Synth y;
+	synth_init(&y, pe, ir, seed);
+	r->reason = signature_mismatch(&y);
+	if (!r->reason) {
+		Z3_config cfg = Z3_mk_config();
+		Z3_set_param_value(cfg, "model", "true");
+		y.ctx = Z3_mk_context(cfg);
+		Z3_del_config(cfg);
+		Z3_set_error_handler(y.ctx, z3_error);
+		for (int i = 0; i < 4; i++)
+			vec_push(&y.ex, random_example(&y));
+		r->reason = search(&y, r);
+		if (!r->reason)
+			canonicalize(&y);
+		Z3_del_context(y.ctx);
+	}
+	r->found = r->reason == NULL;
+	r->fields = y.fields;
+	r->in_bind = y.in_bind;
+	r->param_bind = y.param_bind;
+	r->out_bind = y.out_bind;
+	synth_free(&y);
+	r->seconds = util_now() - t0;
+}
+
+void peak_rule_free(PeakRule *r)
+{
+	free(r->reason);
+	free(r->fields);
+	free(r->in_bind);
+	free(r->param_bind);
+	free(r->out_bind);
+	memset(r, 0, sizeof *r);
+}
+
+int peak_rule_check(const PeakSpec *pe, const PeakRule *r, int vectors, uint64_t seed, char **why)
+{
+	Synth y;
+	synth_init(&y, pe, r->ir, seed);
+	memcpy(y.fields, r->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
+	memcpy(y.in_bind, r->in_bind, (size_t)r->ir->nports[PEAK_INPUT] * sizeof(int));
+	memcpy(y.param_bind, r->param_bind, (size_t)r->ir->nports[PEAK_PARAM] * sizeof(int));
+	memcpy(y.out_bind, r->out_bind, (size_t)r->ir->nports[PEAK_OUTPUT] * sizeof(int));
+	int bad = 0;
+	for (int i = 0; i < vectors; i++) {
+		Example e = random_example(&y);
+		if (!agrees(&y, &e)) {
+			if (!bad && why) {
+				char buf[512];
+				int n = snprintf(buf, sizeof buf, "inputs");
+				for (int j = 0; j < r->ir->nports[PEAK_INPUT] && n < 400; j++)
+					n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx",
+						      r->ir->ports[PEAK_INPUT][j].name,
+						      (unsigned long long)e.x[j]);
+				for (int p = 0; p < r->ir->nports[PEAK_PARAM] && n < 400; p++)
+					n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx",
+						      r->ir->ports[PEAK_PARAM][p].name,
+						      (unsigned long long)e.k[p]);
+				*why = xstrdup(buf);
+			}
+			bad++;
+		}
+		example_free(&e);
+	}
+	free(y.fields);
+	free(y.in_bind);
+	free(y.param_bind);
+	free(y.out_bind);
+	synth_free(&y);
+	return bad;
+}

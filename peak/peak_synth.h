@@ -1,0 +1,33 @@
+/* peak_synth.h - rewrite-rule synthesis (AHA 3.1.3) by counterexample-guided
+ * inductive synthesis: a synthesis solver looks for an instruction and bindings
+ * that agree with the IR operation on a set of examples; a verification solver
+ * proves the candidate for all inputs, params and states or returns a
+ * counterexample, which joins the examples. */
+#ifndef PEAK_SYNTH_H
+#define PEAK_SYNTH_H
+
+#include "peak.h"
+
+typedef struct PeakRule {
+	const PeakSpec *ir;
+	int found;
+	char *reason;           /* why no rule exists (found == 0) */
+	uint64_t *fields;       /* per PE field; a param-bound field holds 0 */
+	int *in_bind;           /* per IR input: PE input index */
+	int *param_bind;        /* per IR param: PE field index */
+	int *out_bind;          /* per IR output: PE output index */
+	int iterations;         /* CEGIS rounds */
+	double seconds;
+} PeakRule;
+
+/* Synthesizes and proves a rule mapping ir onto pe. */
+void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, PeakRule *r);
+void peak_rule_free(PeakRule *r);
+
+/* Runs a rule on `vectors` random inputs, params, unbound PE inputs and
+ * states through both functional models; returns the number of mismatches and
+ * describes the first in *why (caller frees) when why is not NULL. */
+int peak_rule_check(const PeakSpec *pe, const PeakRule *r, int vectors, uint64_t seed,
+		    char **why);
+
+#endif

@@ -1,0 +1,331 @@
+/* peak_verilog.c - see peak_verilog.h. Each live node of the normal form
+ * becomes one wire (nf_<id>); instruction fields are named slices of `inst`
+ * (inst_<field>); constants are sized literals. */
+#include "peak_verilog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bv.h"
+#include "../common/vwrite.h"
+
+typedef struct Emit {
+	const PeakSpec *s;
+	const NfGraph *g;
+	VWriter w;
+	char *live;             /* per node */
+	char **ref;             /* per node: how to name its value */
+} Emit;
+
+static void mark_live(Emit *e, int id)
+{
+	if (id < 0 || e->live[id])
+		return;
+	e->live[id] = 1;
+	const NfNode *n = nf_node(e->g, id);
+	mark_live(e, n->a);
+	mark_live(e, n->b);
+	mark_live(e, n->c);
+}
+
+static char *leaf_ref(const Emit *e, const NfNode *n)
+{
+	const PeakSpec *s = e->s;
+	char lit[32];
+	switch (n->op) {
+	case NF_INPUT:
+		return xstrdup(s->ports[PEAK_INPUT][n->lo].name);
+	case NF_STATE:
+		return xstrdup(s->ports[PEAK_STATE][n->lo].name);
+	case NF_FIELD:
+		return xasprintf("inst_%s", s->ports[PEAK_FIELD][n->lo].name);
+	case NF_CONST:
+		return xstrdup(vw_literal(lit, n->value, n->width));
+	default:
+		ICE("params have no hardware");
+	}
+}
+
+/* An operand widened to `to` bits, zero- or sign-extended. */
+static char *widened(const Emit *e, int id, int to, int sign)
+{
+	const NfNode *n = nf_node(e->g, id);
+	char lit[32];
+	if (n->op == NF_CONST)
+		return xstrdup(vw_literal(lit, sign ? bv_sext(n->value, n->width, to) : n->value, to));
+	const char *r = e->ref[id];
+	int k = to - n->width;
+	if (sign)
+		return n->width == 1 ? xasprintf("{%d{%s}}", to, r)
+				     : xasprintf("{{%d{%s[%d]}}, %s}", k, r, n->width - 1, r);
+	return xasprintf("{%d'h0, %s}", k, r);
+}
+
+/* The right-hand side of a node's wire; may first declare a helper wire. */
+static char *node_expr(Emit *e, int id)
+{
+	const NfNode *n = nf_node(e->g, id);
+	const char *a = n->a >= 0 ? e->ref[n->a] : NULL, *b = n->b >= 0 ? e->ref[n->b] : NULL;
+	static const char *const infix[NF_NUM_OPS] = {
+		[NF_AND] = "&", [NF_OR] = "|", [NF_XOR] = "^", [NF_ADD] = "+", [NF_SUB] = "-",
+		[NF_MUL] = "*", [NF_SHL] = "<<", [NF_LSHR] = ">>", [NF_EQ] = "==", [NF_ULT] = "<",
+		[NF_ULE] = "<=",
+	};
+	char *x, *y, *r;
+	char range[32];
+	switch (n->op) {
+	case NF_NOT:
+		return xasprintf("~%s", a);
+	case NF_NEG:
+		return xasprintf("-%s", a);
+	case NF_SLT:
+		return xasprintf("$signed(%s) < $signed(%s)", a, b);
+	case NF_SLE:
+		return xasprintf("$signed(%s) <= $signed(%s)", a, b);
+	case NF_ASHR:
+		return xasprintf("$signed(%s) >>> %s", a, b);
+	case NF_UMULHI:
+	case NF_SMULHI:
+		/* the full product on its own wire, then its upper half */
+		x = widened(e, n->a, 2 * n->width, n->op == NF_SMULHI);
+		y = widened(e, n->b, 2 * n->width, n->op == NF_SMULHI);
+		vw_line(&e->w, "wire %snf_%d_prod = %s * %s;", vw_range(range, 2 * n->width), id, x, y);
+		free(x);
+		free(y);
+		return xasprintf("nf_%d_prod[%d:%d]", id, 2 * n->width - 1, n->width);
+	case NF_ITE:
+		return xasprintf("%s ? %s : %s", a, b, e->ref[n->c]);
+	case NF_EXTRACT:
+		if (n->hi == n->lo)
+			return xasprintf("%s[%d]", a, n->lo);
+		return xasprintf("%s[%d:%d]", a, n->hi, n->lo);
+	case NF_CONCAT:
+		return xasprintf("{%s, %s}", a, b);
+	case NF_ZEXT:
+	case NF_SEXT:
+		return widened(e, n->a, n->width, n->op == NF_SEXT);
+	default:
+		if (!infix[n->op])
+			ICE("no Verilog for %s", nf_op_name(n->op));
+		r = xasprintf("%s %s %s", a, infix[n->op], b);
+		return r;
+	}
+}
+
+static void emit_ports(Emit *e)
+{
+	const PeakSpec *s = e->s;
+	char range[32];
+	vw_line(&e->w, "module %s (", s->name);
+	vw_indent(&e->w);
+	vw_line(&e->w, "input  wire clk,");
+	vw_line(&e->w, "input  wire rst,");
+	vw_line(&e->w, "input  wire %sinst,", vw_range(range, s->inst_width));
+	for (int i = 0; i < s->nports[PEAK_INPUT]; i++) {
+		const PeakPort *p = &s->ports[PEAK_INPUT][i];
+		vw_line(&e->w, "input  wire %s%s,", vw_range(range, p->type.width), p->name);
+	}
+	for (int i = 0; i < s->nports[PEAK_OUTPUT]; i++) {
+		const PeakPort *p = &s->ports[PEAK_OUTPUT][i];
+		vw_line(&e->w, "output wire %s%s%s", vw_range(range, p->type.width), p->name,
+			i + 1 < s->nports[PEAK_OUTPUT] ? "," : "");
+	}
+	vw_dedent(&e->w);
+	vw_line(&e->w, ");");
+}
+
+static void emit_fields(Emit *e)
+{
+	const PeakSpec *s = e->s;
+	char range[32];
+	vw_line(&e->w, "// instruction fields, packed LSB-first");
+	for (int i = 0; i < s->nports[PEAK_FIELD]; i++) {
+		const PeakPort *p = &s->ports[PEAK_FIELD][i];
+		if (p->type.width == 1)
+			vw_line(&e->w, "wire inst_%s = inst[%d];", p->name, p->offset);
+		else
+			vw_line(&e->w, "wire %sinst_%s = inst[%d:%d];", vw_range(range, p->type.width),
+				p->name, p->offset + p->type.width - 1, p->offset);
+	}
+}
+
+static void emit_state_decls(Emit *e)
+{
+	const PeakSpec *s = e->s;
+	char range[32];
+	if (s->nports[PEAK_STATE])
+		vw_line(&e->w, "// state");
+	for (int i = 0; i < s->nports[PEAK_STATE]; i++) {
+		const PeakPort *p = &s->ports[PEAK_STATE][i];
+		vw_line(&e->w, "reg %s%s;", vw_range(range, p->type.width), p->name);
+	}
+}
+
+static void emit_nodes(Emit *e)
+{
+	char range[32];
+	vw_line(&e->w, "// one cycle of the behaviour, in SSA form");
+	vec_foreach(&e->g->nodes, id) {
+		const NfNode *n = nf_node(e->g, id);
+		if (nf_is_leaf(n->op)) {
+			e->ref[id] = n->op == NF_PARAM ? xstrdup("?") : leaf_ref(e, n);
+			continue;
+		}
+		if (!e->live[id])
+			continue;
+		char *rhs = node_expr(e, id);
+		vw_line(&e->w, "wire %snf_%d = %s;", vw_range(range, n->width), id, rhs);
+		free(rhs);
+		e->ref[id] = xasprintf("nf_%d", id);
+	}
+}
+
+static void emit_outputs_and_state(Emit *e)
+{
+	const PeakSpec *s = e->s;
+	char lit[32];
+	for (int i = 0; i < s->nports[PEAK_OUTPUT]; i++)
+		vw_line(&e->w, "assign %s = %s;", s->ports[PEAK_OUTPUT][i].name,
+			e->ref[s->out_nodes[i]]);
+	if (!s->nports[PEAK_STATE])
+		return;
+	vw_line(&e->w, "always @(posedge clk) begin");
+	vw_indent(&e->w);
+	vw_line(&e->w, "if (rst) begin");
+	vw_indent(&e->w);
+	for (int i = 0; i < s->nports[PEAK_STATE]; i++) {
+		const PeakPort *p = &s->ports[PEAK_STATE][i];
+		vw_line(&e->w, "%s <= %s;", p->name, vw_literal(lit, p->reset, p->type.width));
+	}
+	vw_dedent(&e->w);
+	vw_line(&e->w, "end else begin");
+	vw_indent(&e->w);
+	for (int i = 0; i < s->nports[PEAK_STATE]; i++)
+		vw_line(&e->w, "%s <= %s;", s->ports[PEAK_STATE][i].name, e->ref[s->next_nodes[i]]);
+	vw_dedent(&e->w);
+	vw_line(&e->w, "end");
+	vw_dedent(&e->w);
+	vw_line(&e->w, "end");
+}
+
+/* Bits of every signal that no expression reads: inputs a PE ignores, state it
+ * only writes, wires of which only a slice is used, the low half of a product.
+ * They are gathered into one reduction so that lint sees them unused on purpose. */
+static void sink_bits(char *buf, size_t n, size_t *len, const char *name, int width,
+		      uint64_t used)
+{
+	int lo = -1;
+	for (int b = 0; b <= width; b++) {
+		int unused = b < width && b < 64 && !((used >> b) & 1);
+		if (unused && lo < 0)
+			lo = b;
+		if (unused || lo < 0)
+			continue;
+		if (*len + strlen(name) + 32 < n) {
+			if (lo == 0 && b == width)
+				*len += (size_t)snprintf(buf + *len, n - *len, ", %s", name);
+			else if (lo == b - 1)
+				*len += (size_t)snprintf(buf + *len, n - *len, ", %s[%d]", name, lo);
+			else
+				*len += (size_t)snprintf(buf + *len, n - *len, ", %s[%d:%d]", name, b - 1, lo);
+		}
+		lo = -1;
+	}
+}
+
+static void emit_unused(Emit *e)
+{
+	const PeakSpec *s = e->s;
+	const NfGraph *g = e->g;
+	int n = g->nodes.len;
+	uint64_t *used = xcalloc((size_t)n + 1, sizeof(uint64_t));
+	for (int i = 0; i < s->nports[PEAK_OUTPUT]; i++)
+		used[s->out_nodes[i]] = ~0ULL;
+	for (int i = 0; i < s->nports[PEAK_STATE]; i++)
+		used[s->next_nodes[i]] = ~0ULL;
+	for (int i = n - 1; i >= 0; i--) {
+		const NfNode *x = nf_node(g, i);
+		if (!used[i] || nf_is_leaf(x->op))
+			continue;
+		if (x->op == NF_EXTRACT) {
+			used[x->a] |= (used[i] & bv_mask(x->width)) << x->lo;
+			continue;
+		}
+		int ops[3] = { x->a, x->b, x->c };
+		for (int k = 0; k < 3; k++)
+			if (ops[k] >= 0)
+				used[ops[k]] = ~0ULL;
+	}
+	/* per port, what its leaf nodes use */
+	uint64_t *port_used[3];
+	const int classes[3] = { PEAK_INPUT, PEAK_STATE, PEAK_FIELD };
+	for (int c = 0; c < 3; c++)
+		port_used[c] = xcalloc((size_t)s->nports[classes[c]] + 1, sizeof(uint64_t));
+	for (int i = 0; i < n; i++) {
+		const NfNode *x = nf_node(g, i);
+		if (x->op == NF_INPUT || x->op == NF_STATE || x->op == NF_FIELD)
+			port_used[x->op == NF_INPUT ? 0 : x->op == NF_STATE ? 1 : 2][x->lo] |= used[i];
+	}
+	char buf[8192] = "";
+	size_t len = 0;
+	for (int c = 0; c < 3; c++) {
+		for (int i = 0; i < s->nports[classes[c]]; i++) {
+			const PeakPort *p = &s->ports[classes[c]][i];
+			char *name = c == 2 ? xasprintf("inst_%s", p->name) : xstrdup(p->name);
+			sink_bits(buf, sizeof buf, &len, name, p->type.width, port_used[c][i]);
+			free(name);
+		}
+		free(port_used[c]);
+	}
+	for (int i = 0; i < n; i++) {
+		const NfNode *x = nf_node(g, i);
+		if (!e->live[i] || nf_is_leaf(x->op))
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "nf_%d", i);
+		sink_bits(buf, sizeof buf, &len, name, x->width, used[i]);
+		if ((x->op == NF_UMULHI || x->op == NF_SMULHI) && len + 64 < sizeof buf)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, ", nf_%d_prod[%d:0]", i,
+						x->width - 1);
+	}
+	if (len) {
+		vw_line(&e->w, "// bits no expression reads: unused inputs, fields and state, unused slices");
+		vw_line(&e->w, "/* verilator lint_off UNUSEDSIGNAL */");
+		vw_line(&e->w, "wire unused_ok = &{1'b0%s};", buf);
+		vw_line(&e->w, "/* verilator lint_on UNUSEDSIGNAL */");
+	}
+	free(used);
+}
+
+void peak_emit_verilog(const PeakSpec *s, FILE *f)
+{
+	Emit e = { s, &s->g, { 0 }, NULL, NULL };
+	vw_init(&e.w, f);
+	int n = s->g.nodes.len;
+	e.live = xcalloc((size_t)n + 1, 1);
+	e.ref = xcalloc((size_t)n + 1, sizeof(char *));
+	for (int i = 0; i < s->nports[PEAK_OUTPUT]; i++)
+		mark_live(&e, s->out_nodes[i]);
+	for (int i = 0; i < s->nports[PEAK_STATE]; i++)
+		mark_live(&e, s->next_nodes[i]);
+	const char *base = strrchr(s->file, '/');
+	vw_line(&e.w, "// Generated by peak from %s; do not edit.", base ? base + 1 : s->file);
+	vw_line(&e.w, "// PE '%s': %d-bit instruction, %d inputs, %d outputs, %d state variables.",
+		s->name, s->inst_width, s->nports[PEAK_INPUT], s->nports[PEAK_OUTPUT],
+		s->nports[PEAK_STATE]);
+	vw_line(&e.w, "`default_nettype none");
+	emit_ports(&e);
+	vw_indent(&e.w);
+	emit_fields(&e);
+	emit_state_decls(&e);
+	emit_nodes(&e);
+	emit_outputs_and_state(&e);
+	emit_unused(&e);
+	vw_dedent(&e.w);
+	vw_line(&e.w, "endmodule");
+	vw_line(&e.w, "`default_nettype wire");
+	for (int i = 0; i < n; i++)
+		free(e.ref[i]);
+	free(e.ref);
+	free(e.live);
+}
