@@ -49,6 +49,7 @@ void bv_format_hex(char *buf, uint64_t v, int w);
 /* Wide bit strings: nwords = (width + 63) / 64. */
 #define BITS_WORDS(w) (((w) + 63) / 64)
 void bits_set(uint64_t *words, int offset, int width, uint64_t value);
+/* Reads width (at most 64) bits at offset. */
 uint64_t bits_get(const uint64_t *words, int offset, int width);
 /* Writes width bits as hexadecimal digits, most significant first; buf holds
  * at least width/4 + 2 characters. */

@@ -179,18 +179,17 @@ void yw_flow_begin(YWriter *w, const char *key)
 {
 	if (key) {
 		key_prefix(w, key);
-		fputs(" { ", w->f);
+		fputs(" {", w->f);
 	} else {
 		begin_line(w);
-		fputs("- { ", w->f);
+		fputs("- {", w->f);
 	}
 	w->flow_count[w->flow_depth++] = 0;
 }
 
 static void flow_key(YWriter *w, const char *key)
 {
-	if (w->flow_count[w->flow_depth - 1]++)
-		fputs(", ", w->f);
+	fputs(w->flow_count[w->flow_depth - 1]++ ? ", " : " ", w->f);
 	yw_scalar(w->f, key);
 	fputs(": ", w->f);
 }
@@ -218,5 +217,5 @@ void yw_fdouble(YWriter *w, const char *key, double value)
 void yw_flow_end(YWriter *w)
 {
 	w->flow_depth--;
-	fputs(" }\n", w->f);
+	fputs(w->flow_count[w->flow_depth] ? " }\n" : "}\n", w->f);
 }

@@ -54,6 +54,8 @@ typedef struct PeakSpec {
 	int line, col;
 	PeakEnum *enums;
 	int nenums;
+	const char **type_names;  /* every type alias visible to the behaviour */
+	int ntypes;
 	PeakPort *ports[PEAK_NUM_CLASSES];
 	int nports[PEAK_NUM_CLASSES];
 	int inst_width;     /* sum of field widths */
@@ -74,6 +76,8 @@ typedef struct PeakFile {
 
 /* Reads, checks and lowers a spec file. NULL if it has errors (all reported). */
 __give PeakFile *peak_load(const char *path, __keep Diags *d);
+/* The same for text in memory, named name in messages. */
+__give PeakFile *peak_load_string(const char *name, const char *text, __keep Diags *d);
 void peak_file_free(__take PeakFile *f);
 
 /* Index of a port by name in a class, or -1. */

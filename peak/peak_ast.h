@@ -37,6 +37,7 @@ struct Expr {
 	PeakOp op;
 	const char *name;       /* EX_NAME, EX_ATTR (member), EX_CALL (function) */
 	const char *base;       /* EX_ATTR */
+	int name_line, name_col; /* EX_ATTR: position of the member after the '.' */
 	const char *text;       /* EX_NUM: literal as written */
 	uint64_t num;           /* EX_NUM */
 	int num_overflow;       /* EX_NUM: does not fit in 64 bits */
@@ -61,7 +62,7 @@ struct Stmt {
 	Stmt **then_body, **else_body;
 	int nthen, nelse;
 	int has_else;
-	int end_line;           /* ST_IF: last line of the statement */
+	int end_line, end_col;  /* ST_IF: the last statement inside it */
 };
 
 typedef struct Behavior {

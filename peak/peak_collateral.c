@@ -249,8 +249,12 @@ void peak_write_rules(const PeakSpec *pe, PeakRuleInfo *rules, int n, const char
 		arena_free(scratch);
 	}
 	if (found < n) {
+		/* in the IR files' order */
 		yw_seq(&w, "unsupported");
-		for (int i = 0; i < n; i++) {
+		for (int k = 0; k < n; k++) {
+			int i = 0;
+			while (rules[i].order != k)
+				i++;
 			if (rules[i].rule.found)
 				continue;
 			yw_flow_begin(&w, NULL);

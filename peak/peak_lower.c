@@ -24,7 +24,9 @@ typedef struct Val {
 } Val;
 
 typedef enum { VK_INPUT, VK_OUTPUT, VK_LOCAL, VK_STATE, VK_PARAM } VarKind;
-typedef enum { VS_UNSET, VS_SET, VS_MAYBE } VarState;
+/* VS_POISON: assigned from an expression with an error already reported; reads
+ * of it give errors silently, so one mistake is reported once. */
+typedef enum { VS_UNSET, VS_SET, VS_MAYBE, VS_POISON } VarState;
 
 typedef struct Var {
 	const char *name;
@@ -277,6 +279,8 @@ static Val lower_name(Lower *L, Env *env, const Expr *e)
 	if (v->kind == VK_STATE)
 		return node_val(L, nf_leaf(L->g, NF_STATE, v->index, v->type.width), v->type.enum_id);
 	Slot s = slot_get(env, (int)k);
+	if (s.st == VS_POISON)
+		return err_val;
 	if (s.st == VS_UNSET) {
 		error_at(L, e->line, e->col, "'%s' is read before it is assigned", e->name);
 		return err_val;
@@ -300,7 +304,7 @@ static Val lower_attr(Lower *L, const Expr *e)
 		}
 		int f = peak_port_index(s, PEAK_FIELD, e->name);
 		if (f < 0) {
-			error_at(L, e->line, e->col, "unknown instruction field '%s'", e->name);
+			error_at(L, e->name_line, e->name_col, "unknown instruction field '%s'", e->name);
 			return err_val;
 		}
 		PeakType t = s->ports[PEAK_FIELD][f].type;
@@ -311,7 +315,8 @@ static Val lower_attr(Lower *L, const Expr *e)
 			continue;
 		int m = peak_enum_member(&s->enums[i], e->name);
 		if (m < 0) {
-			error_at(L, e->line, e->col, "enum %s has no member '%s'", e->base, e->name);
+			error_at(L, e->name_line, e->name_col, "enum %s has no member '%s'", e->base,
+				 e->name);
 			return err_val;
 		}
 		return node_val(L, nf_const(L->g, s->enums[i].codes[m], s->enums[i].width), i);
@@ -702,8 +707,8 @@ static int assign_target(Lower *L, const Stmt *s, int i)
 		error_at(L, line, col, "'%s' cannot be assigned", name);
 		return -1;
 	}
-	for (int e = 0; e < L->s->nenums; e++)
-		if (strcmp(L->s->enums[e].name, name) == 0) {
+	for (int e = 0; e < L->s->ntypes; e++)
+		if (strcmp(L->s->type_names[e], name) == 0) {
 			error_at(L, line, col, "'%s' is a type and cannot be assigned", name);
 			return -1;
 		}
@@ -713,11 +718,20 @@ static int assign_target(Lower *L, const Stmt *s, int i)
 	return L->vars.len - 1;
 }
 
+static void poison(Env *env, int k)
+{
+	slot_set(env, k, (Slot){ VS_POISON, -1, 0, 0 });
+}
+
 static void assign_one(Lower *L, Env *env, const Stmt *s, int i, Val v)
 {
 	int k = assign_target(L, s, i);
-	if (k < 0 || v.kind == V_ERR)
+	if (k < 0)
 		return;
+	if (v.kind == V_ERR) {
+		poison(env, k);
+		return;
+	}
 	Var *var = &L->vars.data[k];
 	if (v.kind == V_LIT && !var->typed) {
 		error_at(L, v.lit->line, v.lit->col,
@@ -728,8 +742,10 @@ static void assign_one(Lower *L, Env *env, const Stmt *s, int i, Val v)
 	}
 	if (var->typed)
 		v = coerce(L, v, var->type);
-	if (v.kind == V_ERR)
+	if (v.kind == V_ERR) {
+		poison(env, k);
 		return;
+	}
 	if (!var->typed) {
 		var->type = v.type;
 		var->typed = 1;
@@ -741,6 +757,7 @@ static void assign_one(Lower *L, Env *env, const Stmt *s, int i, Val v)
 		else
 			error_at(L, s->line, s->target_cols[i], "'%s' is %s but the value is %s",
 				 var->name, type_str(L, var->type), type_str(L, v.type));
+		poison(env, k);
 		return;
 	}
 	slot_set(env, k, (Slot){ VS_SET, v.node, 0, 0 });
@@ -757,8 +774,14 @@ static void lower_assign(Lower *L, Env *env, const Stmt *s)
 			vals[i] = lower_expr(L, env, e->args[i]);
 	} else if (e->kind == EX_CALL) {
 		n = lower_call(L, env, e, vals);
-		if (n == 0)
+		if (n == 0) {
+			for (int i = 0; i < s->ntargets; i++) {
+				intptr_t k;
+				if (strmap_get(&L->names, s->targets[i], &k))
+					poison(env, (int)k);
+			}
 			return;
+		}
 	} else {
 		vals[0] = lower_expr(L, env, e);
 		n = 1;
@@ -766,6 +789,8 @@ static void lower_assign(Lower *L, Env *env, const Stmt *s)
 	if (n != s->ntargets) {
 		error_at(L, s->line, s->col, "%d name%s but %d value%s", s->ntargets,
 			 s->ntargets == 1 ? "" : "s", n, n == 1 ? "" : "s");
+		for (int i = 0; i < s->ntargets; i++)
+			assign_one(L, env, s, i, err_val);
 		return;
 	}
 	for (int i = 0; i < n; i++)
@@ -804,31 +829,38 @@ static void lower_next(Lower *L, Env *env, const Stmt *s)
 	*nx = (Next){ 1, v.node, s->line };
 }
 
-static int body_end_line(Stmt **body, int n, int fallback)
+/* Where the last statement of a body is (the innermost one, for an if). */
+static void body_end(Stmt **body, int n, const Stmt *fallback, int *line, int *col)
 {
-	if (n == 0)
-		return fallback;
+	if (n == 0) {
+		*line = fallback->line;
+		*col = fallback->col;
+		return;
+	}
 	const Stmt *s = body[n - 1];
-	return s->kind == ST_IF ? s->end_line : s->line;
+	*line = s->kind == ST_IF ? s->end_line : s->line;
+	*col = s->kind == ST_IF ? s->end_col : s->col;
 }
 
 /* Joins the environments of the two branches of an if. */
 static void merge(Lower *L, Env *out, const Env *a, const Env *b, int cond, const Stmt *s)
 {
-	int then_end = body_end_line(s->then_body, s->nthen, s->line);
-	int else_end = s->has_else ? body_end_line(s->else_body, s->nelse, s->line) : s->line;
+	int then_line, then_col, else_line, else_col;
+	body_end(s->then_body, s->nthen, s, &then_line, &then_col);
+	body_end(s->else_body, s->has_else ? s->nelse : 0, s, &else_line, &else_col);
 	int n = a->slots.len > b->slots.len ? a->slots.len : b->slots.len;
 	for (int i = 0; i < n; i++) {
 		Slot x = slot_get(a, i), y = slot_get(b, i), r;
-		if (x.st == VS_SET && y.st == VS_SET)
+		if (x.st == VS_POISON || y.st == VS_POISON)
+			r = (Slot){ VS_POISON, -1, 0, 0 };
+		else if (x.st == VS_SET && y.st == VS_SET)
 			r = (Slot){ VS_SET, nf_ite(L->g, cond, x.node, y.node), 0, 0 };
 		else if (x.st == VS_UNSET && y.st == VS_UNSET)
 			r = x;
 		else if (x.st != VS_SET)
-			r = (Slot){ VS_MAYBE, y.node >= 0 ? y.node : x.node,
-				    x.st == VS_MAYBE ? x.miss_line : then_end, 1 };
+			r = x.st == VS_MAYBE ? x : (Slot){ VS_MAYBE, y.node, then_line, then_col };
 		else
-			r = (Slot){ VS_MAYBE, x.node, y.st == VS_MAYBE ? y.miss_line : else_end, 1 };
+			r = y.st == VS_MAYBE ? y : (Slot){ VS_MAYBE, x.node, else_line, else_col };
 		slot_set(out, i, r);
 	}
 	for (int k = 0; k < L->s->nports[PEAK_STATE]; k++) {
@@ -850,8 +882,17 @@ static void lower_if(Lower *L, Env *env, const Stmt *s)
 	Env a = env_copy(L, env), b = env_copy(L, env);
 	lower_body(L, &a, s->then_body, s->nthen);
 	lower_body(L, &b, s->else_body, s->nelse);
-	if (ok)
+	if (ok) {
 		merge(L, env, &a, &b, c.node, s);
+	} else {
+		/* what either branch assigns is unknown after a bad condition */
+		int n = a.slots.len > b.slots.len ? a.slots.len : b.slots.len;
+		for (int i = 0; i < n; i++) {
+			Slot x = slot_get(&a, i), y = slot_get(&b, i), o = slot_get(env, i);
+			if (x.st != o.st || x.node != o.node || y.st != o.st || y.node != o.node)
+				poison(env, i);
+		}
+	}
 	env_free(&a);
 	env_free(&b);
 }
@@ -894,7 +935,7 @@ static void declare_ports(Lower *L, Env *env)
 	}
 }
 
-static void finish_outputs(Lower *L, Env *env, const Behavior *b)
+static void finish_outputs(Lower *L, Env *env)
 {
 	PeakSpec *s = L->s;
 	s->out_nodes = arena_alloc(L->arena, (size_t)(s->nports[PEAK_OUTPUT] + 1) * sizeof(int));
@@ -903,10 +944,12 @@ static void finish_outputs(Lower *L, Env *env, const Behavior *b)
 		intptr_t k;
 		strmap_get(&L->names, p->name, &k);
 		Slot sl = slot_get(env, (int)k);
+		if (sl.st == VS_POISON)
+			continue;
 		if (sl.st == VS_UNSET)
-			error_at(L, b->last_line, 1, "output '%s' is never assigned", p->name);
+			error_at(L, p->line, p->col, "output '%s' is never assigned", p->name);
 		else if (sl.st == VS_MAYBE)
-			error_at(L, sl.miss_line, 1,
+			error_at(L, sl.miss_line, sl.miss_col,
 				 "output '%s' is not assigned on every path: a path ending at line %d "
 				 "leaves it unassigned",
 				 p->name, sl.miss_line);
@@ -927,7 +970,7 @@ int peak_lower(PeakSpec *s, const Behavior *b, Arena *arena, Diags *d)
 	declare_ports(&L, &env);
 	lower_body(&L, &env, b->body, b->nbody);
 	if (!L.errors)
-		finish_outputs(&L, &env, b);
+		finish_outputs(&L, &env);
 	env_free(&env);
 	vec_free(&L.vars);
 	strmap_free(&L.names);

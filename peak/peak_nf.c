@@ -83,13 +83,34 @@ static int intern(NfGraph *g, NfNode n)
 
 static NfNode blank(NfOp op, int width)
 {
-	return (NfNode){ op, width, -1, -1, -1, 0, 0, 0 };
+	return (NfNode){ op, width, -1, -1, -1, 0, 0, 0, 0 };
+}
+
+#define RANK_CONST (1 << 30)
+
+static int leaf_rank(NfOp op, int index)
+{
+	static const int base[] = { [NF_INPUT] = 0, [NF_PARAM] = 1 << 20, [NF_FIELD] = 2 << 20,
+				    [NF_STATE] = 3 << 20 };
+	return base[op] + index;
+}
+
+/* Interns n after deriving its rank from its operands. */
+static int intern_ranked(NfGraph *g, NfNode n)
+{
+	n.rank = RANK_CONST;
+	int ops[3] = { n.a, n.b, n.c };
+	for (int i = 0; i < 3; i++)
+		if (ops[i] >= 0 && g->nodes.data[ops[i]].rank < n.rank)
+			n.rank = g->nodes.data[ops[i]].rank;
+	return intern(g, n);
 }
 
 int nf_leaf(NfGraph *g, NfOp op, int index, int width)
 {
 	NfNode n = blank(op, width);
 	n.lo = index;
+	n.rank = leaf_rank(op, index);
 	return intern(g, n);
 }
 
@@ -97,6 +118,7 @@ int nf_const(NfGraph *g, uint64_t value, int width)
 {
 	NfNode n = blank(NF_CONST, width);
 	n.value = bv_trunc(value, width);
+	n.rank = RANK_CONST;
 	return intern(g, n);
 }
 
@@ -119,7 +141,7 @@ static int fold(NfGraph *g, NfNode n)
 		if (ids[i] < 0)
 			continue;
 		if (!is_const(g, ids[i]))
-			return intern(g, n);
+			return intern_ranked(g, n);
 		ops[i] = cval(g, ids[i]);
 	}
 	return nf_const(g, nf_apply(&n, ops, n.a >= 0 ? nf_width(g, n.a) : 0,
@@ -184,7 +206,8 @@ static int simplify_binary(NfGraph *g, NfOp op, int a, int b)
 
 int nf_binary(NfGraph *g, NfOp op, int a, int b)
 {
-	if (is_commutative(op) && (is_const(g, a) || (a > b && !is_const(g, b)))) {
+	const NfNode *x = nf_node(g, a), *y = nf_node(g, b);
+	if (is_commutative(op) && (x->rank > y->rank || (x->rank == y->rank && a > b))) {
 		int t = a;
 		a = b;
 		b = t;

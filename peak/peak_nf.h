@@ -32,6 +32,9 @@ typedef struct NfNode {
 	int a, b, c;        /* operands (-1 when unused); ite: c ? a : b is (a=cond, b=then, c=else) */
 	int hi, lo;         /* extract bounds; leaves: lo = index */
 	uint64_t value;     /* NF_CONST */
+	int rank;           /* orders commutative operands: the smallest leaf rank
+			       below (inputs first, then params, fields, state;
+			       constants last), so that x*y + z keeps x*y first */
 } NfNode;
 
 typedef struct NfGraph {

@@ -25,8 +25,11 @@ typedef struct Parser {
 	VEC(Token) toks;
 	int pos;
 	int errors;
-	int last_line;
+	int last_line, last_col;
+	int depth;         /* expression nesting, bounded so deep input cannot overflow the stack */
 } Parser;
+
+#define MAX_DEPTH 200
 
 static void error_at(Parser *p, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -124,8 +127,12 @@ static void lex(Parser *p)
 		if (!blank && depth == 0) {
 			int line, col;
 			yscalar_pos(p->doc, p->node, tline, ind, &line, &col);
-			if (memchr(s, '\t', (size_t)ind))
-				error_at(p, line, col, "tabs are not allowed in indentation");
+			const char *tab = memchr(s, '\t', (size_t)ind);
+			if (tab) {
+				int tl, tc;
+				yscalar_pos(p->doc, p->node, tline, (int)(tab - s), &tl, &tc);
+				error_at(p, tl, tc, "tabs are not allowed in indentation");
+			}
 			if (ind > vec_last(&indents)) {
 				vec_push(&indents, ind);
 				push_tok(p, T_INDENT, "", 0, tline, ind);
@@ -239,6 +246,8 @@ static int is_keyword(const char *s)
 /* ---- expressions ---- */
 
 static Expr *parse_expr(Parser *p);
+static Expr *parse_factor(Parser *p);
+static Expr *parse_factor_inner(Parser *p);
 
 static Expr *parse_number(Parser *p)
 {
@@ -360,6 +369,8 @@ static Expr *parse_postfix(Parser *p)
 			x->col = e->col;
 			x->base = e->name;
 			x->name = m->text;
+			x->name_line = m->line;
+			x->name_col = m->col;
 			e = x;
 		} else if (accept_op(p, "[")) {
 			Expr *hi = parse_expr(p);
@@ -384,8 +395,30 @@ static Expr *parse_postfix(Parser *p)
 	return e;
 }
 
+static int enter(Parser *p)
+{
+	if (++p->depth <= MAX_DEPTH)
+		return 1;
+	Token *t = peek(p);
+	if (p->depth == MAX_DEPTH + 1)
+		error_at(p, t->line, t->col, "expression is nested too deeply (more than %d levels)",
+			 MAX_DEPTH);
+	return 0;
+}
+
 /* factor := ('~' | '-') factor | postfix */
 static Expr *parse_factor(Parser *p)
+{
+	if (!enter(p)) {
+		p->depth--;
+		return NULL;
+	}
+	Expr *e = parse_factor_inner(p);
+	p->depth--;
+	return e;
+}
+
+static Expr *parse_factor_inner(Parser *p)
 {
 	Token *t = peek(p);
 	if (is_op(p, "~") || is_op(p, "-")) {
@@ -585,7 +618,8 @@ static Stmt *new_stmt(Parser *p, StmtKind k, const Token *at)
 	return s;
 }
 
-/* Skips to the end of the current logical line after an error. */
+/* Skips to the end of the current logical line after an error, and over the
+ * indented block that belongs to it (the body of a broken if or else). */
 static void recover(Parser *p)
 {
 	int depth = 0;
@@ -596,7 +630,7 @@ static void recover(Parser *p)
 		if (k == T_DEDENT && --depth < 0)
 			return;
 		advance(p);
-		if (k == T_NEWLINE && depth <= 0)
+		if (k == T_NEWLINE && depth <= 0 && peek(p)->kind != T_INDENT)
 			return;
 	}
 }
@@ -641,6 +675,7 @@ static Stmt *parse_if(Parser *p)
 	if (!s->then_body)
 		return NULL;
 	s->end_line = p->last_line;
+	s->end_col = p->last_col;
 	if (is_kw(p, "elif")) {
 		Stmt *e = parse_if(p);
 		if (!e)
@@ -650,6 +685,7 @@ static Stmt *parse_if(Parser *p)
 		s->nelse = 1;
 		s->has_else = 1;
 		s->end_line = e->end_line;
+		s->end_col = e->end_col;
 	} else if (is_kw(p, "else")) {
 		advance(p);
 		s->else_body = parse_suite(p, &s->nelse);
@@ -657,6 +693,7 @@ static Stmt *parse_if(Parser *p)
 			return NULL;
 		s->has_else = 1;
 		s->end_line = p->last_line;
+		s->end_col = p->last_col;
 	}
 	return s;
 }
@@ -703,6 +740,7 @@ static Stmt *parse_stmt(Parser *p)
 {
 	Token *t = peek(p);
 	p->last_line = t->line;
+	p->last_col = t->col;
 	if (is_kw(p, "if"))
 		return parse_if(p);
 	if (is_kw(p, "elif") || is_kw(p, "else")) {
@@ -750,6 +788,11 @@ Behavior *peak_parse_behavior(Arena *arena, const YDoc *doc, const YNode *n, Dia
 {
 	Parser p = { .arena = arena, .doc = doc, .node = n, .d = d };
 	lex(&p);
+	if (p.errors) {
+		/* the parser would only repeat what the lexer found */
+		vec_free(&p.toks);
+		return NULL;
+	}
 	Behavior *b = arena_alloc(arena, sizeof *b);
 	b->body = parse_block(&p, &b->nbody, 1);
 	b->last_line = p.last_line;

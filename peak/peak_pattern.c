@@ -54,18 +54,24 @@ static int match(Match *m, int pn, int tn)
 	return 0;
 }
 
-/* 1 if the candidate's inputs are bound to the target's input leaves in
- * their declared order (the "natural" reading of a match). */
+/* 1 if the candidate's inputs and params are bound to the target's input and
+ * param leaves in the target's declared order (inputs before params): the
+ * "natural" reading of a match, ugt(a, const(k)) rather than ult(const(k), a). */
 static int natural_order(const Match *m)
 {
 	int last = -1;
-	for (int i = 0; i < m->p->nports[PEAK_INPUT]; i++) {
-		const NfNode *t = nf_node(&m->t->g, m->in[i]);
-		if (t->op != NF_INPUT)
+	int n = m->p->nports[PEAK_INPUT] + m->p->nports[PEAK_PARAM];
+	for (int i = 0; i < n; i++) {
+		int sub = i < m->p->nports[PEAK_INPUT] ? m->in[i] : m->par[i - m->p->nports[PEAK_INPUT]];
+		if (sub < 0)
 			continue;
-		if (t->lo < last)
+		const NfNode *t = nf_node(&m->t->g, sub);
+		int rank = t->op == NF_INPUT ? t->lo : t->op == NF_PARAM ? 1000 + t->lo : -1;
+		if (rank < 0)
+			continue;
+		if (rank < last)
 			return 0;
-		last = t->lo;
+		last = rank;
 	}
 	return 1;
 }

@@ -9,6 +9,7 @@
 #include "../common/bv.h"
 #include "../common/strmap.h"
 #include "../common/vec.h"
+#include "../common/vwrite.h"
 #include "peak.h"
 #include "peak_lower.h"
 
@@ -171,10 +172,11 @@ static int parse_enum(Reader *r, const YNode *n, TypeLexer *t, const char *name,
 				ok = 0;
 			}
 		uint64_t code = next;
+		int code_at = at;
 		if (lex_char(t, '=')) {
 			char num[40];
 			skip_space(t);
-			int cat = t->pos;
+			int cat = code_at = t->pos;
 			lex_word(t, num, sizeof num);
 			if (bv_parse(num, 64, &code) != 0) {
 				error_in(r, n, cat, "expected a code for '%s', found '%s'", word,
@@ -185,12 +187,12 @@ static int parse_enum(Reader *r, const YNode *n, TypeLexer *t, const char *name,
 		}
 		for (int i = 0; i < codes.len; i++)
 			if (codes.data[i] == code) {
-				error_in(r, n, at, "enum members '%s' and '%s' have the same code %llu",
+				error_in(r, n, code_at, "enum members '%s' and '%s' have the same code %llu",
 					 members.data[i], word, (unsigned long long)code);
 				ok = 0;
 			}
 		if (width && code > bv_mask(width)) {
-			error_in(r, n, at, "code %llu of '%s' does not fit in the enum's %d bits",
+			error_in(r, n, code_at, "code %llu of '%s' does not fit in the enum's %d bits",
 				 (unsigned long long)code, word, width);
 			ok = 0;
 		}
@@ -241,12 +243,15 @@ static int parse_type(Reader *r, const YNode *n, const char *name, PeakType *out
 		ok = 1;
 	} else if (strcmp(word, "bits") == 0) {
 		int w = 0;
-		ok = lex_char(&t, '(') && parse_width(r, n, &t, &w);
-		if (ok && !lex_char(&t, ')')) {
-			error_in(r, n, t.pos, "expected ')'");
-			ok = 0;
-		} else if (!ok && !w && at == 0 && t.s[t.pos] != '(') {
+		if (!lex_char(&t, '(')) {
 			error_in(r, n, t.pos, "expected '(' after 'bits'");
+			ok = 0;
+		} else {
+			ok = parse_width(r, n, &t, &w);
+			if (ok && !lex_char(&t, ')')) {
+				error_in(r, n, t.pos, "expected ')'");
+				ok = 0;
+			}
 		}
 		*out = (PeakType){ w, -1 };
 	} else if (strcmp(word, "enum") == 0) {
@@ -354,8 +359,8 @@ static void read_ports(Reader *r, PeakSpec *s, int cls, const YNode *map, const 
 /* Every name a behaviour can see must be unique and not reserved. */
 static void check_names(Reader *r, PeakSpec *s)
 {
-	static const char *const class_names[] = { "input", "state variable", "instruction field",
-						   "param", "output" };
+	static const char *const class_names[] = { "an input", "a state variable",
+						   "an instruction field", "a param", "an output" };
 	StrMap seen;
 	strmap_init(&seen);
 	for (int cls = 0; cls < PEAK_NUM_CLASSES; cls++) {
@@ -364,11 +369,16 @@ static void check_names(Reader *r, PeakSpec *s)
 			intptr_t prev;
 			if (in_list(reserved_names, p->name) || in_list(builtin_names, p->name)) {
 				diag_error(r->d, s->file, p->line, p->col,
-					   "'%s' is reserved and cannot name a %s", p->name,
+					   "'%s' is reserved and cannot name %s", p->name,
 					   class_names[cls]);
+			} else if (vw_is_keyword(p->name) || strncmp(p->name, "nf_", 3) == 0 ||
+				   strncmp(p->name, "inst_", 5) == 0 || strcmp(p->name, "unused_ok") == 0) {
+				diag_error(r->d, s->file, p->line, p->col,
+					   "'%s' cannot name %s: it is a Verilog keyword or a name the "
+					   "generated Verilog uses", p->name, class_names[cls]);
 			} else if (cls != PEAK_FIELD && strmap_get(&r->aliases, p->name, NULL)) {
 				diag_error(r->d, s->file, p->line, p->col,
-					   "'%s' names both a type and a %s", p->name, class_names[cls]);
+					   "'%s' names both a type and %s", p->name, class_names[cls]);
 			} else if (cls != PEAK_FIELD && strmap_get(&seen, p->name, &prev)) {
 				const PeakPort *q = (const PeakPort *)prev;
 				diag_error(r->d, s->file, p->line, p->col,
@@ -452,9 +462,13 @@ static PeakSpec *new_spec(Reader *r, PeakSpecKind kind, const YNode *at)
 	return s;
 }
 
-/* Copies the file's enums so far into s (types are shared by name). */
+/* Copies the file's enums and type names so far into s. */
 static void attach_enums(Reader *r, PeakSpec *s)
 {
+	s->ntypes = r->aliases.len;
+	s->type_names = arena_alloc(r->arena, (size_t)(s->ntypes + 1) * sizeof(char *));
+	for (int i = 0; i < s->ntypes; i++)
+		s->type_names[i] = arena_strdup(r->arena, r->aliases.keys[i]);
 	s->nenums = r->enums.len;
 	s->enums = arena_alloc(r->arena, (size_t)(r->enums.len + 1) * sizeof(PeakEnum));
 	if (r->enums.len)
@@ -580,6 +594,8 @@ static void reader_free(Reader *r)
 	vec_free(&r->enums);
 }
 
+static PeakFile *load_doc(YDoc *doc, const char *path, Diags *d);
+
 void peak_file_free(PeakFile *f)
 {
 	if (!f)
@@ -593,10 +609,19 @@ void peak_file_free(PeakFile *f)
 
 PeakFile *peak_load(const char *path, Diags *d)
 {
-	int errors = diags_errors(d);
 	YDoc *doc = ydoc_load_file(path, d);
-	if (!doc)
-		return NULL;
+	return doc ? load_doc(doc, path, d) : NULL;
+}
+
+PeakFile *peak_load_string(const char *name, const char *text, Diags *d)
+{
+	YDoc *doc = ydoc_load_string(name, text, d);
+	return doc ? load_doc(doc, name, d) : NULL;
+}
+
+static PeakFile *load_doc(YDoc *doc, const char *path, Diags *d)
+{
+	int errors = diags_errors(d);
 	PeakFile *f = xcalloc(1, sizeof *f);
 	f->arena = arena_new();
 	f->doc = doc;

@@ -366,7 +366,7 @@ static void read_candidate(Synth *y, Z3_model m, const Unknowns *u)
 
 /* ---- verification ---- */
 
-typedef enum { PROVED, REFUTED, UNKNOWN } Verdict;
+typedef enum { PROVED, REFUTED, REFUTED_CHEAPLY, UNKNOWN } Verdict;
 
 /* Proves the candidate for all inputs, params, unbound inputs and states, or
  * stores a counterexample in *cex. */
@@ -482,6 +482,31 @@ static void canonicalize(Synth *y)
 			vec_push(&y->ex, cex);
 		if (v != PROVED)
 			y->fields[f] = old;
+	}
+}
+
+/* Swaps pairs of input bindings into declaration order where the rule stays
+ * proven (commutative operations then read a -> first input, b -> second). */
+static void canonicalize_inputs(Synth *y)
+{
+	int n = y->ir->nports[PEAK_INPUT];
+	for (int j = 0; j < n; j++) {
+		for (int k = j + 1; k < n; k++) {
+			if (y->in_bind[j] < y->in_bind[k] ||
+			    y->ir->ports[PEAK_INPUT][j].type.width != y->ir->ports[PEAK_INPUT][k].type.width)
+				continue;
+			int t = y->in_bind[j];
+			y->in_bind[j] = y->in_bind[k];
+			y->in_bind[k] = t;
+			Example cex;
+			Verdict v = precheck(y, 0) ? verify(y, &cex) : REFUTED_CHEAPLY;
+			if (v == REFUTED)
+				vec_push(&y->ex, cex);
+			if (v != PROVED) {
+				y->in_bind[k] = y->in_bind[j];
+				y->in_bind[j] = t;
+			}
+		}
 	}
 }
 
@@ -614,7 +639,8 @@ static char *search(Synth *y, PeakRule *r)
 			break;
 	}
 	if (!why)
-		return xasprintf("no instruction of the PE computes it (proved by Z3 over %d examples)",
+		return xasprintf("no instruction computes it for every value of the PE's unbound inputs and "
+				 "state (proved by Z3 over %d examples)",
 				 y->ex.len);
 	char *full = xasprintf("no instruction found: none with the multiplier-operand fields "
 			       "pinned to 0, 1, all ones or the sign bit, and the unrestricted search "
@@ -640,8 +666,10 @@ void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, Peak
 		for (int i = 0; i < 4; i++)
 			vec_push(&y.ex, random_example(&y));
 		r->reason = search(&y, r);
-		if (!r->reason)
+		if (!r->reason) {
+			canonicalize_inputs(&y);
 			canonicalize(&y);
+		}
 		Z3_del_context(y.ctx);
 	}
 	r->found = r->reason == NULL;
@@ -698,4 +726,41 @@ int peak_rule_check(const PeakSpec *pe, const PeakRule *r, int vectors, uint64_t
 	free(y.out_bind);
 	synth_free(&y);
 	return bad;
+}
+
+int peak_rule_prove(const PeakSpec *pe, const PeakRule *r, char **why)
+{
+	Synth y;
+	synth_init(&y, pe, r->ir, 1);
+	memcpy(y.fields, r->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
+	memcpy(y.in_bind, r->in_bind, (size_t)r->ir->nports[PEAK_INPUT] * sizeof(int));
+	memcpy(y.param_bind, r->param_bind, (size_t)r->ir->nports[PEAK_PARAM] * sizeof(int));
+	memcpy(y.out_bind, r->out_bind, (size_t)r->ir->nports[PEAK_OUTPUT] * sizeof(int));
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", "true");
+	y.ctx = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	Z3_set_error_handler(y.ctx, z3_error);
+	Example cex;
+	Verdict v = verify(&y, &cex);
+	if (v == REFUTED) {
+		if (why) {
+			char buf[512];
+			int n = snprintf(buf, sizeof buf, "counterexample:");
+			for (int j = 0; j < r->ir->nports[PEAK_INPUT] && n < 400; j++)
+				n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx",
+					      r->ir->ports[PEAK_INPUT][j].name, (unsigned long long)cex.x[j]);
+			*why = xstrdup(buf);
+		}
+		example_free(&cex);
+	} else if (v == UNKNOWN && why) {
+		*why = xstrdup("the solver gave up");
+	}
+	Z3_del_context(y.ctx);
+	free(y.fields);
+	free(y.in_bind);
+	free(y.param_bind);
+	free(y.out_bind);
+	synth_free(&y);
+	return v == PROVED;
 }

@@ -30,4 +30,9 @@ void peak_rule_free(PeakRule *r);
 int peak_rule_check(const PeakSpec *pe, const PeakRule *r, int vectors, uint64_t seed,
 		    char **why);
 
+/* Proves a rule (read back from a rules file, say) for all inputs, params,
+ * unbound PE inputs and states with Z3. 1 if proved; else *why (caller frees)
+ * gives a counterexample or says the solver gave up. */
+int peak_rule_prove(const PeakSpec *pe, const PeakRule *r, char **why);
+
 #endif

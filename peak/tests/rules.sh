@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Verification level 2: for every PE spec, synthesize the rules, then read the
+# rules file back and prove each rule again with Z3 and run it on random vectors
+# through both functional models; check that every IR operation is either ruled
+# or listed as unsupported, that pe_base supports everything but the patterns
+# (and pe_mac everything), and that two runs give byte-identical files.
+set -u
+cd "$(dirname "$0")/../.."
+peak=${PEAK:-bin/peak}
+ir=(peak/ir/*.yaml)
+irargs=()
+for f in "${ir[@]}"; do irargs+=(--ir "$f"); done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+check() { if eval "$2"; then echo "PASS $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+
+for spec in peak/specs/*.yaml; do
+	pe=$(basename "$spec" .yaml)
+	if ! $peak "$spec" -o "$tmp/a" "${irargs[@]}" -q >"$tmp/$pe.gen" 2>&1; then
+		echo "FAIL $pe: generation"; cat "$tmp/$pe.gen"; failed=$((failed + 1)); continue
+	fi
+	cat "$tmp/$pe.gen"
+	out=$($peak verify-rules "$spec" "$tmp/a/$pe.rules.yaml" "${irargs[@]}" --vectors 1000 --seed 3)
+	status=$?
+	echo "$out" | grep -v '^verify-rules' | head -20
+	check "$pe: $(echo "$out" | tail -1)" '[ $status -eq 0 ] && echo "$out" | tail -1 | grep -q " 0 failed"'
+	$peak "$spec" -o "$tmp/b" "${irargs[@]}" -q >/dev/null 2>&1
+	check "$pe: two runs give byte-identical Verilog, info and rules" \
+		'cmp -s "$tmp/a/$pe.v" "$tmp/b/$pe.v" && cmp -s "$tmp/a/$pe.info.yaml" "$tmp/b/$pe.info.yaml" && cmp -s "$tmp/a/$pe.rules.yaml" "$tmp/b/$pe.rules.yaml"'
+done
+
+# What each PE must and must not implement.
+unsupported() { sed -n '/^unsupported:/,$p' "$tmp/a/$1.rules.yaml" | sed -n 's/.*{ ir: \([a-z0-9_]*\),.*/\1/p' | sort | tr '\n' ' '; }
+check "pe_base supports every IR operation but the patterns mac and add3 [$(unsupported pe_base)]" \
+	'[ "$(unsupported pe_base)" = "add3 mac " ]'
+check "pe_mac supports every IR operation [$(unsupported pe_mac)]" '[ -z "$(unsupported pe_mac)" ]'
+check "pe_lite lacks exactly the multiplier operations [$(unsupported pe_lite)]" \
+	'[ "$(unsupported pe_lite)" = "add3 mac mul mul_const mulmid smulhi smulmid umulhi " ]'
+check "tiny maps and (its only exact operation)" 'grep -q "ir: and$" "$tmp/a/tiny.rules.yaml"'
+check "pe_mac maps mac onto one instruction with alu mac" \
+	'sed -n "/ir: mac$/,/proof/p" "$tmp/a/pe_mac.rules.yaml" | grep -q "alu: mac"'
+echo "rules: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

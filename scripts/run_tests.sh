@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every test suite of the project (what `make test` and CI run), shows each
+# suite's output, and closes with the total over all suites:
+#   total: N passed, M failed
+set -u
+cd "$(dirname "$0")/.."
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+total_pass=0 total_fail=0 t_start=$(date +%s)
+
+# suite NAME COMMAND...: runs a suite and adds its closing "N passed, M failed".
+suite() {
+	local name=$1
+	shift
+	echo "== $name"
+	local t0 out status line p f
+	t0=$(date +%s)
+	out=$("$@" 2>&1)
+	status=$?
+	echo "$out"
+	line=$(echo "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -1)
+	p=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p')
+	p=${p:-0} f=${f:-0}
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name exited with status $status"
+		f=1
+	fi
+	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name ran no test"
+		f=1
+	fi
+	echo "== $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+suite "common unit tests" bin/test_common
+suite "common unit tests (ASan+UBSan)" build/san/bin/test_common
+suite "peak unit tests" bin/test_peak
+suite "peak unit tests (ASan+UBSan)" build/san/bin/test_peak
+suite "peak bad input" bash peak/tests/bad.sh
+suite "peak bad input (ASan+UBSan)" env PEAK=build/san/bin/peak bash peak/tests/bad.sh
+suite "peak golden files" bash peak/tests/golden.sh
+suite "peak rules: proofs, random re-checks, coverage, determinism" bash peak/tests/rules.sh
+suite "peak generation under ASan+UBSan" env PEAK=build/san/bin/peak bash peak/tests/san_generate.sh
+suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
+
+echo "all suites took $(($(date +%s) - t_start)) s"
+echo "total: $total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
