@@ -91,17 +91,20 @@ int bv_parse(const char *s, int w, uint64_t *out)
 	if (!*s)
 		return -1;
 	unsigned __int128 v = 0;
-	int overflow = 0;
+	int overflow = 0, digits = 0;
 	for (; *s; s++) {
 		if (*s == '_')
 			continue;
 		int d = digit_value((unsigned char)*s);
 		if (d >= base)
 			return -1;
+		digits++;
 		v = v * (unsigned)base + (unsigned)d;
 		if (v >> 64)
 			overflow = 1;
 	}
+	if (!digits)
+		return -1;
 	if (overflow)
 		return -2;
 	uint64_t u = (uint64_t)v;

@@ -208,6 +208,9 @@ int util_mkdir_p(const char *dir)
 		*s = '/';
 	}
 	int r = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+	struct stat st;
+	if (r == 0 && (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)))
+		r = -1; /* the path exists but is no folder */
 	free(p);
 	return r;
 }

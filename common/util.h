@@ -38,7 +38,9 @@ typedef struct OutSet OutSet;
 __give OutSet *outset_new(void);
 /* Opens path's temporary; NULL (message printed) if it cannot. */
 FILE *outset_open(__keep OutSet *set, const char *path);
-/* Closes and renames every file; on any failure removes them all. 0 on success. */
+/* Closes and renames every file; 0 on success. A file that fails to be written
+ * removes every temporary; a rename that fails (rare: all files share their
+ * folders' file system) leaves the files renamed before it in place. */
 int outset_commit(__take OutSet *set);
 /* Removes every temporary. */
 void outset_abort(__take OutSet *set);

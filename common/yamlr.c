@@ -2,6 +2,8 @@
 #include "yamlr.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -108,7 +110,8 @@ static int load_children(Loader *l, YNode *n, yaml_event_type_t end)
 	if (n->kind == YN_SEQ) {
 		n->len = kids.len;
 		n->items = arena_alloc(l->doc->arena, bytes);
-		memcpy(n->items, kids.data, (size_t)kids.len * sizeof(YNode *));
+		if (kids.len) /* kids.data is NULL for [] and memcpy must not see NULL */
+			memcpy(n->items, kids.data, (size_t)kids.len * sizeof(YNode *));
 	} else {
 		n->len = kids.len / 2;
 		n->keys = arena_alloc(l->doc->arena, bytes);
@@ -373,19 +376,26 @@ void yscalar_pos(const YDoc *doc, const YNode *n, int tline, int tcol, int *line
 
 int yscalar_int(const YNode *n, long long *out)
 {
-	if (n->kind != YN_SCALAR || !*n->value)
+	if (n->kind != YN_SCALAR)
 		return -1;
-	char *end;
-	errno = 0;
+	/* an optional sign, then decimal, 0x or 0b digits only: strtoll alone would
+	 * read a leading 0 as octal and accept spaces or a sign after the prefix */
 	const char *s = n->value;
-	long long v;
-	if ((s[0] == '0' && (s[1] == 'b' || s[1] == 'B')))
-		v = strtoll(s + 2, &end, 2);
-	else
-		v = strtoll(s, &end, 0);
-	if (*end || errno)
+	int neg = *s == '-', base = 10;
+	if (*s == '-' || *s == '+')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16, s += 2;
+	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		base = 2, s += 2;
+	const char *digits = base == 16 ? "0123456789abcdefABCDEF" : base == 2 ? "01" : "0123456789";
+	if (!*s || s[strspn(s, digits)] != '\0')
 		return -1;
-	*out = v;
+	errno = 0;
+	unsigned long long u = strtoull(s, NULL, base);
+	if (errno || u > (unsigned long long)LLONG_MAX + (unsigned)neg)
+		return -1;
+	*out = neg && u ? -(long long)(u - 1) - 1 : (long long)u;
 	return 0;
 }
 
@@ -396,7 +406,8 @@ int yscalar_double(const YNode *n, double *out)
 	char *end;
 	errno = 0;
 	double v = strtod(n->value, &end);
-	if (*end || errno)
+	/* ERANGE also flags underflow to a subnormal or zero; reject only overflow */
+	if (*end || (errno && isinf(v)))
 		return -1;
 	*out = v;
 	return 0;

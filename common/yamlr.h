@@ -49,8 +49,10 @@ int ymap_check_keys(const YNode *map, const char *const *allowed, const char *wh
 int ynode_expect(const YNode *n, YNodeKind k, const char *what, Diags *d);
 
 /* Source position of the character at (tline, tcol) (0-based line and column
- * within the scalar's text) of scalar n: exact for block scalars and for
- * single-line plain and quoted scalars. */
+ * within the scalar's text) of scalar n: exact for literal block scalars ('|')
+ * without an indentation indicator, for single-line quoted scalars and for
+ * plain scalars folded over several lines; approximate (the right line at
+ * least) for folded ('>') scalars and multi-line quoted ones. */
 void yscalar_pos(const YDoc *doc, const YNode *n, int tline, int tcol, int *line, int *col);
 
 /* Parses a scalar as a number (decimal, 0x, 0b, optional sign and fraction for

@@ -42,7 +42,7 @@ static int needs_quotes(const char *s)
 	if (strchr("-?:,[]{}#&*!|>'\"%@`", s[0]))
 		return 1;
 	for (const char *p = s; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == '"' || *p == '\\')
+		if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '"' || *p == '\\')
 			return 1;
 		if ((*p == ':' || *p == '#') && (p[1] == ' ' || p[1] == '\0' || p[-1] == ' '))
 			return 1;
@@ -67,7 +67,7 @@ void yw_scalar(FILE *f, const char *s)
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\x%02x", c);
 		else
 			fputc(c, f);

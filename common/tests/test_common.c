@@ -16,6 +16,8 @@
  * "common: N passed, M failed"; the exit status is 1 if anything failed. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -910,6 +912,24 @@ static const YNode *ypath(const YNode *n, const char *path)
 	return n;
 }
 
+/* The text of the scalar at path, or NULL. */
+static const char *yval(const YNode *n, const char *path)
+{
+	const YNode *v = ypath(n, path);
+	return v && v->kind == YN_SCALAR ? v->value : NULL;
+}
+
+static const char *shown(const char *s)
+{
+	return s ? s : "(none)";
+}
+
+static int style_at(const YNode *n, const char *path)
+{
+	const YNode *v = ypath(n, path);
+	return v ? (int)v->style : -1;
+}
+
 /* The character of doc's text at 1-based line and column (0 if none). */
 static char text_at(const YDoc *doc, int line, int col)
 {
@@ -975,13 +995,34 @@ static void test_yaml_positions(void)
 	}
 	const YNode *key = ymap_key(ypath(doc->root, "map"), "deeper");
 	CHECK(key && key->line == 7 && key->col == 3, "key 'deeper' position");
-	CHECK(ypath(doc->root, "ports.1.y")->style == YS_SINGLE &&
-		      ypath(doc->root, "map.k")->style == YS_DOUBLE &&
-		      ypath(doc->root, "name")->style == YS_PLAIN,
+	CHECK(style_at(doc->root, "ports.1.y") == YS_SINGLE &&
+		      style_at(doc->root, "map.k") == YS_DOUBLE &&
+		      style_at(doc->root, "name") == YS_PLAIN,
 	      "scalar styles");
 	CHECK(!ymap_get(doc->root, "nope") && !ymap_key(doc->root, "nope") &&
 		      !ymap_get(ypath(doc->root, "ports"), "a") && !ymap_get(NULL, "a"),
 	      "lookups of missing keys or in non-maps");
+	ydoc_free(doc);
+	diags_free(d);
+}
+
+static void test_yaml_empty_collections(void)
+{
+	Diags *d = diags_new(NULL);
+	YDoc *doc = ydoc_load_string("z.yaml", "a: []\nb: {}\nc:\nd: [[], {}]\n", d);
+	if (!CHECK(doc && doc->root && diags_count(d) == 0, "empty collections did not load")) {
+		ydoc_free(doc);
+		diags_free(d);
+		return;
+	}
+	const YNode *a = ypath(doc->root, "a"), *b = ypath(doc->root, "b");
+	const YNode *c = ypath(doc->root, "c"), *dd = ypath(doc->root, "d");
+	CHECK(a && a->kind == YN_SEQ && a->len == 0 && a->line == 1 && a->col == 4, "[]");
+	CHECK(b && b->kind == YN_MAP && b->len == 0 && !ymap_get(b, "x"), "{}");
+	CHECK(c && c->kind == YN_SCALAR && str_eq(c->value, ""), "an empty value");
+	CHECK(dd && dd->len == 2 && dd->items[0]->kind == YN_SEQ && dd->items[0]->len == 0 &&
+		      dd->items[1]->kind == YN_MAP && dd->items[1]->len == 0,
+	      "nested empty collections");
 	ydoc_free(doc);
 	diags_free(d);
 }
@@ -1155,10 +1196,10 @@ static void test_yaml_aliases(void)
 		return;
 	}
 	const YNode *base = ymap_get(doc->root, "base"), *use = ymap_get(doc->root, "use");
-	CHECK(use == base && str_eq(ypath(use, "y.1")->value, "3"), "*b does not resolve to &b");
-	CHECK(str_eq(ypath(doc->root, "list.1")->value, "hi"), "*s does not resolve to the scalar");
+	CHECK(use == base && str_eq(yval(use, "y.1"), "3"), "*b does not resolve to &b");
+	CHECK(str_eq(yval(doc->root, "list.1"), "hi"), "*s does not resolve to the scalar");
 	CHECK(ymap_get(doc->root, "again") == ymap_get(doc->root, "seq") &&
-		      str_eq(ypath(doc->root, "again.0")->value, "7"),
+		      str_eq(yval(doc->root, "again.0"), "7"),
 	      "*q does not resolve to the sequence");
 	ydoc_free(doc);
 	diags_free(d);
@@ -1209,6 +1250,7 @@ static void test_yaml_numbers(void)
 	} dbls[] = {
 		{ "1.5", 0, 1.5 },  { "-2", 0, -2.0 }, { "1e-9", 0, 1e-9 }, { "0.1", 0, 0.1 },
 		{ "abc", -1, 0 },   { "''", -1, 0 },   { "1.5x", -1, 0 },   { "1e999", -1, 0 },
+		{ "-1e999", -1, 0 }, { "5e-324", 0, 5e-324 }, { "1e-400", 0, 0.0 }, { "0x10", 0, 16.0 },
 	};
 	for (int i = 0; i < COUNT(dbls); i++) {
 		YDoc *doc = ydoc_load_string("d.yaml", dbls[i].text, d);
@@ -1346,31 +1388,30 @@ static void check_roundtrip_numbers(const YNode *root)
 	CHECK(yscalar_int(ypath(root, "outer.inner.neg"), &k) == 0 && k == -5, "int -5");
 	CHECK(yscalar_int(ypath(root, "outer.inner.min"), &k) == 0 && k == LLONG_MIN, "LLONG_MIN");
 	CHECK(yscalar_int(ypath(root, "outer.mask"), &k) == 0 && k == 0xff, "hex 0x00ff");
-	CHECK(str_eq(ypath(root, "doubles.d1")->value, "1.0") &&
-		      str_eq(ypath(root, "doubles.d0")->value, "0.1"),
-	      "1.0 and 0.1 written as \"%s\" and \"%s\"", ypath(root, "doubles.d1")->value,
-	      ypath(root, "doubles.d0")->value);
+	CHECK(str_eq(yval(root, "doubles.d1"), "1.0") &&
+		      str_eq(yval(root, "doubles.d0"), "0.1"),
+	      "1.0 and 0.1 written as \"%s\" and \"%s\"", shown(yval(root, "doubles.d1")),
+	      shown(yval(root, "doubles.d0")));
 }
 
 static void check_roundtrip_structure(const YNode *root)
 {
-	CHECK(str_eq(ypath(root, "name")->value, "pe"), "name");
-	CHECK(str_eq(ypath(root, "outer.inner.a: b")->value, "key needs quotes") ||
-		      str_eq(ymap_get(ypath(root, "outer.inner"), "a: b")->value, "key needs quotes"),
+	CHECK(str_eq(yval(root, "name"), "pe"), "name");
+	CHECK(str_eq(yval(root, "outer.inner.a: b"), "key needs quotes"),
 	      "a quoted key");
-	CHECK(str_eq(ypath(root, "outer.on")->value, "true") &&
-		      str_eq(ypath(root, "outer.off")->value, "false"),
+	CHECK(str_eq(yval(root, "outer.on"), "true") &&
+		      str_eq(yval(root, "outer.off"), "false"),
 	      "booleans");
 	const YNode *items = ypath(root, "items");
 	int n = COUNT(tricky_strings);
 	CHECK(items && items->kind == YN_SEQ && items->len == n + 1, "items length %d",
 	      items ? items->len : -1);
 	const YNode *last = items && items->len == n + 1 ? items->items[n] : NULL;
-	CHECK(last && str_eq(ypath(last, "k")->value, "v") && str_eq(ypath(last, "sub.z")->value, "26") &&
-		      str_eq(ypath(last, "fm.a")->value, "x, y") &&
-		      str_eq(ypath(last, "fm.one")->value, "1.0"),
+	CHECK(last && str_eq(yval(last, "k"), "v") && str_eq(yval(last, "sub.z"), "26") &&
+		      str_eq(yval(last, "fm.a"), "x, y") &&
+		      str_eq(yval(last, "fm.one"), "1.0"),
 	      "the mapping item of the sequence");
-	CHECK(ypath(root, "flows")->len == n, "flows length");
+	CHECK(ypath(root, "flows") && ypath(root, "flows")->len == n, "flows length");
 }
 
 static void test_ywrite_roundtrip(void)
@@ -1483,17 +1524,16 @@ static int file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Entries of dir other than . and .. (-1 if it cannot be read). */
 static int dir_entries(const char *dir)
 {
-	char *cmd = xasprintf("ls -A '%s' | wc -l", dir);
-	FILE *p = popen(cmd, "r");
-	free(cmd);
-	int n = -1;
-	if (p) {
-		if (fscanf(p, "%d", &n) != 1)
-			n = -1;
-		pclose(p);
-	}
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
 	return n;
 }
 
@@ -1503,6 +1543,24 @@ static int file_has(const char *path, const char *want)
 	int ok = text && strcmp(text, want) == 0;
 	free(text);
 	return ok;
+}
+
+/* outset_open with its error message (expected here) sent to /dev/null. */
+static FILE *outset_open_quietly(OutSet *set, const char *path)
+{
+	fflush(stderr);
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	if (null >= 0)
+		dup2(null, 2);
+	FILE *f = outset_open(set, path);
+	fflush(stderr);
+	if (saved >= 0)
+		dup2(saved, 2);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return f;
 }
 
 static void test_outset_commit_abort(void)
@@ -1538,7 +1596,7 @@ static void test_outset_commit_abort(void)
 
 	set = outset_new();
 	char *missing = util_path_join(dir, "no/such/dir/f");
-	CHECK(outset_open(set, missing) == NULL, "outset_open into a missing folder");
+	CHECK(outset_open_quietly(set, missing) == NULL, "outset_open into a missing folder");
 	outset_abort(set);
 	free(missing);
 	free(a);
@@ -1573,9 +1631,14 @@ static void test_util_mkdir_and_read(void)
 	CHECK(util_read_file(dir, NULL) == NULL, "reading a folder gives text");
 	char *none = util_path_join(dir, "missing");
 	CHECK(util_read_file(none, &len) == NULL, "reading a missing file");
-	char *cmd = xasprintf("rm -rf '%s'", dir);
-	CHECK(system(cmd) == 0, "cleaning up %s", dir);
-	free(cmd);
+	static const char *const made[] = { "x/y/z/f.bin", "x/y/z", "x/y", "x/w", "x", "" };
+	int cleaned = 1;
+	for (int i = 0; i < COUNT(made); i++) {
+		char *p = util_path_join(dir, made[i]);
+		cleaned &= remove(p) == 0;
+		free(p);
+	}
+	CHECK(cleaned, "%s did not hold exactly what the test made", dir);
 	free(none);
 	free(file);
 	free(slash);
@@ -1648,6 +1711,7 @@ static const struct {
 	{ "diag_print_without_source", test_diag_print_without_source },
 	{ "diag_prints_on_arrival", test_diag_prints_on_arrival },
 	{ "yaml_positions", test_yaml_positions },
+	{ "yaml_empty_collections", test_yaml_empty_collections },
 	{ "yaml_load_file_and_empty", test_yaml_load_file_and_empty },
 	{ "yaml_errors", test_yaml_errors },
 	{ "yaml_check_keys", test_yaml_check_keys },
