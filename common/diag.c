@@ -12,6 +12,7 @@
 struct Diags {
 	FILE *out;
 	VEC(Diag) list;
+	int printed;      /* diagnostics before this index have been printed */
 	StrMap sources;  /* file name -> index in texts */
 	VEC(char *) texts;
 	int errors;
@@ -29,6 +30,7 @@ void diags_free(Diags *d)
 {
 	if (!d)
 		return;
+	diags_flush(d);
 	vec_foreach(&d->list, i) {
 		free(d->list.data[i].file);
 		free(d->list.data[i].msg);
@@ -115,11 +117,58 @@ void diag_vreport(Diags *d, DiagSeverity sev, const char *file, int line, int co
 	Diag g = { file ? xstrdup(file) : NULL, line, col, sev, xmalloc((size_t)n + 1) };
 	vsnprintf(g.msg, (size_t)n + 1, fmt, ap);
 	vec_push(&d->list, g);
-	if (d->out) {
-		diags_print(d, &g, d->out);
-		if (sev == DIAG_ERROR && d->errors == DIAG_MAX_ERRORS)
-			fprintf(d->out, "error: too many errors, stopping here\n");
+}
+
+/* Orders diagnostics by file (in order of first mention), line and column,
+ * keeping the order of arrival for equal positions. */
+static int by_position(const Diags *d, const Diag *a, const Diag *b, int ia, int ib)
+{
+	int fa = -1, fb = -1;
+	for (int i = 0; i < d->list.len && (fa < 0 || fb < 0); i++) {
+		const char *f = d->list.data[i].file;
+		if (fa < 0 && (f == a->file || (f && a->file && strcmp(f, a->file) == 0)))
+			fa = i;
+		if (fb < 0 && (f == b->file || (f && b->file && strcmp(f, b->file) == 0)))
+			fb = i;
 	}
+	if (fa != fb)
+		return fa - fb;
+	if (a->line != b->line)
+		return a->line - b->line;
+	if (a->col != b->col)
+		return a->col - b->col;
+	return ia - ib;
+}
+
+void diags_flush(Diags *d)
+{
+	int n = d->list.len - d->printed;
+	if (n <= 0 || !d->out) {
+		d->printed = d->list.len;
+		return;
+	}
+	/* insertion sort of the new ones: few, and stable */
+	Diag *v = d->list.data + d->printed;
+	int *seq = xmalloc((size_t)n * sizeof *seq);
+	for (int i = 0; i < n; i++)
+		seq[i] = i;
+	for (int i = 1; i < n; i++) {
+		Diag g = v[i];
+		int s = seq[i], j = i - 1;
+		for (; j >= 0 && by_position(d, &v[j], &g, seq[j], s) > 0; j--) {
+			v[j + 1] = v[j];
+			seq[j + 1] = seq[j];
+		}
+		v[j + 1] = g;
+		seq[j + 1] = s;
+	}
+	free(seq);
+	for (int i = 0; i < n; i++)
+		diags_print(d, &v[i], d->out);
+	if (d->errors > DIAG_MAX_ERRORS)
+		fprintf(d->out, "error: too many errors (%d), only the first %d are shown\n", d->errors,
+			DIAG_MAX_ERRORS);
+	d->printed = d->list.len;
 }
 
 void diag_report(Diags *d, DiagSeverity sev, const char *file, int line, int col,

@@ -4,7 +4,7 @@
  *        12 |   A: Dta
  *           |      ^
  * and collected so that a tool reports every error of a file, not only the first,
- * and tests can compare them. */
+ * in the order they stand in the file, and tests can compare them. */
 #ifndef COMMON_DIAG_H
 #define COMMON_DIAG_H
 
@@ -24,9 +24,14 @@ typedef struct Diag {
 
 typedef struct Diags Diags;
 
-/* out: where each diagnostic is printed as it arrives (NULL: collect only). */
+/* out: where diagnostics are printed by diags_flush, sorted by position
+ * (NULL: collect only). */
 __give Diags *diags_new(FILE *out);
+/* Flushes, then frees. */
 void diags_free(__take Diags *d);
+/* Prints the diagnostics reported since the last flush, in file, line and
+ * column order. Readers flush when they finish a file. */
+void diags_flush(__keep Diags *d);
 /* Registers a file's text so that messages can show its lines (copied). */
 void diags_add_source(__keep Diags *d, const char *file, const char *text);
 

@@ -610,13 +610,17 @@ void peak_file_free(PeakFile *f)
 PeakFile *peak_load(const char *path, Diags *d)
 {
 	YDoc *doc = ydoc_load_file(path, d);
-	return doc ? load_doc(doc, path, d) : NULL;
+	PeakFile *f = doc ? load_doc(doc, path, d) : NULL;
+	diags_flush(d);
+	return f;
 }
 
 PeakFile *peak_load_string(const char *name, const char *text, Diags *d)
 {
 	YDoc *doc = ydoc_load_string(name, text, d);
-	return doc ? load_doc(doc, name, d) : NULL;
+	PeakFile *f = doc ? load_doc(doc, name, d) : NULL;
+	diags_flush(d);
+	return f;
 }
 
 static PeakFile *load_doc(YDoc *doc, const char *path, Diags *d)

@@ -877,7 +877,8 @@ static void test_diag_print_without_source(void)
 	diags_free(d);
 }
 
-static void test_diag_prints_on_arrival(void)
+/* Nothing is printed before a flush; a flush prints in position order. */
+static void test_diag_prints_sorted_on_flush(void)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -886,8 +887,14 @@ static void test_diag_prints_on_arrival(void)
 		return;
 	Diags *d = diags_new(f);
 	diag_warning(d, "w.c", 4, 2, "careful");
+	diag_error(d, "w.c", 2, 7, "first");
+	diag_error(d, "w.c", 4, 1, "second");
 	fflush(f);
-	CHECK(str_eq(buf, "w.c:4:2: warning: careful\n"), "printed \"%s\"", buf);
+	CHECK(len == 0, "printed before the flush: \"%s\"", buf);
+	diags_flush(d);
+	fflush(f);
+	CHECK(str_eq(buf, "w.c:2:7: error: first\nw.c:4:1: error: second\nw.c:4:2: warning: careful\n"),
+	      "printed \"%s\"", buf);
 	diags_free(d);
 	fclose(f);
 	free(buf);
@@ -1709,7 +1716,7 @@ static const struct {
 	{ "diag_print_caret", test_diag_print_caret },
 	{ "diag_print_tab_and_replace", test_diag_print_tab_and_replace },
 	{ "diag_print_without_source", test_diag_print_without_source },
-	{ "diag_prints_on_arrival", test_diag_prints_on_arrival },
+	{ "diag_prints_sorted_on_flush", test_diag_prints_sorted_on_flush },
 	{ "yaml_positions", test_yaml_positions },
 	{ "yaml_empty_collections", test_yaml_empty_collections },
 	{ "yaml_load_file_and_empty", test_yaml_load_file_and_empty },
