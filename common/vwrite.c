@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bv.h"
+#include "util.h"
 
 void vw_init(VWriter *w, FILE *f)
 {
@@ -26,6 +27,8 @@ void vw_line(VWriter *w, const char *fmt, ...)
 
 char *vw_literal(char *buf, uint64_t value, int width)
 {
+	if (width < 1 || width > 64)
+		ICE("a %d-bit literal: literals hold 1 to 64 bits", width);
 	if (width == 1) {
 		snprintf(buf, 32, "1'b%d", (int)(value & 1));
 		return buf;

@@ -206,6 +206,12 @@ void yw_fint(YWriter *w, const char *key, long long value)
 	fprintf(w->f, "%lld", value);
 }
 
+void yw_fuint(YWriter *w, const char *key, uint64_t value)
+{
+	flow_key(w, key);
+	fprintf(w->f, "%llu", (unsigned long long)value);
+}
+
 void yw_fdouble(YWriter *w, const char *key, double value)
 {
 	char buf[64];

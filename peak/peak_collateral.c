@@ -42,7 +42,7 @@ static void write_ports(YWriter *w, const PeakSpec *s, int cls, const char *key)
 		if (cls == PEAK_FIELD)
 			yw_fint(w, "offset", p->offset);
 		if (cls == PEAK_STATE)
-			yw_fint(w, "reset", (long long)p->reset);
+			yw_fuint(w, "reset", p->reset);
 		yw_flow_end(w);
 	}
 	yw_end(w);
@@ -59,9 +59,9 @@ void peak_write_info(const PeakSpec *pe, const char *spec_text, FILE *f)
 	yw_str(&w, "spec", base_name(pe->file));
 	bv_format_hex(hex, util_fnv1a(UTIL_FNV_INIT, spec_text, strlen(spec_text)), 64);
 	yw_hex(&w, "spec_hash", hex);
-	char vfile[160];
-	snprintf(vfile, sizeof vfile, "%s.v", pe->name);
+	char *vfile = xasprintf("%s.v", pe->name);
 	yw_str(&w, "verilog", vfile);
+	free(vfile);
 	yw_map(&w, "module");
 	yw_str(&w, "name", pe->name);
 	yw_str(&w, "clock", "clk");
@@ -81,7 +81,7 @@ void peak_write_info(const PeakSpec *pe, const char *spec_text, FILE *f)
 			yw_int(&w, "width", e->width);
 			yw_flow_begin(&w, "values");
 			for (int m = 0; m < e->n; m++)
-				yw_fint(&w, e->members[m], (long long)e->codes[m]);
+				yw_fuint(&w, e->members[m], e->codes[m]);
 			yw_flow_end(&w);
 			yw_end(&w);
 		}
@@ -110,7 +110,7 @@ static double rule_cost(const PeakSpec *pe, const PeakRule *r)
 	peak_values_init(&pv, pe);
 	uint64_t *next = xcalloc((size_t)pe->nports[PEAK_STATE] + 1, sizeof(uint64_t));
 	uint64_t *scratch = xcalloc((size_t)pe->g.nodes.len + 1, sizeof(uint64_t));
-	uint64_t base[16];
+	uint64_t *base = xcalloc((size_t)r->ir->nports[PEAK_OUTPUT] + 1, sizeof(uint64_t));
 	double cost = 0;
 	for (int f = 0; f < pe->nports[PEAK_FIELD]; f++) {
 		const PeakPort *p = &pe->ports[PEAK_FIELD][f];
@@ -127,18 +127,19 @@ static double rule_cost(const PeakSpec *pe, const PeakRule *r)
 					pv.v[c][i] = rng_bits(&rng, pe->ports[c][i].type.width);
 			memcpy(pv.v[PEAK_FIELD], r->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
 			peak_eval(pe, &pv, next, scratch);
-			for (int o = 0; o < r->ir->nports[PEAK_OUTPUT] && o < 16; o++)
+			for (int o = 0; o < r->ir->nports[PEAK_OUTPUT]; o++)
 				base[o] = pv.v[PEAK_OUTPUT][r->out_bind[o]];
 			for (int m = 0; m < pe->enums[e].n && !matters; m++) {
 				pv.v[PEAK_FIELD][f] = pe->enums[e].codes[m];
 				peak_eval(pe, &pv, next, scratch);
-				for (int o = 0; o < r->ir->nports[PEAK_OUTPUT] && o < 16; o++)
+				for (int o = 0; o < r->ir->nports[PEAK_OUTPUT]; o++)
 					matters |= pv.v[PEAK_OUTPUT][r->out_bind[o]] != base[o];
 			}
 		}
 		if (matters && d > cost)
 			cost = d;
 	}
+	free(base);
 	free(next);
 	free(scratch);
 	peak_values_free(&pv);
@@ -181,10 +182,6 @@ static void write_rule(YWriter *w, const PeakSpec *pe, const PeakRuleInfo *ri, A
 {
 	const PeakRule *r = &ri->rule;
 	const PeakSpec *ir = r->ir;
-	char hex[160];
-	uint64_t word[BITS_WORDS(4096)];
-	if (pe->inst_width > 4096)
-		ICE("instruction too wide");
 	yw_item(w);
 	yw_str(w, "ir", ir->name);
 	yw_str(w, "pattern", ri->pattern);
@@ -203,12 +200,16 @@ static void write_rule(YWriter *w, const PeakSpec *pe, const PeakRuleInfo *ri, A
 		else if (m)
 			yw_fstr(w, p->name, m);
 		else
-			yw_fint(w, p->name, (long long)r->fields[f]);
+			yw_fuint(w, p->name, r->fields[f]);
 	}
 	yw_flow_end(w);
+	uint64_t *word = xcalloc((size_t)BITS_WORDS(pe->inst_width) + 1, sizeof(uint64_t));
+	char *hex = xmalloc((size_t)pe->inst_width / 4 + 8);
 	peak_pack_inst(pe, r->fields, word);
 	bits_format_hex(hex, word, pe->inst_width);
 	yw_hex(w, "word", hex);
+	free(word);
+	free(hex);
 	write_binding(w, "inputs", ir, PEAK_INPUT, pe, PEAK_INPUT, r->in_bind);
 	write_binding(w, "params", ir, PEAK_PARAM, pe, PEAK_FIELD, r->param_bind);
 	write_binding(w, "outputs", ir, PEAK_OUTPUT, pe, PEAK_OUTPUT, r->out_bind);

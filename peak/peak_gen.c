@@ -289,7 +289,7 @@ int peak_vectors(const char *spec, const char *out, int count, int cycles, uint6
 	peak_values_init(&pv, s);
 	uint64_t *next = xcalloc((size_t)s->nports[PEAK_STATE] + 1, sizeof(uint64_t));
 	uint64_t *scratch = xcalloc((size_t)s->g.nodes.len + 1, sizeof(uint64_t));
-	uint64_t words[BITS_WORDS(4096)];
+	uint64_t *words = xcalloc((size_t)BITS_WORDS(s->inst_width) + 1, sizeof(uint64_t));
 	char *hex = xmalloc((size_t)s->inst_width / 4 + 8);
 	fprintf(f, "# peak vectors for %s: %d sequences of %d cycles, seed %llu\n", s->name, count,
 		cycles, (unsigned long long)seed);
@@ -317,6 +317,7 @@ int peak_vectors(const char *spec, const char *out, int count, int cycles, uint6
 		}
 	}
 	free(hex);
+	free(words);
 	free(next);
 	free(scratch);
 	peak_values_free(&pv);

@@ -109,7 +109,8 @@ static Env env_copy(Lower *L, const Env *e)
 {
 	Env c = { { 0 }, NULL };
 	vec_reserve(&c.slots, e->slots.len);
-	memcpy(c.slots.data, e->slots.data, (size_t)e->slots.len * sizeof(Slot));
+	if (e->slots.len)
+		memcpy(c.slots.data, e->slots.data, (size_t)e->slots.len * sizeof(Slot));
 	c.slots.len = e->slots.len;
 	int n = L->s->nports[PEAK_STATE];
 	c.next = xmalloc((size_t)(n + 1) * sizeof(Next));

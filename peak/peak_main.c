@@ -66,13 +66,19 @@ static long option_long(int argc, char **argv, const char *name, long dflt)
 	return x;
 }
 
-/* Collects every value of a repeatable option. */
+/* Collects every value of a repeatable option; more than max is an error. */
 static int options_all(int argc, char **argv, const char *name, const char **out, int max)
 {
 	int n = 0;
-	for (int i = 0; i < argc - 1; i++)
-		if (strcmp(argv[i], name) == 0 && n < max)
-			out[n++] = argv[++i];
+	for (int i = 0; i < argc - 1; i++) {
+		if (strcmp(argv[i], name) != 0)
+			continue;
+		if (n == max) {
+			fprintf(stderr, "peak: at most %d %s options\n", max, name);
+			exit(2);
+		}
+		out[n++] = argv[++i];
+	}
 	return n;
 }
 

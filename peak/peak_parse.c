@@ -335,7 +335,8 @@ static Expr *parse_call(Parser *p, Expr *fn, const Token *at)
 	}
 	e->nargs = args.len;
 	e->args = arena_alloc(p->arena, (size_t)(args.len + 1) * sizeof(Expr *));
-	memcpy(e->args, args.data, (size_t)args.len * sizeof(Expr *));
+	if (args.len)
+		memcpy(e->args, args.data, (size_t)args.len * sizeof(Expr *));
 	vec_free(&args);
 	return e;
 }
@@ -779,7 +780,8 @@ static Stmt **parse_block(Parser *p, int *n, int top)
 	}
 	*n = list.len;
 	Stmt **body = arena_alloc(p->arena, (size_t)(list.len + 1) * sizeof(Stmt *));
-	memcpy(body, list.data, (size_t)list.len * sizeof(Stmt *));
+	if (list.len)
+		memcpy(body, list.data, (size_t)list.len * sizeof(Stmt *));
 	vec_free(&list);
 	return body;
 }

@@ -443,7 +443,7 @@ static void read_delays(Reader *r, PeakSpec *s, const YNode *map)
 			error_node(r, k, "'%s' names members of several enums", k->value);
 			continue;
 		}
-		if (yscalar_double(v, &dl.ns) != 0 || dl.ns < 0) {
+		if (yscalar_double(v, &dl.ns) != 0 || !(dl.ns >= 0 && dl.ns < 1e9)) {
 			error_node(r, v, "expected a delay in ns (a non-negative number)");
 			continue;
 		}
@@ -513,6 +513,10 @@ static PeakSpec *read_pe(Reader *r, const YNode *root)
 	ymap_check_keys(root, keys, "a PE spec", r->d);
 	PeakSpec *s = new_spec(r, PEAK_PE, root);
 	s->name = read_name(r, ymap_get(root, "pe"), "PE");
+	if (s->name && (vw_is_keyword(s->name) || strcmp(s->name, "unused_ok") == 0))
+		error_node(r, ymap_get(root, "pe"),
+			   "'%s' cannot name a PE: it is a Verilog keyword (the PE becomes a module)",
+			   s->name);
 	require(r, root, "instruction", "the instruction's fields");
 	require(r, root, "outputs", "at least one output");
 	read_types(r, ymap_get(root, "types"));
@@ -565,6 +569,10 @@ static void read_ir(Reader *r, const YNode *root)
 	const YNode *list = ymap_get(root, "ir");
 	if (!ynode_expect(list, YN_SEQ, "a list of IR operations", r->d))
 		return;
+	if (list->len == 0) {
+		error_node(r, list, "an IR file needs at least one operation");
+		return;
+	}
 	PeakFile *f = r->file;
 	f->specs = arena_alloc(r->arena, (size_t)(list->len + 1) * sizeof(PeakSpec *));
 	StrMap names;

@@ -64,6 +64,7 @@ typedef struct Synth {
 	uint64_t *fields;
 	int *in_bind, *param_bind, *out_bind;
 	uint64_t *scratch_pe, *scratch_ir;
+	uint64_t *pe_in, *pe_fields;  /* the PE's inputs and fields in the concrete check */
 	Z3_context ctx;
 	int z3_error;
 } Synth;
@@ -118,25 +119,20 @@ static void example_free(Example *e)
 static int agrees(Synth *y, const Example *e)
 {
 	const PeakSpec *pe = y->pe, *ir = y->ir;
-	uint64_t pin[64], pf[128], pout[64], irout[64], nothing[1] = { 0 };
-	if (pe->nports[PEAK_INPUT] > 64 || pe->nports[PEAK_FIELD] > 128)
-		ICE("PE too large for the concrete check");
-	memcpy(pin, e->u, (size_t)pe->nports[PEAK_INPUT] * sizeof(uint64_t));
+	uint64_t nothing[1] = { 0 };
+	memcpy(y->pe_in, e->u, (size_t)pe->nports[PEAK_INPUT] * sizeof(uint64_t));
 	for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
-		pin[y->in_bind[j]] = e->x[j];
-	memcpy(pf, y->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
+		y->pe_in[y->in_bind[j]] = e->x[j];
+	memcpy(y->pe_fields, y->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
 	for (int p = 0; p < ir->nports[PEAK_PARAM]; p++)
-		pf[y->param_bind[p]] = e->k[p];
-	const uint64_t *const pl[4] = { pin, e->s, pf, nothing };
+		y->pe_fields[y->param_bind[p]] = e->k[p];
+	const uint64_t *const pl[4] = { y->pe_in, e->s, y->pe_fields, nothing };
 	const uint64_t *const il[4] = { e->x, nothing, nothing, e->k };
 	nf_eval(&pe->g, y->scratch_pe, pl);
 	nf_eval(&ir->g, y->scratch_ir, il);
-	for (int o = 0; o < ir->nports[PEAK_OUTPUT]; o++) {
-		pout[o] = y->scratch_pe[pe->out_nodes[y->out_bind[o]]];
-		irout[o] = y->scratch_ir[ir->out_nodes[o]];
-		if (pout[o] != irout[o])
+	for (int o = 0; o < ir->nports[PEAK_OUTPUT]; o++)
+		if (y->scratch_pe[pe->out_nodes[y->out_bind[o]]] != y->scratch_ir[ir->out_nodes[o]])
 			return 0;
-	}
 	return 1;
 }
 
@@ -204,9 +200,12 @@ static Z3_solver new_solver(Z3_context ctx, unsigned timeout_ms)
 	return s;
 }
 
+/* Selectors hold a port index; 32 bits hold any index a spec can have. */
+#define SEL_BITS 32
+
 static Z3_ast sel_eq(Z3_context ctx, Z3_ast sel, int v)
 {
-	return Z3_mk_eq(ctx, sel, peak_smt_const(ctx, (uint64_t)v, 8));
+	return Z3_mk_eq(ctx, sel, peak_smt_const(ctx, (uint64_t)v, SEL_BITS));
 }
 
 /* The unknowns of the synthesis query. */
@@ -238,8 +237,8 @@ static Unknowns declare_unknowns(Synth *y, Z3_solver s)
 	u.fields = xcalloc((size_t)pe->nports[PEAK_FIELD] + 1, sizeof(Z3_ast));
 	for (int f = 0; f < pe->nports[PEAK_FIELD]; f++) {
 		const PeakPort *p = &pe->ports[PEAK_FIELD][f];
-		char name[160];
-		snprintf(name, sizeof name, "inst.%s", p->name);
+		char name[32];
+		snprintf(name, sizeof name, "f%d", f);
 		u.fields[f] = peak_smt_var(ctx, name, p->type.width);
 		if (p->type.enum_id < 0)
 			continue;
@@ -257,19 +256,19 @@ static Unknowns declare_unknowns(Synth *y, Z3_solver s)
 		int **cand, *ncand;
 		const char *prefix;
 	} groups[3] = {
-		{ &u.in_sel, PEAK_INPUT, y->in_cand, y->n_in_cand, "in" },
-		{ &u.par_sel, PEAK_PARAM, y->par_cand, y->n_par_cand, "param" },
-		{ &u.out_sel, PEAK_OUTPUT, y->out_cand, y->n_out_cand, "out" },
+		{ &u.in_sel, PEAK_INPUT, y->in_cand, y->n_in_cand, "in_sel" },
+		{ &u.par_sel, PEAK_PARAM, y->par_cand, y->n_par_cand, "param_sel" },
+		{ &u.out_sel, PEAK_OUTPUT, y->out_cand, y->n_out_cand, "out_sel" },
 	};
 	for (int g = 0; g < 3; g++) {
 		int n = ir->nports[groups[g].cls];
 		*groups[g].sel = xcalloc((size_t)n + 1, sizeof(Z3_ast));
 		for (int j = 0; j < n; j++) {
-			char name[160];
-			snprintf(name, sizeof name, "%s.%s", groups[g].prefix, ir->ports[groups[g].cls][j].name);
-			(*groups[g].sel)[j] = peak_smt_var(ctx, name, 8);
+			char name[32];
+			snprintf(name, sizeof name, "%s%d", groups[g].prefix, j);
+			(*groups[g].sel)[j] = peak_smt_var(ctx, name, SEL_BITS);
 			Z3_solver_assert(ctx, s, one_of(ctx, (*groups[g].sel)[j], groups[g].cand[j],
-							groups[g].ncand[j], 8));
+							groups[g].ncand[j], SEL_BITS));
 		}
 		assert_distinct(ctx, s, *groups[g].sel, n);
 	}
@@ -379,21 +378,21 @@ static Verdict verify(Synth *y, Example *cex)
 	Z3_ast *X = xcalloc((size_t)nx + 1, sizeof(Z3_ast)), *K = xcalloc((size_t)nk + 1, sizeof(Z3_ast));
 	Z3_ast *U = xcalloc((size_t)nu + 1, sizeof(Z3_ast)), *S = xcalloc((size_t)ns + 1, sizeof(Z3_ast));
 	Z3_ast *pin = xcalloc((size_t)nu + 1, sizeof(Z3_ast)), *F = xcalloc((size_t)nf + 1, sizeof(Z3_ast));
-	char name[160];
+	char name[32];
 	for (int j = 0; j < nx; j++) {
-		snprintf(name, sizeof name, "ir.%s", ir->ports[PEAK_INPUT][j].name);
+		snprintf(name, sizeof name, "x%d", j);
 		X[j] = peak_smt_var(ctx, name, ir->ports[PEAK_INPUT][j].type.width);
 	}
 	for (int p = 0; p < nk; p++) {
-		snprintf(name, sizeof name, "param.%s", ir->ports[PEAK_PARAM][p].name);
+		snprintf(name, sizeof name, "k%d", p);
 		K[p] = peak_smt_var(ctx, name, ir->ports[PEAK_PARAM][p].type.width);
 	}
 	for (int i = 0; i < nu; i++) {
-		snprintf(name, sizeof name, "pe.%s", pe->ports[PEAK_INPUT][i].name);
+		snprintf(name, sizeof name, "u%d", i);
 		pin[i] = U[i] = peak_smt_var(ctx, name, pe->ports[PEAK_INPUT][i].type.width);
 	}
 	for (int i = 0; i < ns; i++) {
-		snprintf(name, sizeof name, "state.%s", pe->ports[PEAK_STATE][i].name);
+		snprintf(name, sizeof name, "s%d", i);
 		S[i] = peak_smt_var(ctx, name, pe->ports[PEAK_STATE][i].type.width);
 	}
 	for (int j = 0; j < nx; j++)
@@ -525,6 +524,8 @@ static void synth_init(Synth *y, const PeakSpec *pe, const PeakSpec *ir, uint64_
 	y->out_bind = xcalloc((size_t)ir->nports[PEAK_OUTPUT] + 1, sizeof(int));
 	y->scratch_pe = xcalloc((size_t)pe->g.nodes.len + 1, sizeof(uint64_t));
 	y->scratch_ir = xcalloc((size_t)ir->g.nodes.len + 1, sizeof(uint64_t));
+	y->pe_in = xcalloc((size_t)pe->nports[PEAK_INPUT] + 1, sizeof(uint64_t));
+	y->pe_fields = xcalloc((size_t)pe->nports[PEAK_FIELD] + 1, sizeof(uint64_t));
 	y->mul_cone = xcalloc((size_t)pe->nports[PEAK_FIELD] + 1, 1);
 	y->pin = -1;
 	find_mul_cone(y);
@@ -539,6 +540,8 @@ static void synth_free(Synth *y)
 	free_candidates(y->out_cand, y->n_out_cand, y->ir->nports[PEAK_OUTPUT]);
 	free(y->scratch_pe);
 	free(y->scratch_ir);
+	free(y->pe_in);
+	free(y->pe_fields);
 	free(y->mul_cone);
 }
 

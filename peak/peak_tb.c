@@ -31,6 +31,18 @@ static const char prologue[] =
 	"static uint64_t w64(const uint32_t *w) { return w[0] | ((uint64_t)w[1] << 32); }\n"
 	"\n";
 
+/* The C++ name of a register inside the Verilated model (caller frees). */
+static char *reg_name(const char *pe, const char *reg)
+{
+	return xasprintf("top->rootp->%s__DOT__%s", pe, reg);
+}
+
+/* The C++ name of a port of the Verilated model (caller frees). */
+static char *port_name(const char *port)
+{
+	return xasprintf("top->%s", port);
+}
+
 /* Statements that set (or compare) a signal from a word array `w`. */
 static void emit_set(FILE *f, const char *lhs, int width)
 {
@@ -86,9 +98,9 @@ static void write_tb(const PeakSpec *s, FILE *f)
 		const PeakPort *p = &s->ports[PEAK_STATE][i];
 		fprintf(f, "        memset(w, 0, sizeof w); w[0] = (uint32_t)%lluULL; w[1] = (uint32_t)(%lluULL >> 32);\n",
 			(unsigned long long)p->reset, (unsigned long long)p->reset);
-		char lhs[256];
-		snprintf(lhs, sizeof lhs, "top->rootp->%s__DOT__%s", pe, p->name);
+		char *lhs = reg_name(pe, p->name);
 		emit_check(f, lhs, p->type.width, "reset value of", p->name);
+		free(lhs);
 	}
 	fprintf(f, "    }\n");
 	fprintf(f, "    while (fgets(line, sizeof line, in)) {\n        g_line++;\n");
@@ -97,10 +109,10 @@ static void write_tb(const PeakSpec *s, FILE *f)
 	fprintf(f, "        if (tok[0] == 'S') {\n");
 	for (int i = 0; i < s->nports[PEAK_STATE]; i++) {
 		const PeakPort *p = &s->ports[PEAK_STATE][i];
-		char lhs[256];
-		snprintf(lhs, sizeof lhs, "top->rootp->%s__DOT__%s", pe, p->name);
+		char *lhs = reg_name(pe, p->name);
 		emit_token(f);
 		emit_set(f, lhs, p->type.width);
+		free(lhs);
 	}
 	fprintf(f, "        top->eval();\n        continue;\n        }\n");
 	fprintf(f, "        if (tok[0] != 'C') fmt();\n");
@@ -108,26 +120,26 @@ static void write_tb(const PeakSpec *s, FILE *f)
 	emit_set(f, "top->inst", s->inst_width);
 	for (int i = 0; i < s->nports[PEAK_INPUT]; i++) {
 		const PeakPort *p = &s->ports[PEAK_INPUT][i];
-		char lhs[256];
-		snprintf(lhs, sizeof lhs, "top->%s", p->name);
+		char *lhs = port_name(p->name);
 		emit_token(f);
 		emit_set(f, lhs, p->type.width);
+		free(lhs);
 	}
 	fprintf(f, "        top->clk = 0; top->eval();\n");
 	for (int i = 0; i < s->nports[PEAK_OUTPUT]; i++) {
 		const PeakPort *p = &s->ports[PEAK_OUTPUT][i];
-		char lhs[256];
-		snprintf(lhs, sizeof lhs, "top->%s", p->name);
+		char *lhs = port_name(p->name);
 		emit_token(f);
 		emit_check(f, lhs, p->type.width, "output", p->name);
+		free(lhs);
 	}
 	fprintf(f, "        top->clk = 1; top->eval(); top->clk = 0; top->eval();\n");
 	for (int i = 0; i < s->nports[PEAK_STATE]; i++) {
 		const PeakPort *p = &s->ports[PEAK_STATE][i];
-		char lhs[256];
-		snprintf(lhs, sizeof lhs, "top->rootp->%s__DOT__%s", pe, p->name);
+		char *lhs = reg_name(pe, p->name);
 		emit_token(f);
 		emit_check(f, lhs, p->type.width, "next state", p->name);
+		free(lhs);
 	}
 	fprintf(f, "        g_cycles++;\n    }\n");
 	fprintf(f, "    fclose(in);\n    top->final();\n    delete top;\n    delete ctx;\n");

@@ -51,10 +51,19 @@ static char *widened(const Emit *e, int id, int to, int sign)
 {
 	const NfNode *n = nf_node(e->g, id);
 	char lit[32];
-	if (n->op == NF_CONST)
-		return xstrdup(vw_literal(lit, sign ? bv_sext(n->value, n->width, to) : n->value, to));
-	const char *r = e->ref[id];
 	int k = to - n->width;
+	if (n->op == NF_CONST && to <= 64)
+		return xstrdup(vw_literal(lit, sign ? bv_sext(n->value, n->width, to) : n->value, to));
+	if (n->op == NF_CONST) {
+		/* wider than 64 bits: the extension bits, then the constant */
+		char ext[32];
+		if (sign && bv_msb(n->value, n->width))
+			snprintf(ext, sizeof ext, "{%d{1'b1}}", k);
+		else
+			snprintf(ext, sizeof ext, "%d'h0", k);
+		return xasprintf("{%s, %s}", ext, vw_literal(lit, n->value, n->width));
+	}
+	const char *r = e->ref[id];
 	if (sign)
 		return n->width == 1 ? xasprintf("{%d{%s}}", to, r)
 				     : xasprintf("{{%d{%s[%d]}}, %s}", k, r, n->width - 1, r);
@@ -120,7 +129,7 @@ static void emit_ports(Emit *e)
 	vw_indent(&e->w);
 	vw_line(&e->w, "input  wire clk,");
 	vw_line(&e->w, "input  wire rst,");
-	vw_line(&e->w, "input  wire %sinst,", vw_range(range, s->inst_width));
+	vw_line(&e->w, "input  wire [%d:0] inst,", s->inst_width - 1);
 	for (int i = 0; i < s->nports[PEAK_INPUT]; i++) {
 		const PeakPort *p = &s->ports[PEAK_INPUT][i];
 		vw_line(&e->w, "input  wire %s%s,", vw_range(range, p->type.width), p->name);
@@ -268,6 +277,8 @@ static void emit_unused(Emit *e)
 	}
 	char buf[8192] = "";
 	size_t len = 0;
+	if (!s->nports[PEAK_STATE])
+		len += (size_t)snprintf(buf, sizeof buf, ", clk, rst");
 	for (int c = 0; c < 3; c++) {
 		for (int i = 0; i < s->nports[classes[c]]; i++) {
 			const PeakPort *p = &s->ports[classes[c]][i];

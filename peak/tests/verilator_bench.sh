@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 specs=("$@")
-[ ${#specs[@]} -eq 0 ] && specs=(peak/specs/*.yaml)
+[ ${#specs[@]} -eq 0 ] && specs=(peak/specs/*.yaml peak/tests/specs/*.yaml)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -29,7 +29,7 @@ build() {
 }
 
 for spec in "${specs[@]}"; do
-	pe=$(basename "$spec" .yaml)
+	pe=$(sed -n 's/^pe: *\([A-Za-z0-9_]*\).*/\1/p' "$spec" | head -1)
 	d=$tmp/$pe
 	mkdir -p "$d"
 	if ! bin/peak "$spec" -o "$d" --no-rules -q >"$d/gen.log" 2>&1 ||
@@ -57,14 +57,17 @@ for spec in "${specs[@]}"; do
 		fail "$pe: Verilog differs from the functional model"; head -12 "$d/run.log"
 		continue
 	fi
-	# a broken copy: the first adder becomes a subtractor (or an AND an OR)
+	# a broken copy: the first adder becomes a subtractor (or an AND an OR, or
+	# a multiplier an adder)
 	b=$tmp/${pe}_broken
 	mkdir -p "$b"
 	cp "$d/${pe}_tb.cpp" "$d/vec.txt" "$b/"
 	if grep -q ' + ' "$d/$pe.v"; then
 		sed '0,/ + /s// - /' "$d/$pe.v" >"$b/$pe.v"
-	else
+	elif grep -q ' & ' "$d/$pe.v"; then
 		sed '0,/ & /s// | /' "$d/$pe.v" >"$b/$pe.v"
+	else
+		sed '0,/ \* /s// + /' "$d/$pe.v" >"$b/$pe.v"
 	fi
 	if cmp -s "$d/$pe.v" "$b/$pe.v"; then
 		fail "$pe: could not make a broken copy"
