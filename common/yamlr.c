@@ -13,9 +13,14 @@
 
 typedef VEC(YNode *) NodeVec;
 
+/* Nesting deeper than this is refused, so that a hostile file cannot
+ * exhaust the stack of the recursive loader. */
+#define YAML_MAX_DEPTH 200
+
 typedef struct Loader {
 	YDoc *doc;
 	Diags *d;
+	int depth;
 	yaml_parser_t parser;
 	StrMap anchors;  /* anchor name -> index into anchored */
 	NodeVec anchored;
@@ -87,6 +92,12 @@ static YNode *load_node(Loader *l, yaml_event_t *ev);
 /* Reads the children of a mapping or sequence up to its end event. */
 static int load_children(Loader *l, YNode *n, yaml_event_type_t end)
 {
+	if (++l->depth > YAML_MAX_DEPTH) {
+		diag_error(l->d, n->file, n->line, n->col, "YAML nesting deeper than %d levels",
+			   YAML_MAX_DEPTH);
+		l->failed = 1;
+		return 0;
+	}
 	NodeVec kids = { 0 };
 	for (;;) {
 		yaml_event_t ev;
@@ -102,6 +113,7 @@ static int load_children(Loader *l, YNode *n, yaml_event_type_t end)
 			break;
 		vec_push(&kids, k);
 	}
+	l->depth--;
 	if (l->failed) {
 		vec_free(&kids);
 		return 0;

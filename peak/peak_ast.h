@@ -44,6 +44,7 @@ struct Expr {
 	Expr *a, *b, *c;
 	Expr **args;            /* EX_CALL, EX_TUPLE */
 	int nargs;
+	int depth;              /* height of binary chains below (bounded by the parser) */
 };
 
 typedef enum { ST_ASSIGN, ST_NEXT, ST_IF, ST_PASS } StmtKind;

@@ -126,7 +126,7 @@ static void *synth_worker(void *arg)
 		const PeakSpec *ir = l->ops.data[i];
 		uint64_t seed = util_fnv1a(job->o->seed, ir->name, strlen(ir->name));
 		PeakRule *r = &job->rules[i].rule;
-		peak_synth_rule(l->pe, ir, seed, r);
+		peak_synth_rule(l->pe, ir, seed, job->o->search_limit, r);
 		pthread_mutex_lock(&job->lock);
 		job->done++;
 		if (!job->o->quiet)

@@ -13,6 +13,7 @@ typedef struct PeakGenOptions {
 	const char *ir[PEAK_GEN_MAX_IR];
 	int nir;
 	uint64_t seed;
+	unsigned search_limit;  /* see PEAK_SEARCH_LIMIT */
 	int no_rules;
 	int quiet;
 } PeakGenOptions;

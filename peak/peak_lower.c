@@ -148,27 +148,55 @@ static int is_lit_expr(const Expr *e)
 	}
 }
 
-/* Lowers a literal expression at width w; checks that each number fits. */
+/* The value of a literal expression, computed exactly in 64-bit two's
+ * complement (numbers are checked against 64 bits by the caller). */
+static uint64_t lit_value(const Expr *e)
+{
+	if (e->kind == EX_NUM)
+		return e->num;
+	uint64_t a = lit_value(e->a);
+	if (e->kind == EX_UNARY)
+		return e->op == OP_INV ? ~a : 0 - a;
+	uint64_t b = lit_value(e->b);
+	switch (e->op) {
+	case OP_ADD:
+		return a + b;
+	case OP_SUB:
+		return a - b;
+	case OP_MUL:
+		return a * b;
+	case OP_AND:
+		return a & b;
+	case OP_OR:
+		return a | b;
+	case OP_XOR:
+		return a ^ b;
+	case OP_SHL:
+		return b >= 64 ? 0 : a << b;
+	default:
+		return b >= 64 ? 0 : a >> b;
+	}
+}
+
+/* Lowers a literal expression at width w: its exact value must fit in w bits,
+ * as an unsigned or (for a negative value) a signed number. */
 static int lit_node(Lower *L, const Expr *e, int w)
 {
-	if (e->kind == EX_NUM) {
-		if (e->num_overflow || (w < 64 && (e->num >> w))) {
-			error_at(L, e->line, e->col, "literal %s does not fit in %d bit%s", e->text, w,
-				 w == 1 ? "" : "s");
-			return -1;
-		}
-		return nf_const(L->g, e->num, w);
-	}
-	int a = lit_node(L, e->a, w);
-	if (e->kind == EX_UNARY)
-		return a < 0 ? -1 : nf_unary(L->g, e->op == OP_INV ? NF_NOT : NF_NEG, a);
-	int b = lit_node(L, e->b, w);
-	if (a < 0 || b < 0)
+	if (e->kind == EX_NUM && (e->num_overflow || (w < 64 && (e->num >> w)))) {
+		error_at(L, e->line, e->col, "literal %s does not fit in %d bit%s", e->text, w,
+			 w == 1 ? "" : "s");
 		return -1;
-	static const NfOp ops[] = { [OP_ADD] = NF_ADD, [OP_SUB] = NF_SUB, [OP_MUL] = NF_MUL,
-				    [OP_AND] = NF_AND, [OP_OR] = NF_OR,   [OP_XOR] = NF_XOR,
-				    [OP_SHL] = NF_SHL, [OP_SHR] = NF_LSHR };
-	return nf_binary(L->g, ops[e->op], a, b);
+	}
+	uint64_t v = lit_value(e);
+	int fits = w >= 64 || (v >> w) == 0 ||
+		   ((int64_t)v < 0 && (int64_t)v >= -((int64_t)1 << (w - 1)));
+	if (!fits) {
+		error_at(L, e->line, e->col,
+			 "the constant expression's value %lld does not fit in %d bit%s", (long long)v, w,
+			 w == 1 ? "" : "s");
+		return -1;
+	}
+	return nf_const(L->g, v, w);
 }
 
 /* Gives an unsized literal the type t. */
@@ -184,6 +212,20 @@ static Val coerce(Lower *L, Val v, PeakType t)
 	}
 	int n = lit_node(L, v.lit, t.width);
 	return n < 0 ? err_val : node_val(L, n, -1);
+}
+
+/* A literal shift amount gets just the bits its value needs. */
+static Val shift_amount_lit(Lower *L, Val b)
+{
+	uint64_t v = lit_value(b.lit);
+	if ((int64_t)v < 0) {
+		error_at(L, b.lit->line, b.lit->col, "a shift amount cannot be negative");
+		return err_val;
+	}
+	int w = 1;
+	while (w < 64 && (v >> w))
+		w++;
+	return coerce(L, b, (PeakType){ w, -1 });
 }
 
 /* A literal value as an integer (slice bounds, widths). */
@@ -395,7 +437,7 @@ static Val lower_binary(Lower *L, Env *env, const Expr *e)
 		if (a.kind == V_LIT)
 			a = coerce(L, a, (PeakType){ b.type.width, -1 });
 		if (b.kind == V_LIT)
-			b = coerce(L, b, (PeakType){ a.type.width, -1 });
+			b = shift_amount_lit(L, b);
 		if (!require_bits(L, e, op_text(e->op), a) || !require_bits(L, e, op_text(e->op), b))
 			return err_val;
 		return node_val(L, nf_binary(L->g, e->op == OP_SHL ? NF_SHL : NF_LSHR, a.node, b.node),
@@ -554,7 +596,8 @@ static int lower_pair(Lower *L, const Expr *e, const Builtin *b, Val *args, Val 
 				error_at(L, e->line, e->col, "ashr of a number of unknown width");
 			return 0;
 		}
-		args[1] = coerce(L, args[1], (PeakType){ args[0].type.width, -1 });
+		if (args[1].kind == V_LIT)
+			args[1] = shift_amount_lit(L, args[1]);
 		if (!require_bits(L, e, n, args[1]))
 			return 0;
 		out[0] = node_val(L, nf_binary(g, NF_ASHR, args[0].node, args[1].node), -1);

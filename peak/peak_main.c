@@ -11,10 +11,13 @@
 #include "peak.h"
 #include "peak_eval.h"
 #include "peak_gen.h"
+#include "peak_synth.h"
 
 static const char usage[] =
-	"usage: peak SPEC -o DIR [--ir IR.yaml]... [--seed N] [--no-rules] [-q]\n"
-	"           generate DIR/<pe>.v, DIR/<pe>.info.yaml and DIR/<pe>.rules.yaml\n"
+	"usage: peak SPEC -o DIR [--ir IR.yaml]... [--seed N] [--search-limit N] [--no-rules] [-q]\n"
+	"           generate DIR/<pe>.v, DIR/<pe>.info.yaml and DIR/<pe>.rules.yaml;\n"
+	"           --search-limit bounds (in Z3 resource units, default 3000000) the last\n"
+	"           phase of rule synthesis, where every instruction field is free\n"
 	"       peak check SPEC...\n"
 	"           parse and type-check specs (PE specs or IR files)\n"
 	"       peak eval SPEC --inst F=V,... --in X=V,... [--state S=V,...] [--cycles N]\n"
@@ -285,7 +288,7 @@ static int cmd_eval(int argc, char **argv)
 
 static int cmd_generate(int argc, char **argv)
 {
-	static const char *const with_value[] = { "-o", "--ir", "--seed", NULL };
+	static const char *const with_value[] = { "-o", "--ir", "--seed", "--search-limit", NULL };
 	static const char *const flags[] = { "--no-rules", "-q", NULL };
 	const char *pos[1];
 	int r = check_options(argc, argv, with_value, flags, 1, pos);
@@ -299,6 +302,7 @@ static int cmd_generate(int argc, char **argv)
 	o.dir = dir;
 	o.nir = options_all(argc, argv, "--ir", o.ir, PEAK_GEN_MAX_IR);
 	o.seed = (uint64_t)option_long(argc, argv, "--seed", 1);
+	o.search_limit = (unsigned)option_long(argc, argv, "--search-limit", PEAK_SEARCH_LIMIT);
 	for (int i = 0; i < argc; i++) {
 		o.no_rules |= strcmp(argv[i], "--no-rules") == 0;
 		o.quiet |= strcmp(argv[i], "-q") == 0;

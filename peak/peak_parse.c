@@ -30,6 +30,7 @@ typedef struct Parser {
 } Parser;
 
 #define MAX_DEPTH 200
+#define MAX_TREE_DEPTH 2000
 
 static void error_at(Parser *p, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -435,6 +436,18 @@ static Expr *parse_factor_inner(Parser *p)
 	return parse_postfix(p);
 }
 
+/* Chains such as a + b + c + ... parse without recursion but make deep trees,
+ * which later passes walk recursively: their depth is bounded too. */
+static int deepen(Parser *p, const Expr *a, const Expr *b, const Token *at)
+{
+	int d = 1 + (a->depth > b->depth ? a->depth : b->depth);
+	if (d <= MAX_TREE_DEPTH)
+		return 1;
+	error_at(p, at->line, at->col, "expression is nested too deeply (more than %d levels)",
+		 MAX_TREE_DEPTH);
+	return 0;
+}
+
 typedef struct BinLevel {
 	const char *ops[3];
 	PeakOp codes[3];
@@ -468,12 +481,13 @@ static Expr *parse_binary(Parser *p, int level)
 			return e;
 		Token *t = advance(p);
 		Expr *b = parse_binary(p, level + 1);
-		if (!b)
+		if (!b || !deepen(p, e, b, t))
 			return NULL;
 		Expr *x = new_expr(p, EX_BINARY, t);
 		x->op = L->codes[k];
 		x->a = e;
 		x->b = b;
+		x->depth = 1 + (e->depth > b->depth ? e->depth : b->depth);
 		e = x;
 	}
 }
@@ -518,7 +532,12 @@ static Expr *parse_not(Parser *p)
 	if (!is_kw(p, "not"))
 		return parse_comparison(p);
 	Token *t = advance(p);
+	if (!enter(p)) {
+		p->depth--;
+		return NULL;
+	}
 	Expr *a = parse_not(p);
+	p->depth--;
 	if (!a)
 		return NULL;
 	Expr *e = new_expr(p, EX_UNARY, t);
@@ -533,12 +552,13 @@ static Expr *parse_logic(Parser *p, const char *kw, PeakOp op, Expr *(*sub)(Pars
 	while (e && is_kw(p, kw)) {
 		Token *t = advance(p);
 		Expr *b = sub(p);
-		if (!b)
+		if (!b || !deepen(p, e, b, t))
 			return NULL;
 		Expr *x = new_expr(p, EX_BINARY, t);
 		x->op = op;
 		x->a = e;
 		x->b = b;
+		x->depth = 1 + (e->depth > b->depth ? e->depth : b->depth);
 		e = x;
 	}
 	return e;
@@ -569,7 +589,12 @@ static Expr *parse_expr(Parser *p)
 		return NULL;
 	}
 	advance(p);
+	if (!enter(p)) {
+		p->depth--;
+		return NULL;
+	}
 	Expr *other = parse_expr(p);
+	p->depth--;
 	if (!other)
 		return NULL;
 	Expr *x = new_expr(p, EX_COND, t);

@@ -20,8 +20,11 @@
 
 #define MAX_ROUNDS 64
 #define RANDOM_PRECHECK 48
-#define SOLVER_TIMEOUT_MS 20000
-#define FREE_SEARCH_TIMEOUT_MS 1000
+/* Solver budgets are Z3 resource limits ("rlimit"), which count work rather
+ * than time, so that a rule's outcome never depends on the machine's speed or
+ * load; the wall-clock limit is a last resort for a solver that stops counting. */
+#define SOLVER_RLIMIT 200000000u
+#define SOLVER_TIMEOUT_MS 300000
 #define NUM_PINS 4
 
 /* The values multiplier-feeding fields are pinned to, phase by phase. */
@@ -60,13 +63,13 @@ typedef struct Synth {
 	 * the search into factoring */
 	char *mul_cone;
 	int pin;                /* pin_values index in use, or -1: all fields free */
+	unsigned free_rlimit;   /* work limit of the search with every field free */
 	/* the candidate rule */
 	uint64_t *fields;
 	int *in_bind, *param_bind, *out_bind;
 	uint64_t *scratch_pe, *scratch_ir;
 	uint64_t *pe_in, *pe_fields;  /* the PE's inputs and fields in the concrete check */
 	Z3_context ctx;
-	int z3_error;
 } Synth;
 
 static void find_mul_cone(Synth *y);
@@ -183,18 +186,35 @@ static char *signature_mismatch(Synth *y)
 
 /* ---- Z3 ---- */
 
+/* Z3's error handler has no user data: each synthesis thread keeps its own
+ * flag, cleared when a context is made and checked after every solver call. */
+static _Thread_local int z3_failed;
+
 static void z3_error(Z3_context ctx, Z3_error_code e)
 {
 	fprintf(stderr, "peak: Z3 error: %s\n", Z3_get_error_msg(ctx, e));
+	z3_failed = 1;
 }
 
-static Z3_solver new_solver(Z3_context ctx, unsigned timeout_ms)
+static Z3_context new_context(void)
+{
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", "true");
+	Z3_context ctx = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	Z3_set_error_handler(ctx, z3_error);
+	z3_failed = 0;
+	return ctx;
+}
+
+static Z3_solver new_solver(Z3_context ctx, unsigned rlimit)
 {
 	Z3_solver s = Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, "QF_BV"));
 	Z3_solver_inc_ref(ctx, s);
 	Z3_params p = Z3_mk_params(ctx);
 	Z3_params_inc_ref(ctx, p);
-	Z3_params_set_uint(ctx, p, Z3_mk_string_symbol(ctx, "timeout"), timeout_ms);
+	Z3_params_set_uint(ctx, p, Z3_mk_string_symbol(ctx, "timeout"), SOLVER_TIMEOUT_MS);
+	Z3_params_set_uint(ctx, p, Z3_mk_string_symbol(ctx, "rlimit"), rlimit);
 	Z3_solver_set_params(ctx, s, p);
 	Z3_params_dec_ref(ctx, p);
 	return s;
@@ -410,10 +430,10 @@ static Verdict verify(Synth *y, Example *cex)
 	for (int o = 0; o < no; o++)
 		diff[o] = Z3_mk_not(ctx, Z3_mk_eq(ctx, it[ir->out_nodes[o]],
 						 pt[pe->out_nodes[y->out_bind[o]]]));
-	Z3_solver s = new_solver(ctx, SOLVER_TIMEOUT_MS);
+	Z3_solver s = new_solver(ctx, SOLVER_RLIMIT);
 	Z3_solver_assert(ctx, s, Z3_mk_or(ctx, (unsigned)no, diff));
 	Z3_lbool r = Z3_solver_check(ctx, s);
-	Verdict v = r == Z3_L_FALSE ? PROVED : r == Z3_L_TRUE ? REFUTED : UNKNOWN;
+	Verdict v = z3_failed ? UNKNOWN : r == Z3_L_FALSE ? PROVED : r == Z3_L_TRUE ? REFUTED : UNKNOWN;
 	if (v == REFUTED) {
 		Z3_model m = Z3_solver_get_model(ctx, s);
 		Z3_model_inc_ref(ctx, m);
@@ -548,10 +568,10 @@ static void synth_free(Synth *y)
 typedef enum { FOUND, NONE, GAVE_UP } Outcome;
 
 /* One CEGIS loop with the current pinning; *why says why it gave up. */
-static Outcome cegis(Synth *y, PeakRule *r, unsigned timeout_ms, char **why)
+static Outcome cegis(Synth *y, PeakRule *r, unsigned rlimit, char **why)
 {
 	Z3_context ctx = y->ctx;
-	Z3_solver s = new_solver(ctx, timeout_ms);
+	Z3_solver s = new_solver(ctx, rlimit);
 	Unknowns u = declare_unknowns(y, s);
 	vec_foreach(&y->ex, i) assert_example(y, s, &u, &y->ex.data[i]);
 	int asserted = y->ex.len;
@@ -563,13 +583,21 @@ static Outcome cegis(Synth *y, PeakRule *r, unsigned timeout_ms, char **why)
 		}
 		r->iterations++;
 		Z3_lbool res = Z3_solver_check(ctx, s);
+		if (z3_failed) {
+			*why = xasprintf("Z3 reported an error");
+			break;
+		}
 		if (res == Z3_L_FALSE) {
 			out = NONE;
 			break;
 		}
 		if (res != Z3_L_TRUE) {
-			*why = xasprintf("the synthesis solver gave up (%s)",
-					 Z3_solver_get_reason_unknown(ctx, s));
+			const char *reason = Z3_solver_get_reason_unknown(ctx, s);
+			if (strstr(reason, "canceled") || strstr(reason, "resource"))
+				*why = xasprintf("it reached its work limit of %u Z3 resource units "
+						 "(peak --search-limit)", rlimit);
+			else
+				*why = xasprintf("the synthesis solver gave up (%s)", reason);
 			break;
 		}
 		Z3_model m = Z3_solver_get_model(ctx, s);
@@ -634,7 +662,7 @@ static char *search(Synth *y, PeakRule *r)
 			y->pin = -1;
 		free(why);
 		why = NULL;
-		unsigned limit = y->pin < 0 && any_pinned ? FREE_SEARCH_TIMEOUT_MS : SOLVER_TIMEOUT_MS;
+		unsigned limit = y->pin < 0 && any_pinned ? y->free_rlimit : SOLVER_RLIMIT;
 		Outcome o = cegis(y, r, limit, &why);
 		if (o == FOUND)
 			return NULL;
@@ -652,20 +680,18 @@ static char *search(Synth *y, PeakRule *r)
 	return full;
 }
 
-void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, PeakRule *r)
+void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, unsigned search_limit,
+		     PeakRule *r)
 {
 	double t0 = util_now();
 	memset(r, 0, sizeof *r);
 	r->ir = ir;
 	Synth y;
 	synth_init(&y, pe, ir, seed);
+	y.free_rlimit = search_limit;
 	r->reason = signature_mismatch(&y);
 	if (!r->reason) {
-		Z3_config cfg = Z3_mk_config();
-		Z3_set_param_value(cfg, "model", "true");
-		y.ctx = Z3_mk_context(cfg);
-		Z3_del_config(cfg);
-		Z3_set_error_handler(y.ctx, z3_error);
+		y.ctx = new_context();
 		for (int i = 0; i < 4; i++)
 			vec_push(&y.ex, random_example(&y));
 		r->reason = search(&y, r);
@@ -739,11 +765,7 @@ int peak_rule_prove(const PeakSpec *pe, const PeakRule *r, char **why)
 	memcpy(y.in_bind, r->in_bind, (size_t)r->ir->nports[PEAK_INPUT] * sizeof(int));
 	memcpy(y.param_bind, r->param_bind, (size_t)r->ir->nports[PEAK_PARAM] * sizeof(int));
 	memcpy(y.out_bind, r->out_bind, (size_t)r->ir->nports[PEAK_OUTPUT] * sizeof(int));
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "true");
-	y.ctx = Z3_mk_context(cfg);
-	Z3_del_config(cfg);
-	Z3_set_error_handler(y.ctx, z3_error);
+	y.ctx = new_context();
 	Example cex;
 	Verdict v = verify(&y, &cex);
 	if (v == REFUTED) {

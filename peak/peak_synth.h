@@ -20,8 +20,14 @@ typedef struct PeakRule {
 	double seconds;
 } PeakRule;
 
-/* Synthesizes and proves a rule mapping ir onto pe. */
-void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, PeakRule *r);
+/* Z3 resource units (deterministic work, about 0.3 s per million here) for
+ * the last, unrestricted search phase; see peak_synth.c. */
+#define PEAK_SEARCH_LIMIT 3000000u
+
+/* Synthesizes and proves a rule mapping ir onto pe. search_limit bounds the
+ * search in which every instruction field is free (PEAK_SEARCH_LIMIT). */
+void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, unsigned search_limit,
+		     PeakRule *r);
 void peak_rule_free(PeakRule *r);
 
 /* Runs a rule on `vectors` random inputs, params, unbound PE inputs and
