@@ -75,3 +75,15 @@ int strmap_put(StrMap *m, const char *key, intptr_t val)
 	m->slots[s] = m->len++;
 	return 1;
 }
+
+void strmap_truncate(StrMap *m, int n)
+{
+	if (n >= m->len)
+		return;
+	for (int i = n; i < m->len; i++)
+		free(m->keys[i]);
+	m->len = n;
+	memset(m->slots, 0xff, (size_t)m->nslots * sizeof *m->slots);
+	for (int i = 0; i < m->len; i++)
+		m->slots[find_slot(m, m->keys[i])] = i;
+}

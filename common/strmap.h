@@ -21,5 +21,7 @@ void strmap_free(StrMap *m);
 int strmap_get(const StrMap *m, const char *key, intptr_t *out);
 /* Inserts or replaces; returns 1 if the key was new. */
 int strmap_put(StrMap *m, const char *key, intptr_t val);
+/* Forgets every key inserted after the first n (scopes that end). */
+void strmap_truncate(StrMap *m, int n);
 
 #endif

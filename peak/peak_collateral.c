@@ -287,8 +287,21 @@ static int read_binding(const YNode *map, const PeakSpec *ir, int icls, const Pe
 	for (int i = 0; map && map->kind == YN_MAP && i < map->len; i++) {
 		int j = find_port(ir, icls, map->keys[i], what, d);
 		int k = find_port(pe, pcls, map->vals[i], what, d);
-		if (j >= 0 && k >= 0)
-			bind[j] = k;
+		if (j < 0 || k < 0)
+			return 0;
+		const YNode *v = map->vals[i];
+		if (ir->ports[icls][j].type.width != pe->ports[pcls][k].type.width) {
+			diag_error(d, v->file, v->line, v->col, "%s '%s' has %d bits but '%s' has %d",
+				   what, ir->ports[icls][j].name, ir->ports[icls][j].type.width,
+				   pe->ports[pcls][k].name, pe->ports[pcls][k].type.width);
+			return 0;
+		}
+		for (int q = 0; q < n; q++)
+			if (bind[q] == k) {
+				diag_error(d, v->file, v->line, v->col, "'%s' is bound twice", v->value);
+				return 0;
+			}
+		bind[j] = k;
 	}
 	for (int j = 0; j < n; j++)
 		if (bind[j] < 0) {
@@ -300,10 +313,13 @@ static int read_binding(const YNode *map, const PeakSpec *ir, int icls, const Pe
 	return 1;
 }
 
-static int read_fields(const YNode *map, const PeakSpec *pe, uint64_t *fields, Diags *d)
+static int read_fields(const YNode *item, const YNode *map, const PeakSpec *pe, uint64_t *fields,
+		       Diags *d)
 {
-	if (!map || map->kind != YN_MAP) {
-		diag_error(d, NULL, 0, 0, "a rule has no instruction mapping");
+	if (!map || map->kind != YN_MAP || map->len != pe->nports[PEAK_FIELD]) {
+		diag_error(d, item->file, item->line, item->col,
+			   "a rule needs an 'instruction' mapping with all %d fields of %s",
+			   pe->nports[PEAK_FIELD], pe->name);
 		return 0;
 	}
 	for (int i = 0; i < map->len; i++) {
@@ -349,7 +365,7 @@ static int read_rule(const YNode *item, const PeakSpec *pe, PeakSpec *const *ops
 	r->in_bind = xcalloc((size_t)ir->nports[PEAK_INPUT] + 1, sizeof(int));
 	r->param_bind = xcalloc((size_t)ir->nports[PEAK_PARAM] + 1, sizeof(int));
 	r->out_bind = xcalloc((size_t)ir->nports[PEAK_OUTPUT] + 1, sizeof(int));
-	return read_fields(ymap_get(item, "instruction"), pe, r->fields, d) &&
+	return read_fields(item, ymap_get(item, "instruction"), pe, r->fields, d) &&
 	       read_binding(ymap_get(item, "inputs"), ir, PEAK_INPUT, pe, PEAK_INPUT, r->in_bind,
 			    "input", d) &&
 	       read_binding(ymap_get(item, "params"), ir, PEAK_PARAM, pe, PEAK_FIELD, r->param_bind,

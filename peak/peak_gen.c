@@ -367,6 +367,8 @@ int peak_verify_rules(const char *spec, const char *rules_path, const char **ir,
 	}
 	PeakRule *rules;
 	int n = peak_read_rules(rules_path, l.pe, l.ops.data, l.ops.len, &rules, l.d);
+	if (n < 0)
+		fprintf(stderr, "peak: %s is not a valid rules file for %s\n", rules_path, l.pe->name);
 	if (n >= 0) {
 		int passed = 0, failed = 0;
 		for (int i = 0; i < n; i++) {

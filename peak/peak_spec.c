@@ -550,6 +550,8 @@ static PeakSpec *read_ir_op(Reader *r, const YNode *op)
 		error_node(r, op, "missing 'name' of the IR operation");
 	require(r, op, "outputs", "at least one output");
 	int errors = diags_errors(r->d);
+	/* an operation's own types are visible to it alone */
+	int naliases = r->aliases.len, nenums = r->enums.len;
 	read_types(r, ymap_get(op, "types"));
 	read_ports(r, s, PEAK_PARAM, ymap_get(op, "params"), "param");
 	read_ports(r, s, PEAK_INPUT, ymap_get(op, "inputs"), "input");
@@ -558,6 +560,9 @@ static PeakSpec *read_ir_op(Reader *r, const YNode *op)
 	check_names(r, s);
 	if (diags_errors(r->d) == errors)
 		lower_behavior(r, s, ymap_get(op, "behavior"), op);
+	strmap_truncate(&r->aliases, naliases);
+	r->alias_nodes.len = r->alias_types.len = r->alias_state.len = naliases;
+	r->enums.len = nenums;
 	return s;
 }
 

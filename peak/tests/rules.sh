@@ -30,6 +30,20 @@ for spec in peak/specs/*.yaml; do
 		'cmp -s "$tmp/a/$pe.v" "$tmp/b/$pe.v" && cmp -s "$tmp/a/$pe.info.yaml" "$tmp/b/$pe.info.yaml" && cmp -s "$tmp/a/$pe.rules.yaml" "$tmp/b/$pe.rules.yaml"'
 done
 
+# verify-rules must catch a wrong rule: the rule for add given alu sub.
+$peak "peak/specs/pe_base.yaml" -o "$tmp/c" "${irargs[@]}" -q >/dev/null 2>&1
+sed '/^  - ir: add$/,/proof/s/alu: add,/alu: sub,/' "$tmp/c/pe_base.rules.yaml" >"$tmp/c/broken.rules.yaml"
+out=$($peak verify-rules peak/specs/pe_base.yaml "$tmp/c/broken.rules.yaml" "${irargs[@]}" --vectors 200 2>&1)
+status=$?
+check "verify-rules rejects a rule whose instruction was changed (add with alu sub)" \
+	'! cmp -s "$tmp/c/pe_base.rules.yaml" "$tmp/c/broken.rules.yaml" && [ $status -ne 0 ] && echo "$out" | grep -q "^FAIL add:"'
+# ... and a rule that binds a 16-bit IR input to a 1-bit PE input, with the position
+sed '0,/inputs: { a: data0, b: data1 }/s//inputs: { a: data0, b: bit0 }/' "$tmp/c/pe_base.rules.yaml" >"$tmp/c/badbind.rules.yaml"
+out=$($peak verify-rules peak/specs/pe_base.yaml "$tmp/c/badbind.rules.yaml" "${irargs[@]}" --vectors 10 2>&1)
+status=$?
+check "verify-rules rejects a width-mismatched binding with its position" \
+	'[ $status -ne 0 ] && echo "$out" | grep -qE "badbind.rules.yaml:[0-9]+:[0-9]+: error: input .b. has 16 bits but .bit0. has 1"'
+
 # What each PE must and must not implement.
 unsupported() { sed -n '/^unsupported:/,$p' "$tmp/a/$1.rules.yaml" | sed -n 's/.*{ ir: \([a-z0-9_]*\),.*/\1/p' | sort | tr '\n' ' '; }
 check "pe_base supports every IR operation but the patterns mac and add3 [$(unsupported pe_base)]" \
