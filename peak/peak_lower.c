@@ -239,6 +239,10 @@ static int lit_int(Lower *L, const Expr *e, const char *what, long *out)
 	if (n < 0)
 		return 0;
 	uint64_t v = nf_node(L->g, n)->value;
+	if ((int64_t)v < 0) {
+		error_at(L, e->line, e->col, "%s cannot be negative", what);
+		return 0;
+	}
 	if (v > 4096) {
 		error_at(L, e->line, e->col, "%s %llu is out of range", what, (unsigned long long)v);
 		return 0;
@@ -493,11 +497,14 @@ static Val lower_slice(Lower *L, Env *env, const Expr *e)
 
 /* ---- builtins ---- */
 
-typedef struct Builtin {
+typedef struct Builtin Builtin;
+static const Builtin *find_builtin(const char *name);
+
+struct Builtin {
 	const char *name;
 	int nargs;
 	const char *signature;
-} Builtin;
+};
 
 static const Builtin builtins[] = {
 	{ "adc", 3, "adc(a, b, cin) -> (sum, cout)" }, { "sbc", 3, "sbc(a, b, bin) -> (diff, bout)" },
@@ -510,6 +517,11 @@ static const Builtin builtins[] = {
 	{ "abs", 1, "abs(a)" },                        { "mulhi", 2, "mulhi(a, b)" },
 	{ "smulhi", 2, "smulhi(a, b)" },
 };
+
+int peak_is_builtin(const char *name)
+{
+	return find_builtin(name) != NULL;
+}
 
 static const Builtin *find_builtin(const char *name)
 {
@@ -644,12 +656,8 @@ static int lower_call(Lower *L, Env *env, const Expr *e, Val out[2])
 			 b->signature, e->nargs);
 		return 0;
 	}
-	Val args[8];
+	Val *args = arena_alloc(L->arena, (size_t)(e->nargs + 1) * sizeof(Val));
 	int bad = 0;
-	if (e->nargs > 8) {
-		error_at(L, e->line, e->col, "too many arguments");
-		return 0;
-	}
 	for (int i = 0; i < e->nargs; i++) {
 		args[i] = lower_expr(L, env, e->args[i]);
 		bad |= args[i].kind == V_ERR;
@@ -810,10 +818,10 @@ static void assign_one(Lower *L, Env *env, const Stmt *s, int i, Val v)
 static void lower_assign(Lower *L, Env *env, const Stmt *s)
 {
 	const Expr *e = s->value;
-	Val vals[8];
+	Val *vals = arena_alloc(L->arena, (size_t)(e->kind == EX_TUPLE ? e->nargs : 2) * sizeof(Val));
 	int n;
 	if (e->kind == EX_TUPLE) {
-		n = e->nargs < 8 ? e->nargs : 8;
+		n = e->nargs;
 		for (int i = 0; i < n; i++)
 			vals[i] = lower_expr(L, env, e->args[i]);
 	} else if (e->kind == EX_CALL) {

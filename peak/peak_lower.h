@@ -10,4 +10,7 @@
  * number of errors reported to d. */
 int peak_lower(__keep PeakSpec *s, const Behavior *b, __keep Arena *arena, __keep Diags *d);
 
+/* 1 if name is a builtin function of the behaviour language (adc, sext, ...). */
+int peak_is_builtin(const char *name);
+
 #endif

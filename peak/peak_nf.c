@@ -166,7 +166,7 @@ int nf_unary(NfGraph *g, NfOp op, int a)
 	return fold(g, n);
 }
 
-static int is_commutative(NfOp op)
+int nf_is_commutative(NfOp op)
 {
 	return op == NF_AND || op == NF_OR || op == NF_XOR || op == NF_ADD || op == NF_MUL ||
 	       op == NF_EQ || op == NF_UMULHI || op == NF_SMULHI;
@@ -207,7 +207,7 @@ static int simplify_binary(NfGraph *g, NfOp op, int a, int b)
 int nf_binary(NfGraph *g, NfOp op, int a, int b)
 {
 	const NfNode *x = nf_node(g, a), *y = nf_node(g, b);
-	if (is_commutative(op) && (x->rank > y->rank || (x->rank == y->rank && a > b))) {
+	if (nf_is_commutative(op) && (x->rank > y->rank || (x->rank == y->rank && a > b))) {
 		int t = a;
 		a = b;
 		b = t;

@@ -60,6 +60,8 @@ static inline const NfNode *nf_node(const NfGraph *g, int id) { return &g->nodes
 static inline int nf_width(const NfGraph *g, int id) { return g->nodes.data[id].width; }
 const char *nf_op_name(NfOp op);
 int nf_is_leaf(NfOp op);
+/* 1 if swapping the two operands never changes the result. */
+int nf_is_commutative(NfOp op);
 
 /* Applies a non-leaf node's operation to operand values; wa and wb are the
  * widths of operands a and b. */

@@ -16,12 +16,6 @@ typedef struct Match {
 	int in[MAX_BIND], par[MAX_BIND];  /* candidate leaf -> target node, or -1 */
 } Match;
 
-static int commutative(NfOp op)
-{
-	return op == NF_AND || op == NF_OR || op == NF_XOR || op == NF_ADD || op == NF_MUL ||
-	       op == NF_EQ || op == NF_UMULHI || op == NF_SMULHI;
-}
-
 static int bind(int *slot, int node)
 {
 	if (*slot >= 0)
@@ -48,7 +42,7 @@ static int match(Match *m, int pn, int tn)
 	    (p->c < 0 || match(m, p->c, t->c)))
 		return 1;
 	*m = save;
-	if (commutative(p->op) && match(m, p->a, t->b) && match(m, p->b, t->a))
+	if (nf_is_commutative(p->op) && match(m, p->a, t->b) && match(m, p->b, t->a))
 		return 1;
 	*m = save;
 	return 0;

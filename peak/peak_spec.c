@@ -27,9 +27,6 @@ typedef struct Reader {
 	VEC(PeakEnum) enums;
 } Reader;
 
-static const char *const builtin_names[] = { "adc", "sbc", "sext", "zext", "concat", "ashr",
-					     "slt", "sle", "sgt", "sge", "smin", "smax",
-					     "umin", "umax", "abs", "mulhi", "smulhi", NULL };
 static const char *const reserved_names[] = { "inst", "if", "elif", "else", "and", "or", "not",
 					      "pass", "True", "False", "clk", "rst", NULL };
 
@@ -303,7 +300,7 @@ static void read_types(Reader *r, const YNode *types)
 		return;
 	for (int i = 0; i < types->len; i++) {
 		const YNode *k = types->keys[i];
-		if (!is_identifier(k->value) || in_list(builtin_names, k->value) ||
+		if (!is_identifier(k->value) || peak_is_builtin(k->value) ||
 		    in_list(reserved_names, k->value) || strcmp(k->value, "bit") == 0 ||
 		    strcmp(k->value, "bits") == 0 || strcmp(k->value, "enum") == 0) {
 			error_node(r, k, "'%s' cannot be a type name", k->value);
@@ -367,7 +364,7 @@ static void check_names(Reader *r, PeakSpec *s)
 		for (int i = 0; i < s->nports[cls]; i++) {
 			PeakPort *p = &s->ports[cls][i];
 			intptr_t prev;
-			if (in_list(reserved_names, p->name) || in_list(builtin_names, p->name)) {
+			if (in_list(reserved_names, p->name) || peak_is_builtin(p->name)) {
 				diag_error(r->d, s->file, p->line, p->col,
 					   "'%s' is reserved and cannot name %s", p->name,
 					   class_names[cls]);

@@ -3,6 +3,7 @@
  * (inst_<field>); constants are sized literals. */
 #include "peak_verilog.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,8 +232,26 @@ static void emit_outputs_and_state(Emit *e)
 /* Bits of every signal that no expression reads: inputs a PE ignores, state it
  * only writes, wires of which only a slice is used, the low half of a product.
  * They are gathered into one reduction so that lint sees them unused on purpose. */
-static void sink_bits(char *buf, size_t n, size_t *len, const char *name, int width,
-		      uint64_t used)
+
+typedef VEC(char) Text;
+
+static void text_add(Text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void text_add(Text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	vec_reserve(t, t->len + n + 1);
+	va_start(ap, fmt);
+	vsnprintf(t->data + t->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	t->len += n;
+}
+
+/* Appends the runs of unused bits of signal name as ", name[hi:lo]". */
+static void sink_bits(Text *t, const char *name, int width, uint64_t used)
 {
 	int lo = -1;
 	for (int b = 0; b <= width; b++) {
@@ -241,14 +260,12 @@ static void sink_bits(char *buf, size_t n, size_t *len, const char *name, int wi
 			lo = b;
 		if (unused || lo < 0)
 			continue;
-		if (*len + strlen(name) + 32 < n) {
-			if (lo == 0 && b == width)
-				*len += (size_t)snprintf(buf + *len, n - *len, ", %s", name);
-			else if (lo == b - 1)
-				*len += (size_t)snprintf(buf + *len, n - *len, ", %s[%d]", name, lo);
-			else
-				*len += (size_t)snprintf(buf + *len, n - *len, ", %s[%d:%d]", name, b - 1, lo);
-		}
+		if (lo == 0 && b == width)
+			text_add(t, ", %s", name);
+		else if (lo == b - 1)
+			text_add(t, ", %s[%d]", name, lo);
+		else
+			text_add(t, ", %s[%d:%d]", name, b - 1, lo);
 		lo = -1;
 	}
 }
@@ -286,15 +303,14 @@ static void emit_unused(Emit *e)
 		if (x->op == NF_INPUT || x->op == NF_STATE || x->op == NF_FIELD)
 			port_used[x->op == NF_INPUT ? 0 : x->op == NF_STATE ? 1 : 2][x->lo] |= used[i];
 	}
-	char buf[8192] = "";
-	size_t len = 0;
+	Text sink = { 0 };
 	if (!s->nports[PEAK_STATE])
-		len += (size_t)snprintf(buf, sizeof buf, ", clk, rst");
+		text_add(&sink, ", clk, rst");
 	for (int c = 0; c < 3; c++) {
 		for (int i = 0; i < s->nports[classes[c]]; i++) {
 			const PeakPort *p = &s->ports[classes[c]][i];
 			char *name = c == 2 ? xasprintf("inst_%s", p->name) : xstrdup(p->name);
-			sink_bits(buf, sizeof buf, &len, name, p->type.width, port_used[c][i]);
+			sink_bits(&sink, name, p->type.width, port_used[c][i]);
 			free(name);
 		}
 		free(port_used[c]);
@@ -305,17 +321,17 @@ static void emit_unused(Emit *e)
 			continue;
 		char name[32];
 		snprintf(name, sizeof name, "nf_%d", i);
-		sink_bits(buf, sizeof buf, &len, name, x->width, used[i]);
-		if ((x->op == NF_UMULHI || x->op == NF_SMULHI) && len + 64 < sizeof buf)
-			len += (size_t)snprintf(buf + len, sizeof buf - len, ", nf_%d_prod[%d:0]", i,
-						x->width - 1);
+		sink_bits(&sink, name, x->width, used[i]);
+		if (x->op == NF_UMULHI || x->op == NF_SMULHI)
+			text_add(&sink, ", nf_%d_prod[%d:0]", i, x->width - 1);
 	}
-	if (len) {
+	if (sink.len) {
 		vw_line(&e->w, "// bits no expression reads: unused inputs, fields and state, unused slices");
 		vw_line(&e->w, "/* verilator lint_off UNUSEDSIGNAL */");
-		vw_line(&e->w, "wire unused_ok = &{1'b0%s};", buf);
+		vw_line(&e->w, "wire unused_ok = &{1'b0%s};", sink.data);
 		vw_line(&e->w, "/* verilator lint_on UNUSEDSIGNAL */");
 	}
+	vec_free(&sink);
 	free(used);
 }
 

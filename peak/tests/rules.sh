@@ -44,6 +44,11 @@ status=$?
 check "verify-rules rejects a width-mismatched binding with its position" \
 	'[ $status -ne 0 ] && echo "$out" | grep -qE "badbind.rules.yaml:[0-9]+:[0-9]+: error: input .b. has 16 bits but .bit0. has 1"'
 
+# A search that runs out of its work limit says so (and stays deterministic).
+$peak peak/specs/pe_base.yaml -o "$tmp/d" "${irargs[@]}" --search-limit 1000 -q >/dev/null 2>&1
+check "a search stopped by --search-limit is reported as such, not as a proof" \
+	'grep -q "ir: mac, reason: .*work limit of 1000 Z3 resource units" "$tmp/d/pe_base.rules.yaml"'
+
 # What each PE must and must not implement.
 unsupported() { sed -n '/^unsupported:/,$p' "$tmp/a/$1.rules.yaml" | sed -n 's/.*{ ir: \([a-z0-9_]*\),.*/\1/p' | sort | tr '\n' ' '; }
 check "pe_base supports every IR operation but the patterns mac and add3 [$(unsupported pe_base)]" \
