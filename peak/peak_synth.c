@@ -389,68 +389,96 @@ typedef enum { PROVED, REFUTED, REFUTED_CHEAPLY, UNKNOWN } Verdict;
 
 /* Proves the candidate for all inputs, params, unbound inputs and states, or
  * stores a counterexample in *cex. */
-static Verdict verify(Synth *y, Example *cex)
+/* The universally quantified values of a verification query: IR inputs X,
+ * params K, PE inputs U (used where no IR input is bound) and state S. */
+typedef struct Universe {
+	Z3_ast *v[4];
+	int n[4];
+} Universe;
+
+enum { UX, UK, UU, US };
+
+static Universe universe_new(Synth *y)
+{
+	static const char prefix[4] = { 'x', 'k', 'u', 's' };
+	const PeakSpec *spec[4] = { y->ir, y->ir, y->pe, y->pe };
+	const int cls[4] = { PEAK_INPUT, PEAK_PARAM, PEAK_INPUT, PEAK_STATE };
+	Universe u;
+	for (int g = 0; g < 4; g++) {
+		u.n[g] = spec[g]->nports[cls[g]];
+		u.v[g] = xcalloc((size_t)u.n[g] + 1, sizeof(Z3_ast));
+		for (int i = 0; i < u.n[g]; i++) {
+			char name[32];
+			snprintf(name, sizeof name, "%c%d", prefix[g], i);
+			u.v[g][i] = peak_smt_var(y->ctx, name, spec[g]->ports[cls[g]][i].type.width);
+		}
+	}
+	return u;
+}
+
+static void universe_free(Universe *u)
+{
+	for (int g = 0; g < 4; g++)
+		free(u->v[g]);
+}
+
+/* "Some bound output of the candidate differs from the IR operation's." */
+static Z3_ast differs(Synth *y, const Universe *u)
 {
 	Z3_context ctx = y->ctx;
 	const PeakSpec *pe = y->pe, *ir = y->ir;
-	int nx = ir->nports[PEAK_INPUT], nk = ir->nports[PEAK_PARAM];
-	int nu = pe->nports[PEAK_INPUT], ns = pe->nports[PEAK_STATE], nf = pe->nports[PEAK_FIELD];
-	Z3_ast *X = xcalloc((size_t)nx + 1, sizeof(Z3_ast)), *K = xcalloc((size_t)nk + 1, sizeof(Z3_ast));
-	Z3_ast *U = xcalloc((size_t)nu + 1, sizeof(Z3_ast)), *S = xcalloc((size_t)ns + 1, sizeof(Z3_ast));
-	Z3_ast *pin = xcalloc((size_t)nu + 1, sizeof(Z3_ast)), *F = xcalloc((size_t)nf + 1, sizeof(Z3_ast));
-	char name[32];
-	for (int j = 0; j < nx; j++) {
-		snprintf(name, sizeof name, "x%d", j);
-		X[j] = peak_smt_var(ctx, name, ir->ports[PEAK_INPUT][j].type.width);
-	}
-	for (int p = 0; p < nk; p++) {
-		snprintf(name, sizeof name, "k%d", p);
-		K[p] = peak_smt_var(ctx, name, ir->ports[PEAK_PARAM][p].type.width);
-	}
-	for (int i = 0; i < nu; i++) {
-		snprintf(name, sizeof name, "u%d", i);
-		pin[i] = U[i] = peak_smt_var(ctx, name, pe->ports[PEAK_INPUT][i].type.width);
-	}
-	for (int i = 0; i < ns; i++) {
-		snprintf(name, sizeof name, "s%d", i);
-		S[i] = peak_smt_var(ctx, name, pe->ports[PEAK_STATE][i].type.width);
-	}
-	for (int j = 0; j < nx; j++)
-		pin[y->in_bind[j]] = X[j];
+	int nf = pe->nports[PEAK_FIELD], no = ir->nports[PEAK_OUTPUT];
+	Z3_ast *pin = xcalloc((size_t)u->n[UU] + 1, sizeof(Z3_ast));
+	Z3_ast *F = xcalloc((size_t)nf + 1, sizeof(Z3_ast));
+	memcpy(pin, u->v[UU], (size_t)u->n[UU] * sizeof(Z3_ast));
+	for (int j = 0; j < u->n[UX]; j++)
+		pin[y->in_bind[j]] = u->v[UX][j];
 	for (int f = 0; f < nf; f++)
 		F[f] = peak_smt_const(ctx, y->fields[f], pe->ports[PEAK_FIELD][f].type.width);
-	for (int p = 0; p < nk; p++)
-		F[y->param_bind[p]] = K[p];
+	for (int p = 0; p < u->n[UK]; p++)
+		F[y->param_bind[p]] = u->v[UK][p];
 	Z3_ast none[1] = { NULL };
-	Z3_ast *const pl[4] = { pin, S, F, none };
-	Z3_ast *const il[4] = { X, none, none, K };
+	Z3_ast *const pl[4] = { pin, u->v[US], F, none };
+	Z3_ast *const il[4] = { u->v[UX], none, none, u->v[UK] };
 	Z3_ast *pt = peak_smt_terms(ctx, pe, pl), *it = peak_smt_terms(ctx, ir, il);
-	int no = ir->nports[PEAK_OUTPUT];
 	Z3_ast *diff = xcalloc((size_t)no + 1, sizeof(Z3_ast));
 	for (int o = 0; o < no; o++)
 		diff[o] = Z3_mk_not(ctx, Z3_mk_eq(ctx, it[ir->out_nodes[o]],
 						 pt[pe->out_nodes[y->out_bind[o]]]));
+	Z3_ast any = Z3_mk_or(ctx, (unsigned)no, diff);
+	free(pin), free(F), free(pt), free(it), free(diff);
+	return any;
+}
+
+static Example read_counterexample(Synth *y, Z3_model m, const Universe *u)
+{
+	uint64_t *vals[4];
+	for (int g = 0; g < 4; g++) {
+		vals[g] = xcalloc((size_t)u->n[g] + 1, sizeof(uint64_t));
+		for (int i = 0; i < u->n[g]; i++)
+			vals[g][i] = peak_smt_value(y->ctx, m, u->v[g][i]);
+	}
+	return (Example){ vals[UX], vals[UK], vals[UU], vals[US] };
+}
+
+/* Proves the candidate for all inputs, params, unbound inputs and states, or
+ * stores a counterexample in *cex (which the caller then owns). */
+static Verdict verify(Synth *y, Example *cex)
+{
+	Z3_context ctx = y->ctx;
+	Universe u = universe_new(y);
 	Z3_solver s = new_solver(ctx, SOLVER_RLIMIT);
-	Z3_solver_assert(ctx, s, Z3_mk_or(ctx, (unsigned)no, diff));
+	Z3_solver_assert(ctx, s, differs(y, &u));
 	Z3_lbool r = Z3_solver_check(ctx, s);
 	Verdict v = z3_failed ? UNKNOWN : r == Z3_L_FALSE ? PROVED : r == Z3_L_TRUE ? REFUTED : UNKNOWN;
 	if (v == REFUTED) {
 		Z3_model m = Z3_solver_get_model(ctx, s);
 		Z3_model_inc_ref(ctx, m);
-		*cex = (Example){ xcalloc((size_t)nx + 1, 8), xcalloc((size_t)nk + 1, 8),
-				  xcalloc((size_t)nu + 1, 8), xcalloc((size_t)ns + 1, 8) };
-		for (int j = 0; j < nx; j++)
-			cex->x[j] = peak_smt_value(ctx, m, X[j]);
-		for (int p = 0; p < nk; p++)
-			cex->k[p] = peak_smt_value(ctx, m, K[p]);
-		for (int i = 0; i < nu; i++)
-			cex->u[i] = peak_smt_value(ctx, m, U[i]);
-		for (int i = 0; i < ns; i++)
-			cex->s[i] = peak_smt_value(ctx, m, S[i]);
+		*cex = read_counterexample(y, m, &u);
 		Z3_model_dec_ref(ctx, m);
 	}
 	Z3_solver_dec_ref(ctx, s);
-	free(X), free(K), free(U), free(S), free(pin), free(F), free(pt), free(it), free(diff);
+	universe_free(&u);
 	return v;
 }
 
@@ -720,72 +748,70 @@ void peak_rule_free(PeakRule *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* A Synth whose candidate is the rule r (owned by the Synth: see
+ * synth_free_rule). */
+static void synth_from_rule(Synth *y, const PeakSpec *pe, const PeakRule *r, uint64_t seed)
+{
+	synth_init(y, pe, r->ir, seed);
+	memcpy(y->fields, r->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
+	memcpy(y->in_bind, r->in_bind, (size_t)r->ir->nports[PEAK_INPUT] * sizeof(int));
+	memcpy(y->param_bind, r->param_bind, (size_t)r->ir->nports[PEAK_PARAM] * sizeof(int));
+	memcpy(y->out_bind, r->out_bind, (size_t)r->ir->nports[PEAK_OUTPUT] * sizeof(int));
+}
+
+static void synth_free_rule(Synth *y)
+{
+	free(y->fields);
+	free(y->in_bind);
+	free(y->param_bind);
+	free(y->out_bind);
+	synth_free(y);
+}
+
+/* "label a=0x.. b=0x.. k=0x.." for the IR inputs and params of e. */
+static char *describe_example(const PeakSpec *ir, const Example *e, const char *label)
+{
+	char buf[512];
+	int n = snprintf(buf, sizeof buf, "%s", label);
+	for (int j = 0; j < ir->nports[PEAK_INPUT] && n < 400; j++)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx", ir->ports[PEAK_INPUT][j].name,
+			      (unsigned long long)e->x[j]);
+	for (int p = 0; p < ir->nports[PEAK_PARAM] && n < 400; p++)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx", ir->ports[PEAK_PARAM][p].name,
+			      (unsigned long long)e->k[p]);
+	return xstrdup(buf);
+}
+
 int peak_rule_check(const PeakSpec *pe, const PeakRule *r, int vectors, uint64_t seed, char **why)
 {
 	Synth y;
-	synth_init(&y, pe, r->ir, seed);
-	memcpy(y.fields, r->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
-	memcpy(y.in_bind, r->in_bind, (size_t)r->ir->nports[PEAK_INPUT] * sizeof(int));
-	memcpy(y.param_bind, r->param_bind, (size_t)r->ir->nports[PEAK_PARAM] * sizeof(int));
-	memcpy(y.out_bind, r->out_bind, (size_t)r->ir->nports[PEAK_OUTPUT] * sizeof(int));
+	synth_from_rule(&y, pe, r, seed);
 	int bad = 0;
 	for (int i = 0; i < vectors; i++) {
 		Example e = random_example(&y);
-		if (!agrees(&y, &e)) {
-			if (!bad && why) {
-				char buf[512];
-				int n = snprintf(buf, sizeof buf, "inputs");
-				for (int j = 0; j < r->ir->nports[PEAK_INPUT] && n < 400; j++)
-					n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx",
-						      r->ir->ports[PEAK_INPUT][j].name,
-						      (unsigned long long)e.x[j]);
-				for (int p = 0; p < r->ir->nports[PEAK_PARAM] && n < 400; p++)
-					n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx",
-						      r->ir->ports[PEAK_PARAM][p].name,
-						      (unsigned long long)e.k[p]);
-				*why = xstrdup(buf);
-			}
-			bad++;
-		}
+		if (!agrees(&y, &e) && bad++ == 0 && why)
+			*why = describe_example(r->ir, &e, "inputs");
 		example_free(&e);
 	}
-	free(y.fields);
-	free(y.in_bind);
-	free(y.param_bind);
-	free(y.out_bind);
-	synth_free(&y);
+	synth_free_rule(&y);
 	return bad;
 }
 
 int peak_rule_prove(const PeakSpec *pe, const PeakRule *r, char **why)
 {
 	Synth y;
-	synth_init(&y, pe, r->ir, 1);
-	memcpy(y.fields, r->fields, (size_t)pe->nports[PEAK_FIELD] * sizeof(uint64_t));
-	memcpy(y.in_bind, r->in_bind, (size_t)r->ir->nports[PEAK_INPUT] * sizeof(int));
-	memcpy(y.param_bind, r->param_bind, (size_t)r->ir->nports[PEAK_PARAM] * sizeof(int));
-	memcpy(y.out_bind, r->out_bind, (size_t)r->ir->nports[PEAK_OUTPUT] * sizeof(int));
+	synth_from_rule(&y, pe, r, 1);
 	y.ctx = new_context();
 	Example cex;
 	Verdict v = verify(&y, &cex);
 	if (v == REFUTED) {
-		if (why) {
-			char buf[512];
-			int n = snprintf(buf, sizeof buf, "counterexample:");
-			for (int j = 0; j < r->ir->nports[PEAK_INPUT] && n < 400; j++)
-				n += snprintf(buf + n, sizeof buf - (size_t)n, " %s=0x%llx",
-					      r->ir->ports[PEAK_INPUT][j].name, (unsigned long long)cex.x[j]);
-			*why = xstrdup(buf);
-		}
+		if (why)
+			*why = describe_example(r->ir, &cex, "counterexample:");
 		example_free(&cex);
 	} else if (v == UNKNOWN && why) {
 		*why = xstrdup("the solver gave up");
 	}
 	Z3_del_context(y.ctx);
-	free(y.fields);
-	free(y.in_bind);
-	free(y.param_bind);
-	free(y.out_bind);
-	synth_free(&y);
+	synth_free_rule(&y);
 	return v == PROVED;
 }
