@@ -1,5 +1,5 @@
-/* peak_gen.c - the commands behind `peak SPEC -o DIR`, `peak vectors`,
- * `peak tb` and `peak verify-rules` (see peak_gen.h). */
+/* peak_gen.c - the commands behind `peak SPEC -o DIR` and `peak verify-rules`
+ * (see peak_gen.h). */
 #define _DEFAULT_SOURCE
 #include "peak_gen.h"
 
@@ -231,98 +231,6 @@ done:
 	for (int i = 0; i < ndflt; i++)
 		free(dflt[i]);
 	free(dflt);
-	return status;
-}
-
-/* ---- peak vectors ---- */
-
-/* A random value for a port: enum fields mostly hold declared codes. */
-static uint64_t random_port(Rng *rng, const PeakSpec *s, const PeakPort *p)
-{
-	if (p->type.enum_id >= 0 && rng_below(rng, 10) != 0) {
-		const PeakEnum *e = &s->enums[p->type.enum_id];
-		return e->codes[rng_below(rng, (uint64_t)e->n)];
-	}
-	switch (rng_below(rng, 6)) {
-	case 0:
-		return 0;
-	case 1:
-		return bv_mask(p->type.width);
-	case 2:
-		return bv_trunc(rng_below(rng, (uint64_t)p->type.width + 2), p->type.width);
-	default:
-		return rng_bits(rng, p->type.width);
-	}
-}
-
-static void print_hex_list(FILE *f, const PeakSpec *s, int cls, const uint64_t *v)
-{
-	char hex[24];
-	for (int i = 0; i < s->nports[cls]; i++) {
-		bv_format_hex(hex, v[i], s->ports[cls][i].type.width);
-		fprintf(f, " %s", hex);
-	}
-}
-
-int peak_vectors(const char *spec, const char *out, int count, int cycles, uint64_t seed)
-{
-	Loaded l;
-	if (!load_pe(&l, spec)) {
-		loaded_free(&l);
-		return 1;
-	}
-	const PeakSpec *s = l.pe;
-	OutSet *set = NULL;
-	FILE *f = stdout;
-	if (out) {
-		set = outset_new();
-		f = outset_open(set, out);
-		if (!f) {
-			outset_abort(set);
-			loaded_free(&l);
-			return 1;
-		}
-	}
-	Rng rng;
-	rng_seed(&rng, seed);
-	PeakValues pv;
-	peak_values_init(&pv, s);
-	uint64_t *next = xcalloc((size_t)s->nports[PEAK_STATE] + 1, sizeof(uint64_t));
-	uint64_t *scratch = xcalloc((size_t)s->g.nodes.len + 1, sizeof(uint64_t));
-	uint64_t *words = xcalloc((size_t)BITS_WORDS(s->inst_width) + 1, sizeof(uint64_t));
-	char *hex = xmalloc((size_t)s->inst_width / 4 + 8);
-	fprintf(f, "# peak vectors for %s: %d sequences of %d cycles, seed %llu\n", s->name, count,
-		cycles, (unsigned long long)seed);
-	fprintf(f, "# S state... | C inst inputs... outputs... next-state... (hex)\n");
-	for (int n = 0; n < count; n++) {
-		for (int i = 0; i < s->nports[PEAK_STATE]; i++)
-			pv.v[PEAK_STATE][i] = random_port(&rng, s, &s->ports[PEAK_STATE][i]);
-		fprintf(f, "S");
-		print_hex_list(f, s, PEAK_STATE, pv.v[PEAK_STATE]);
-		fprintf(f, "\n");
-		for (int c = 0; c < cycles; c++) {
-			for (int i = 0; i < s->nports[PEAK_FIELD]; i++)
-				pv.v[PEAK_FIELD][i] = random_port(&rng, s, &s->ports[PEAK_FIELD][i]);
-			for (int i = 0; i < s->nports[PEAK_INPUT]; i++)
-				pv.v[PEAK_INPUT][i] = random_port(&rng, s, &s->ports[PEAK_INPUT][i]);
-			peak_eval(s, &pv, next, scratch);
-			peak_pack_inst(s, pv.v[PEAK_FIELD], words);
-			bits_format_hex(hex, words, s->inst_width ? s->inst_width : 1);
-			fprintf(f, "C %s", hex);
-			print_hex_list(f, s, PEAK_INPUT, pv.v[PEAK_INPUT]);
-			print_hex_list(f, s, PEAK_OUTPUT, pv.v[PEAK_OUTPUT]);
-			print_hex_list(f, s, PEAK_STATE, next);
-			fprintf(f, "\n");
-			memcpy(pv.v[PEAK_STATE], next, (size_t)s->nports[PEAK_STATE] * sizeof(uint64_t));
-		}
-	}
-	free(hex);
-	free(words);
-	free(next);
-	free(scratch);
-	peak_values_free(&pv);
-	int status = set ? (outset_commit(set) == 0 ? 0 : 1) : 0;
-	loaded_free(&l);
 	return status;
 }
 

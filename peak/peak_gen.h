@@ -1,5 +1,5 @@
-/* peak_gen.h - the collateral generator behind `peak SPEC -o DIR` and the
- * bench helpers behind `peak vectors`, `peak tb` and `peak verify-rules`. */
+/* peak_gen.h - the commands behind `peak SPEC -o DIR` (the collateral) and
+ * `peak verify-rules`. */
 #ifndef PEAK_GEN_H
 #define PEAK_GEN_H
 
@@ -21,8 +21,6 @@ typedef struct PeakGenOptions {
 /* Writes <pe>.v, <pe>.info.yaml and (unless no_rules) <pe>.rules.yaml into
  * dir, all or nothing. Returns the exit status. */
 int peak_generate(const PeakGenOptions *o);
-int peak_vectors(const char *spec, const char *out, int count, int cycles, uint64_t seed);
-int peak_tb(const char *spec, const char *dir);
 int peak_verify_rules(const char *spec, const char *rules, const char **ir, int nir,
 		      int vectors, uint64_t seed);
 

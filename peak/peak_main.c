@@ -9,6 +9,7 @@
 #include "../common/diag.h"
 #include "../common/util.h"
 #include "peak.h"
+#include "peak_bench.h"
 #include "peak_eval.h"
 #include "peak_gen.h"
 #include "peak_synth.h"
