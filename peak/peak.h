@@ -66,7 +66,9 @@ typedef struct PeakSpec {
 	int *next_nodes;    /* per state variable */
 } PeakSpec;
 
-/* A loaded file: one PE spec, or the IR operations of an `ir:` file. */
+/* A loaded file: one PE spec, or the IR operations of an `ir:` file. Specs,
+ * names and ports live in the file's arena; each spec's normal form g is on
+ * the heap; peak_file_free releases both. */
 typedef struct PeakFile {
 	Arena *arena;
 	YDoc *doc;

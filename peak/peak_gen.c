@@ -169,10 +169,48 @@ static int count_lines(const char *path)
 	return n;
 }
 
+/* Writes <pe>.v, <pe>.info.yaml and (with rules) <pe>.rules.yaml into dir, all
+ * or nothing; prints the one-line summary. Returns the exit status. */
+static int write_collateral(const Loaded *l, PeakRuleInfo *rules, const PeakGenOptions *o,
+			    const char *const *ir, int nir, double t0)
+{
+	if (util_mkdir_p(o->dir) != 0) {
+		fprintf(stderr, "peak: cannot create '%s'\n", o->dir);
+		return 1;
+	}
+	int status = 1;
+	OutSet *out = outset_new();
+	char *vpath = out_path(o->dir, l->pe->name, ".v");
+	char *ipath = out_path(o->dir, l->pe->name, ".info.yaml");
+	char *rpath = out_path(o->dir, l->pe->name, ".rules.yaml");
+	FILE *fv = outset_open(out, vpath), *fi = fv ? outset_open(out, ipath) : NULL;
+	FILE *fr = fi && !o->no_rules ? outset_open(out, rpath) : NULL;
+	if (!fv || !fi || (!o->no_rules && !fr)) {
+		outset_abort(out);
+	} else {
+		peak_emit_verilog(l->pe, fv);
+		peak_write_info(l->pe, l->pe_file->doc->text, fi);
+		if (fr)
+			peak_write_rules(l->pe, rules, l->ops.len, ir, nir, fr);
+		status = outset_commit(out) == 0 ? 0 : 1;
+	}
+	if (status == 0) {
+		int found = 0;
+		for (int i = 0; i < l->ops.len; i++)
+			found += rules[i].rule.found;
+		printf("peak: %s: %d-bit instruction, %d lines of Verilog", l->pe->name,
+		       l->pe->inst_width, count_lines(vpath));
+		if (!o->no_rules)
+			printf(", %d rules (%d IR operations unsupported)", found, l->ops.len - found);
+		printf(" in %.2f s -> %s\n", util_now() - t0, o->dir);
+	}
+	free(vpath), free(ipath), free(rpath);
+	return status;
+}
+
 int peak_generate(const PeakGenOptions *o)
 {
 	double t0 = util_now();
-	Loaded l;
 	char **dflt = NULL;
 	int ndflt = 0;
 	const char *const *ir = o->ir;
@@ -186,47 +224,17 @@ int peak_generate(const PeakGenOptions *o)
 			return 1;
 		}
 	}
+	Loaded l;
 	int status = 1;
-	if (!load_pe(&l, o->spec) || (!o->no_rules && !load_ir(&l, ir, nir)))
-		goto done;
-	PeakRuleInfo *rules = xcalloc((size_t)l.ops.len + 1, sizeof *rules);
-	if (!o->no_rules)
-		synthesize_all(&l, o, rules);
-	if (util_mkdir_p(o->dir) != 0) {
-		fprintf(stderr, "peak: cannot create '%s'\n", o->dir);
-		goto free_rules;
-	}
-	OutSet *out = outset_new();
-	char *vpath = out_path(o->dir, l.pe->name, ".v");
-	char *ipath = out_path(o->dir, l.pe->name, ".info.yaml");
-	char *rpath = out_path(o->dir, l.pe->name, ".rules.yaml");
-	FILE *fv = outset_open(out, vpath), *fi = fv ? outset_open(out, ipath) : NULL;
-	FILE *fr = fi && !o->no_rules ? outset_open(out, rpath) : NULL;
-	if (!fv || !fi || (!o->no_rules && !fr)) {
-		outset_abort(out);
-	} else {
-		peak_emit_verilog(l.pe, fv);
-		peak_write_info(l.pe, l.pe_file->doc->text, fi);
-		if (fr)
-			peak_write_rules(l.pe, rules, l.ops.len, ir, nir, fr);
-		status = outset_commit(out) == 0 ? 0 : 1;
-	}
-	if (status == 0) {
-		int found = 0;
-		for (int i = 0; i < l.ops.len; i++)
-			found += rules[i].rule.found;
-		printf("peak: %s: %d-bit instruction, %d lines of Verilog", l.pe->name, l.pe->inst_width,
-		       count_lines(vpath));
+	if (load_pe(&l, o->spec) && (o->no_rules || load_ir(&l, ir, nir))) {
+		PeakRuleInfo *rules = xcalloc((size_t)l.ops.len + 1, sizeof *rules);
 		if (!o->no_rules)
-			printf(", %d rules (%d IR operations unsupported)", found, l.ops.len - found);
-		printf(" in %.2f s -> %s\n", util_now() - t0, o->dir);
+			synthesize_all(&l, o, rules);
+		status = write_collateral(&l, rules, o, ir, nir, t0);
+		for (int i = 0; i < l.ops.len; i++)
+			peak_rule_free(&rules[i].rule);
+		free(rules);
 	}
-	free(vpath), free(ipath), free(rpath);
-free_rules:
-	for (int i = 0; i < l.ops.len; i++)
-		peak_rule_free(&rules[i].rule);
-	free(rules);
-done:
 	loaded_free(&l);
 	for (int i = 0; i < ndflt; i++)
 		free(dflt[i]);

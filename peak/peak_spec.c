@@ -137,12 +137,75 @@ static int enum_width(uint64_t max_code)
 	return w;
 }
 
-/* enum_type := 'enum' ('(' N ')')? '{' member (',' member)* '}' ; member := NAME ('=' code)? */
+/* The members of an enum being read. */
+typedef struct EnumBuild {
+	VEC(const char *) members;
+	VEC(uint64_t) codes;
+	uint64_t next, max;
+	int width;              /* explicit width, or 0 */
+} EnumBuild;
+
+/* Checks a member and its code against those before it. */
+static int check_member(Reader *r, const YNode *n, const EnumBuild *b, const char *word, int at,
+			uint64_t code, int code_at)
+{
+	int ok = 1;
+	for (int i = 0; i < b->members.len; i++) {
+		if (strcmp(b->members.data[i], word) == 0) {
+			error_in(r, n, at, "duplicate enum member '%s'", word);
+			ok = 0;
+		}
+		if (b->codes.data[i] == code) {
+			error_in(r, n, code_at, "enum members '%s' and '%s' have the same code %llu",
+				 b->members.data[i], word, (unsigned long long)code);
+			ok = 0;
+		}
+	}
+	if (b->width && code > bv_mask(b->width)) {
+		error_in(r, n, code_at, "code %llu of '%s' does not fit in the enum's %d bits",
+			 (unsigned long long)code, word, b->width);
+		ok = 0;
+	}
+	return ok;
+}
+
+/* member := NAME ('=' code)? ; returns 0 after an error. */
+static int parse_member(Reader *r, const YNode *n, TypeLexer *t, EnumBuild *b)
+{
+	char word[128];
+	skip_space(t);
+	int at = t->pos;
+	if (!lex_word(t, word, sizeof word) || !is_identifier(word)) {
+		error_in(r, n, at, "expected an enum member name");
+		return 0;
+	}
+	uint64_t code = b->next;
+	int code_at = at;
+	if (lex_char(t, '=')) {
+		char num[40];
+		skip_space(t);
+		code_at = t->pos;
+		lex_word(t, num, sizeof num);
+		if (bv_parse(num, 64, &code) != 0) {
+			error_in(r, n, code_at, "expected a code for '%s', found '%s'", word, num);
+			return 0;
+		}
+	}
+	int ok = check_member(r, n, b, word, at, code, code_at);
+	vec_push(&b->members, arena_strdup(r->arena, word));
+	vec_push(&b->codes, code);
+	if (code > b->max)
+		b->max = code;
+	b->next = code + 1;
+	return ok;
+}
+
+/* enum_type := 'enum' ('(' N ')')? '{' member (',' member)* '}' */
 static int parse_enum(Reader *r, const YNode *n, TypeLexer *t, const char *name, PeakType *out)
 {
-	int width = 0;
-	if (lex_char(t, '(') && (!parse_width(r, n, t, &width) || !lex_char(t, ')'))) {
-		if (width)
+	EnumBuild b = { { 0 }, { 0 }, 0, 0, 0 };
+	if (lex_char(t, '(') && (!parse_width(r, n, t, &b.width) || !lex_char(t, ')'))) {
+		if (b.width)
 			error_in(r, n, t->pos, "expected ')'");
 		return 0;
 	}
@@ -150,73 +213,28 @@ static int parse_enum(Reader *r, const YNode *n, TypeLexer *t, const char *name,
 		error_in(r, n, t->pos, "expected '{' after 'enum'");
 		return 0;
 	}
-	VEC(const char *) members = { 0 };
-	VEC(uint64_t) codes = { 0 };
-	uint64_t next = 0, max = 0;
-	int ok = 1;
-	while (ok) {
-		char word[128];
-		skip_space(t);
-		int at = t->pos;
-		if (!lex_word(t, word, sizeof word) || !is_identifier(word)) {
-			error_in(r, n, at, "expected an enum member name");
-			ok = 0;
-			break;
-		}
-		for (int i = 0; i < members.len; i++)
-			if (strcmp(members.data[i], word) == 0) {
-				error_in(r, n, at, "duplicate enum member '%s'", word);
-				ok = 0;
-			}
-		uint64_t code = next;
-		int code_at = at;
-		if (lex_char(t, '=')) {
-			char num[40];
-			skip_space(t);
-			int cat = code_at = t->pos;
-			lex_word(t, num, sizeof num);
-			if (bv_parse(num, 64, &code) != 0) {
-				error_in(r, n, cat, "expected a code for '%s', found '%s'", word,
-					 num);
-				ok = 0;
-				break;
-			}
-		}
-		for (int i = 0; i < codes.len; i++)
-			if (codes.data[i] == code) {
-				error_in(r, n, code_at, "enum members '%s' and '%s' have the same code %llu",
-					 members.data[i], word, (unsigned long long)code);
-				ok = 0;
-			}
-		if (width && code > bv_mask(width)) {
-			error_in(r, n, code_at, "code %llu of '%s' does not fit in the enum's %d bits",
-				 (unsigned long long)code, word, width);
-			ok = 0;
-		}
-		vec_push(&members, arena_strdup(r->arena, word));
-		vec_push(&codes, code);
-		if (code > max)
-			max = code;
-		next = code + 1;
-		if (lex_char(t, '}'))
+	int ok;
+	do {
+		ok = parse_member(r, n, t, &b);
+		if (!ok || lex_char(t, '}'))
 			break;
 		if (!lex_char(t, ',')) {
 			error_in(r, n, t->pos, "expected ',' or '}' in enum");
 			ok = 0;
 		}
-	}
+	} while (ok);
 	if (ok) {
-		PeakEnum e = { arena_strdup(r->arena, name), width ? width : enum_width(max), members.len,
-			       NULL, NULL };
-		e.members = arena_alloc(r->arena, (size_t)members.len * sizeof(char *));
-		e.codes = arena_alloc(r->arena, (size_t)members.len * sizeof(uint64_t));
-		memcpy(e.members, members.data, (size_t)members.len * sizeof(char *));
-		memcpy(e.codes, codes.data, (size_t)members.len * sizeof(uint64_t));
+		int k = b.members.len;
+		PeakEnum e = { arena_strdup(r->arena, name), b.width ? b.width : enum_width(b.max), k,
+			       arena_alloc(r->arena, (size_t)k * sizeof(char *)),
+			       arena_alloc(r->arena, (size_t)k * sizeof(uint64_t)) };
+		memcpy(e.members, b.members.data, (size_t)k * sizeof(char *));
+		memcpy(e.codes, b.codes.data, (size_t)k * sizeof(uint64_t));
 		vec_push(&r->enums, e);
 		*out = (PeakType){ e.width, r->enums.len - 1 };
 	}
-	vec_free(&members);
-	vec_free(&codes);
+	vec_free(&b.members);
+	vec_free(&b.codes);
 	return ok;
 }
 

@@ -8,6 +8,8 @@
 
 #include "peak.h"
 
+/* A rule owns its arrays (free them with peak_rule_free); ir points into the
+ * loaded IR file, which must outlive the rule. */
 typedef struct PeakRule {
 	const PeakSpec *ir;
 	int found;

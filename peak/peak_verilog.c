@@ -270,7 +270,9 @@ static void sink_bits(Text *t, const char *name, int width, uint64_t used)
 	}
 }
 
-static void emit_unused(Emit *e)
+/* Per node, a mask of the bits some expression reads (bits 64 and up of
+ * wider values are never partly used). */
+static uint64_t *used_bits(const Emit *e)
 {
 	const PeakSpec *s = e->s;
 	const NfGraph *g = e->g;
@@ -293,38 +295,54 @@ static void emit_unused(Emit *e)
 			if (ops[k] >= 0)
 				used[ops[k]] = ~0ULL;
 	}
-	/* per port, what its leaf nodes use */
-	uint64_t *port_used[3];
-	const int classes[3] = { PEAK_INPUT, PEAK_STATE, PEAK_FIELD };
-	for (int c = 0; c < 3; c++)
-		port_used[c] = xcalloc((size_t)s->nports[classes[c]] + 1, sizeof(uint64_t));
-	for (int i = 0; i < n; i++) {
-		const NfNode *x = nf_node(g, i);
-		if (x->op == NF_INPUT || x->op == NF_STATE || x->op == NF_FIELD)
-			port_used[x->op == NF_INPUT ? 0 : x->op == NF_STATE ? 1 : 2][x->lo] |= used[i];
-	}
-	Text sink = { 0 };
-	if (!s->nports[PEAK_STATE])
-		text_add(&sink, ", clk, rst");
+	return used;
+}
+
+/* Unused bits of inputs, state registers and instruction-field wires. */
+static void sink_ports(const Emit *e, const uint64_t *used, Text *sink)
+{
+	const PeakSpec *s = e->s;
+	static const int classes[3] = { PEAK_INPUT, PEAK_STATE, PEAK_FIELD };
 	for (int c = 0; c < 3; c++) {
+		uint64_t *port_used = xcalloc((size_t)s->nports[classes[c]] + 1, sizeof(uint64_t));
+		vec_foreach(&e->g->nodes, i) {
+			const NfNode *x = nf_node(e->g, i);
+			if ((int)x->op == classes[c])
+				port_used[x->lo] |= used[i];
+		}
 		for (int i = 0; i < s->nports[classes[c]]; i++) {
 			const PeakPort *p = &s->ports[classes[c]][i];
-			char *name = c == 2 ? xasprintf("inst_%s", p->name) : xstrdup(p->name);
-			sink_bits(&sink, name, p->type.width, port_used[c][i]);
+			char *name = classes[c] == PEAK_FIELD ? xasprintf("inst_%s", p->name) : xstrdup(p->name);
+			sink_bits(sink, name, p->type.width, port_used[i]);
 			free(name);
 		}
-		free(port_used[c]);
+		free(port_used);
 	}
-	for (int i = 0; i < n; i++) {
-		const NfNode *x = nf_node(g, i);
+}
+
+/* Unused bits of node wires, and the low halves of products. */
+static void sink_nodes(const Emit *e, const uint64_t *used, Text *sink)
+{
+	vec_foreach(&e->g->nodes, i) {
+		const NfNode *x = nf_node(e->g, i);
 		if (!e->live[i] || nf_is_leaf(x->op))
 			continue;
 		char name[32];
 		snprintf(name, sizeof name, "nf_%d", i);
-		sink_bits(&sink, name, x->width, used[i]);
+		sink_bits(sink, name, x->width, used[i]);
 		if (x->op == NF_UMULHI || x->op == NF_SMULHI)
-			text_add(&sink, ", nf_%d_prod[%d:0]", i, x->width - 1);
+			text_add(sink, ", nf_%d_prod[%d:0]", i, x->width - 1);
 	}
+}
+
+static void emit_unused(Emit *e)
+{
+	uint64_t *used = used_bits(e);
+	Text sink = { 0 };
+	if (!e->s->nports[PEAK_STATE])
+		text_add(&sink, ", clk, rst");
+	sink_ports(e, used, &sink);
+	sink_nodes(e, used, &sink);
 	if (sink.len) {
 		vw_line(&e->w, "// bits no expression reads: unused inputs, fields and state, unused slices");
 		vw_line(&e->w, "/* verilator lint_off UNUSEDSIGNAL */");
