@@ -534,6 +534,7 @@ static PeakSpec *read_pe(Reader *r, const YNode *root)
 			   s->name);
 	require(r, root, "instruction", "the instruction's fields");
 	require(r, root, "outputs", "at least one output");
+	int before = diags_errors(r->d);
 	read_types(r, ymap_get(root, "types"));
 	read_ports(r, s, PEAK_FIELD, ymap_get(root, "instruction"), "instruction field");
 	read_ports(r, s, PEAK_INPUT, ymap_get(root, "inputs"), "input");
@@ -541,13 +542,16 @@ static PeakSpec *read_pe(Reader *r, const YNode *root)
 	read_ports(r, s, PEAK_STATE, ymap_get(root, "state"), "state");
 	attach_enums(r, s);
 	check_names(r, s);
-	read_resets(r, s, ymap_get(root, "reset"));
-	read_delays(r, s, ymap_get(root, "delay"));
 	if (s->nports[PEAK_FIELD] == 0 && ymap_get(root, "instruction"))
 		error_node(r, ymap_get(root, "instruction"), "the instruction needs at least one field");
 	if (s->nports[PEAK_OUTPUT] == 0 && ymap_get(root, "outputs"))
 		error_node(r, ymap_get(root, "outputs"), "a PE needs at least one output");
-	if (diags_errors(r->d) == 0)
+	/* the behaviour is checked too unless its names are in doubt */
+	int ports_ok = diags_errors(r->d) == before && s->nports[PEAK_FIELD] > 0 &&
+		       s->nports[PEAK_OUTPUT] > 0;
+	read_resets(r, s, ymap_get(root, "reset"));
+	read_delays(r, s, ymap_get(root, "delay"));
+	if (ports_ok)
 		lower_behavior(r, s, ymap_get(root, "behavior"), root);
 	return s;
 }
