@@ -105,6 +105,32 @@ void diags_print(const Diags *d, const Diag *g, FILE *out)
 	fputs("^\n", out);
 }
 
+/* A message stays on one line: control characters from quoted input become
+ * \n, \t or \xNN. Takes msg, returns the new string. */
+static char *escape_controls(char *msg)
+{
+	size_t n = 0;
+	for (const char *p = msg; *p; p++)
+		n += (unsigned char)*p < 0x20 || *p == 0x7f ? 4 : 1;
+	if (n == strlen(msg))
+		return msg;
+	char *out = xmalloc(n + 1), *q = out;
+	for (const char *p = msg; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '\n')
+			q += sprintf(q, "\\n");
+		else if (c == '\t')
+			q += sprintf(q, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			q += sprintf(q, "\\x%02x", c);
+		else
+			*q++ = (char)c;
+	}
+	*q = '\0';
+	free(msg);
+	return out;
+}
+
 void diag_vreport(Diags *d, DiagSeverity sev, const char *file, int line, int col,
 		  const char *fmt, va_list ap)
 {
@@ -116,6 +142,7 @@ void diag_vreport(Diags *d, DiagSeverity sev, const char *file, int line, int co
 	va_end(ap2);
 	Diag g = { file ? xstrdup(file) : NULL, line, col, sev, xmalloc((size_t)n + 1) };
 	vsnprintf(g.msg, (size_t)n + 1, fmt, ap);
+	g.msg = escape_controls(g.msg);
 	vec_push(&d->list, g);
 }
 

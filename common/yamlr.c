@@ -139,21 +139,21 @@ static int load_children(Loader *l, YNode *n, yaml_event_type_t end)
 
 static void check_duplicate_keys(Loader *l, YNode *map)
 {
+	StrMap seen;
+	strmap_init(&seen);
 	for (int i = 0; i < map->len; i++) {
 		YNode *k = map->keys[i];
-		if (k->kind != YN_SCALAR) {
+		intptr_t first;
+		if (k->kind != YN_SCALAR)
 			diag_error(l->d, k->file, k->line, k->col, "mapping keys must be plain names");
-			continue;
-		}
-		for (int j = 0; j < i; j++) {
-			if (map->keys[j]->kind == YN_SCALAR && strcmp(map->keys[j]->value, k->value) == 0) {
-				diag_error(l->d, k->file, k->line, k->col,
-					   "duplicate key '%s' (first given at line %d)", k->value,
-					   map->keys[j]->line);
-				break;
-			}
-		}
+		else if (strmap_get(&seen, k->value, &first))
+			diag_error(l->d, k->file, k->line, k->col,
+				   "duplicate key '%s' (first given at line %d)", k->value,
+				   map->keys[first]->line);
+		else
+			strmap_put(&seen, k->value, i);
 	}
+	strmap_free(&seen);
 }
 
 static YNode *load_node(Loader *l, yaml_event_t *ev)
@@ -243,9 +243,21 @@ YDoc *ydoc_load_string(const char *file, const char *text, Diags *d)
 
 YDoc *ydoc_load_file(const char *path, Diags *d)
 {
-	char *text = util_read_file(path, NULL);
+	size_t len;
+	char *text = util_read_file(path, &len);
 	if (!text) {
 		diag_error(d, path, 0, 0, "cannot read file: %s", strerror(errno));
+		return NULL;
+	}
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		/* the text ends at a NUL for everything that reads it: refuse it */
+		int line = 1, col = 1;
+		for (const char *p = text; p < nul; p++)
+			line += *p == '\n', col = *p == '\n' ? 1 : col + 1;
+		diags_add_source(d, path, text);
+		diag_error(d, path, line, col, "the file contains a NUL byte");
+		free(text);
 		return NULL;
 	}
 	YDoc *doc = ydoc_load_string(path, text, d);
@@ -342,8 +354,9 @@ static int block_indent(const char *text, int line)
 }
 
 /* A plain scalar may span lines, folded into one with single spaces: walk the
- * source and the folded text together to find where character off came from. */
-static void plain_pos(const YDoc *doc, const YNode *n, int off, int *line, int *col)
+ * source and the folded text together, recording where each character of the
+ * text came from (up to len characters). */
+static void plain_walk(const YDoc *doc, const YNode *n, int len, int *lines, int *cols)
 {
 	const char *s = doc->text;
 	for (int l = 1; l < n->line && *s; s++)
@@ -352,38 +365,74 @@ static void plain_pos(const YDoc *doc, const YNode *n, int off, int *line, int *
 	int l = n->line, c = n->col;
 	s += n->col - 1;
 	const char *v = n->value;
-	for (int i = 0; i < off && *s && v[i]; i++) {
-		if (v[i] == *s) {
-			if (*s == '\n')
-				l++, c = 0;
-			s++, c++;
+	int i = 0;
+	for (; i < len && *s && v[i]; i++) {
+		if (v[i] != *s && v[i] == ' ') {
+			/* a folded line break: skip the source's whitespace and newlines */
+			while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
+				if (*s == '\n')
+					l++, c = 0;
+				s++, c++;
+			}
+			lines[i] = l, cols[i] = c;
 			continue;
 		}
-		if (v[i] != ' ')
+		if (v[i] != *s)
 			break;
-		/* a folded line break: skip the source's whitespace and newlines */
-		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') {
-			if (*s == '\n')
-				l++, c = 0;
-			s++, c++;
-		}
+		lines[i] = l, cols[i] = c;
+		if (*s == '\n')
+			l++, c = 0;
+		s++, c++;
 	}
-	*line = l;
-	*col = c;
+	for (; i <= len; i++)
+		lines[i] = l, cols[i] = c;
 }
 
-void yscalar_pos(const YDoc *doc, const YNode *n, int tline, int tcol, int *line, int *col)
+void ypos_init(YPosMap *m, const YDoc *doc, const YNode *n)
 {
+	memset(m, 0, sizeof *m);
+	m->doc = doc;
+	m->n = n;
+	if (n->style == YS_LITERAL || n->style == YS_FOLDED) {
+		m->indent = block_indent(doc->text, n->line);
+	} else if (n->style == YS_PLAIN) {
+		m->len = (int)strlen(n->value);
+		m->lines = xmalloc((size_t)(m->len + 1) * sizeof(int));
+		m->cols = xmalloc((size_t)(m->len + 1) * sizeof(int));
+		plain_walk(doc, n, m->len, m->lines, m->cols);
+	}
+}
+
+void ypos_get(const YPosMap *m, int tline, int tcol, int *line, int *col)
+{
+	const YNode *n = m->n;
 	if (n->style == YS_LITERAL || n->style == YS_FOLDED) {
 		*line = n->line + 1 + tline;
-		*col = block_indent(doc->text, n->line) + tcol + 1;
+		*col = m->indent + tcol + 1;
 	} else if (n->style == YS_PLAIN && tline == 0) {
-		plain_pos(doc, n, tcol, line, col);
+		int k = tcol < 0 ? 0 : tcol > m->len ? m->len : tcol;
+		*line = m->lines[k];
+		*col = m->cols[k] + (tcol - k);
 	} else {
 		int quote = n->style == YS_SINGLE || n->style == YS_DOUBLE;
 		*line = n->line + tline;
 		*col = (tline ? 1 : n->col + quote) + tcol;
 	}
+}
+
+void ypos_free(YPosMap *m)
+{
+	free(m->lines);
+	free(m->cols);
+	m->lines = m->cols = NULL;
+}
+
+void yscalar_pos(const YDoc *doc, const YNode *n, int tline, int tcol, int *line, int *col)
+{
+	YPosMap m;
+	ypos_init(&m, doc, n);
+	ypos_get(&m, tline, tcol, line, col);
+	ypos_free(&m);
 }
 
 int yscalar_int(const YNode *n, long long *out)

@@ -55,6 +55,19 @@ int ynode_expect(const YNode *n, YNodeKind k, const char *what, Diags *d);
  * least) for folded ('>') scalars and multi-line quoted ones. */
 void yscalar_pos(const YDoc *doc, const YNode *n, int tline, int tcol, int *line, int *col);
 
+/* The same for many characters of one scalar: ypos_init does the work once
+ * (for plain scalars, one walk of the source), ypos_get is then O(1). */
+typedef struct YPosMap {
+	const YDoc *doc;
+	const YNode *n;
+	int indent;             /* block scalars */
+	int *lines, *cols;      /* plain scalars: per character of the text */
+	int len;
+} YPosMap;
+void ypos_init(YPosMap *m, const YDoc *doc, const YNode *n);
+void ypos_get(const YPosMap *m, int tline, int tcol, int *line, int *col);
+void ypos_free(YPosMap *m);
+
 /* Parses a scalar as a number (decimal, 0x, 0b, optional sign and fraction for
  * doubles); 0 on success. */
 int yscalar_int(const YNode *n, long long *out);

@@ -148,23 +148,50 @@ static int is_lit_expr(const Expr *e)
 	}
 }
 
-/* The value of a literal expression, computed exactly in 64-bit two's
- * complement (numbers are checked against 64 bits by the caller). */
-static uint64_t lit_value(const Expr *e)
+/* Decimal text of a literal value (in the lowering's arena). */
+static const char *lit_text(Lower *L, __int128 v)
+{
+	char buf[48], *p = buf + sizeof buf - 1;
+	int neg = v < 0;
+	unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+	*p = '\0';
+	do
+		*--p = (char)('0' + (int)(u % 10));
+	while ((u /= 10) != 0);
+	if (neg)
+		*--p = '-';
+	return arena_strdup(L->arena, p);
+}
+
+/* Literal expressions are computed exactly, as Python integers would be, in
+ * 128 bits; a magnitude beyond LIT_LIMIT marks the value as too large for any
+ * width. */
+typedef __int128 LitInt;
+#define LIT_LIMIT ((LitInt)1 << 100)
+
+static LitInt lit_clamp(LitInt v)
+{
+	return v > LIT_LIMIT ? LIT_LIMIT : v < -LIT_LIMIT ? -LIT_LIMIT : v;
+}
+
+static LitInt lit_value(const Expr *e)
 {
 	if (e->kind == EX_NUM)
-		return e->num;
-	uint64_t a = lit_value(e->a);
+		return e->num_overflow ? LIT_LIMIT : (LitInt)e->num;
+	LitInt a = lit_value(e->a);
 	if (e->kind == EX_UNARY)
-		return e->op == OP_INV ? ~a : 0 - a;
-	uint64_t b = lit_value(e->b);
+		return e->op == OP_INV ? -a - 1 : -a;
+	LitInt b = lit_value(e->b);
 	switch (e->op) {
 	case OP_ADD:
-		return a + b;
+		return lit_clamp(a + b);
 	case OP_SUB:
-		return a - b;
+		return lit_clamp(a - b);
 	case OP_MUL:
-		return a * b;
+		if (a != 0 && b != 0 && (a >= LIT_LIMIT / 2 || -a >= LIT_LIMIT / 2 || b >= LIT_LIMIT / 2 ||
+					 -b >= LIT_LIMIT / 2))
+			return (a < 0) == (b < 0) ? LIT_LIMIT : -LIT_LIMIT;
+		return lit_clamp(a * b);
 	case OP_AND:
 		return a & b;
 	case OP_OR:
@@ -172,9 +199,16 @@ static uint64_t lit_value(const Expr *e)
 	case OP_XOR:
 		return a ^ b;
 	case OP_SHL:
-		return b >= 64 ? 0 : a << b;
+		if (a == 0)
+			return 0;
+		if (b < 0 || b > 100 || a > LIT_LIMIT >> b || a < -(LIT_LIMIT >> b))
+			return a < 0 ? -LIT_LIMIT : LIT_LIMIT;
+		return a * ((LitInt)1 << b);
 	default:
-		return b >= 64 ? 0 : a >> b;
+		/* floor division by 2^b, also for negative values */
+		if (b < 0 || b > 100)
+			return a < 0 ? -1 : 0;
+		return a >= 0 ? a >> b : -((-a - 1) >> b) - 1;
 	}
 }
 
@@ -187,16 +221,15 @@ static int lit_node(Lower *L, const Expr *e, int w)
 			 w == 1 ? "" : "s");
 		return -1;
 	}
-	uint64_t v = lit_value(e);
-	int fits = w >= 64 || (v >> w) == 0 ||
-		   ((int64_t)v < 0 && (int64_t)v >= -((int64_t)1 << (w - 1)));
-	if (!fits) {
-		error_at(L, e->line, e->col,
-			 "the constant expression's value %lld does not fit in %d bit%s", (long long)v, w,
+	LitInt v = lit_value(e);
+	LitInt lim = (LitInt)1 << w;
+	if (v >= lim || v < -(lim / 2)) {
+		error_at(L, e->line, e->col, "the constant expression's value %s does not fit in %d bit%s",
+			 v >= LIT_LIMIT || v <= -LIT_LIMIT ? "(beyond 2^100)" : lit_text(L, v), w,
 			 w == 1 ? "" : "s");
 		return -1;
 	}
-	return nf_const(L->g, v, w);
+	return nf_const(L->g, (uint64_t)v, w);
 }
 
 /* Gives an unsized literal the type t. */
@@ -217,8 +250,8 @@ static Val coerce(Lower *L, Val v, PeakType t)
 /* A literal shift amount gets just the bits its value needs. */
 static Val shift_amount_lit(Lower *L, Val b)
 {
-	uint64_t v = lit_value(b.lit);
-	if ((int64_t)v < 0) {
+	LitInt v = lit_value(b.lit);
+	if (v < 0) {
 		error_at(L, b.lit->line, b.lit->col, "a shift amount cannot be negative");
 		return err_val;
 	}
@@ -235,16 +268,13 @@ static int lit_int(Lower *L, const Expr *e, const char *what, long *out)
 		error_at(L, e->line, e->col, "%s must be a constant number", what);
 		return 0;
 	}
-	int n = lit_node(L, e, 64);
-	if (n < 0)
-		return 0;
-	uint64_t v = nf_node(L->g, n)->value;
-	if ((int64_t)v < 0) {
+	LitInt v = lit_value(e);
+	if (v < 0) {
 		error_at(L, e->line, e->col, "%s cannot be negative", what);
 		return 0;
 	}
 	if (v > 4096) {
-		error_at(L, e->line, e->col, "%s %llu is out of range", what, (unsigned long long)v);
+		error_at(L, e->line, e->col, "%s %s is out of range", what, lit_text(L, v));
 		return 0;
 	}
 	*out = (long)v;
@@ -852,7 +882,10 @@ static void lower_assign(Lower *L, Env *env, const Stmt *s)
 static void lower_next(Lower *L, Env *env, const Stmt *s)
 {
 	const char *name = s->targets[0];
-	int k = peak_port_index(L->s, PEAK_STATE, name);
+	intptr_t var;
+	int k = strmap_get(&L->names, name, &var) && L->vars.data[var].kind == VK_STATE
+			? L->vars.data[var].index
+			: -1;
 	Val v = lower_expr(L, env, s->value);
 	if (k < 0) {
 		if (peak_port_index(L->s, PEAK_OUTPUT, name) >= 0 ||

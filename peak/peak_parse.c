@@ -21,16 +21,19 @@ typedef struct Parser {
 	Arena *arena;
 	const YDoc *doc;
 	const YNode *node;
+	YPosMap where;     /* positions of the behaviour's characters in the file */
 	Diags *d;
 	VEC(Token) toks;
 	int pos;
 	int errors;
 	int last_line, last_col;
+	int blocks;        /* if/elif nesting */
 	int depth;         /* expression nesting, bounded so deep input cannot overflow the stack */
 } Parser;
 
 #define MAX_DEPTH 200
 #define MAX_TREE_DEPTH 2000
+#define MAX_BLOCKS 2000
 
 static void error_at(Parser *p, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -49,7 +52,7 @@ static void error_at(Parser *p, int line, int col, const char *fmt, ...)
 static void push_tok(Parser *p, TokKind k, const char *s, size_t n, int tline, int tcol)
 {
 	Token t = { k, arena_strndup(p->arena, s, n), 0, 0 };
-	yscalar_pos(p->doc, p->node, tline, tcol, &t.line, &t.col);
+	ypos_get(&p->where, tline, tcol, &t.line, &t.col);
 	vec_push(&p->toks, t);
 }
 
@@ -92,14 +95,18 @@ static void lex_line(Parser *p, const char *s, int n, int tline, int start, int 
 			int k = match_operator(s + i);
 			if (!k) {
 				int line, col;
-				yscalar_pos(p->doc, p->node, tline, i, &line, &col);
+				ypos_get(&p->where, tline, i, &line, &col);
+				int len = 1;
+				if ((unsigned char)c >= 0x80) /* a whole UTF-8 character */
+					while (i + len < n && ((unsigned char)s[i + len] & 0xc0) == 0x80)
+						len++;
 				if (c == '/' || c == '%')
 					error_at(p, line, col,
 						 "'%c' is not supported: division is not part of the PE language",
 						 c);
 				else
-					error_at(p, line, col, "unexpected character '%c'", c);
-				i++;
+					error_at(p, line, col, "unexpected character '%.*s'", len, s + i);
+				i += len;
 				continue;
 			}
 			if (strchr("([", c))
@@ -127,11 +134,11 @@ static void lex(Parser *p)
 		int blank = ind == n || s[ind] == '#' || s[ind] == '\r';
 		if (!blank && depth == 0) {
 			int line, col;
-			yscalar_pos(p->doc, p->node, tline, ind, &line, &col);
+			ypos_get(&p->where, tline, ind, &line, &col);
 			const char *tab = memchr(s, '\t', (size_t)ind);
 			if (tab) {
 				int tl, tc;
-				yscalar_pos(p->doc, p->node, tline, (int)(tab - s), &tl, &tc);
+				ypos_get(&p->where, tline, (int)(tab - s), &tl, &tc);
 				error_at(p, tl, tc, "tabs are not allowed in indentation");
 			}
 			if (ind > vec_last(&indents)) {
@@ -634,6 +641,21 @@ static Expr *parse_expr_list(Parser *p)
 /* ---- statements ---- */
 
 static Stmt **parse_block(Parser *p, int *n, int top);
+static Stmt *parse_if_inner(Parser *p);
+
+/* if/elif chains nest in the tree and the passes after the parser walk them
+ * recursively: their depth is bounded like that of expressions. */
+static int enter_block(Parser *p)
+{
+	if (++p->blocks <= MAX_BLOCKS)
+		return 1;
+	Token *t = peek(p);
+	if (p->blocks == MAX_BLOCKS + 1)
+		error_at(p, t->line, t->col, "if/elif nesting is too deep (more than %d levels)",
+			 MAX_BLOCKS);
+	p->blocks--;
+	return 0;
+}
 
 static Stmt *new_stmt(Parser *p, StmtKind k, const Token *at)
 {
@@ -691,6 +713,15 @@ static Stmt **parse_suite(Parser *p, int *n)
 
 /* if_stmt := ('if'|'elif') expr suite ('elif' ... | 'else' suite)? */
 static Stmt *parse_if(Parser *p)
+{
+	if (!enter_block(p))
+		return NULL;
+	Stmt *s = parse_if_inner(p);
+	p->blocks--;
+	return s;
+}
+
+static Stmt *parse_if_inner(Parser *p)
 {
 	Token *t = advance(p);
 	Stmt *s = new_stmt(p, ST_IF, t);
@@ -814,7 +845,9 @@ static Stmt **parse_block(Parser *p, int *n, int top)
 Behavior *peak_parse_behavior(Arena *arena, const YDoc *doc, const YNode *n, Diags *d)
 {
 	Parser p = { .arena = arena, .doc = doc, .node = n, .d = d };
+	ypos_init(&p.where, doc, n);
 	lex(&p);
+	ypos_free(&p.where);
 	if (p.errors) {
 		/* the parser would only repeat what the lexer found */
 		vec_free(&p.toks);

@@ -3,6 +3,7 @@
  * instruction's field layout, ports, state and delays; then hands the behaviour
  * to the parser and lowering. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,13 +117,14 @@ static int parse_width(Reader *r, const YNode *n, TypeLexer *t, int *width)
 		return 0;
 	}
 	char *end;
+	errno = 0;
 	long v = strtol(num, &end, 10);
 	if (*end) {
 		error_in(r, n, at, "expected a width, found '%s'", num);
 		return 0;
 	}
-	if (v < 1 || v > 64) {
-		error_in(r, n, at, "width %ld is out of range (1 to 64)", v);
+	if (v < 1 || v > 64 || errno) {
+		error_in(r, n, at, "width %s is out of range (1 to 64)", num);
 		return 0;
 	}
 	*width = (int)v;
@@ -187,7 +189,11 @@ static int parse_member(Reader *r, const YNode *n, TypeLexer *t, EnumBuild *b)
 		code_at = t->pos;
 		lex_word(t, num, sizeof num);
 		if (bv_parse(num, 64, &code) != 0) {
-			error_in(r, n, code_at, "expected a code for '%s', found '%s'", word, num);
+			if (!*num)
+				error_in(r, n, code_at, "expected a code for '%s' (a number of 0 or more)",
+					 word);
+			else
+				error_in(r, n, code_at, "expected a code for '%s', found '%s'", word, num);
 			return 0;
 		}
 	}
@@ -497,6 +503,11 @@ static const char *read_name(Reader *r, const YNode *n, const char *what)
 			error_node(r, n, "expected a %s name (letters, digits, '_')", what);
 		return NULL;
 	}
+	if (strlen(n->value) > 200) {
+		/* it names files and a Verilog module */
+		error_node(r, n, "a %s name has at most 200 characters", what);
+		return NULL;
+	}
 	return arena_strdup(r->arena, n->value);
 }
 
@@ -521,6 +532,12 @@ static void require(Reader *r, const YNode *map, const char *key, const char *wh
 		error_node(r, map, "missing '%s' (%s)", key, what);
 }
 
+/* 1 for an empty mapping or an empty value (a missing one is reported apart). */
+static int declares_nothing(const YNode *n)
+{
+	return n && ((n->kind == YN_MAP && n->len == 0) || (n->kind == YN_SCALAR && !*n->value));
+}
+
 static PeakSpec *read_pe(Reader *r, const YNode *root)
 {
 	static const char *const keys[] = { "pe", "types", "instruction", "inputs", "outputs",
@@ -542,9 +559,9 @@ static PeakSpec *read_pe(Reader *r, const YNode *root)
 	read_ports(r, s, PEAK_STATE, ymap_get(root, "state"), "state");
 	attach_enums(r, s);
 	check_names(r, s);
-	if (s->nports[PEAK_FIELD] == 0 && ymap_get(root, "instruction"))
+	if (declares_nothing(ymap_get(root, "instruction")))
 		error_node(r, ymap_get(root, "instruction"), "the instruction needs at least one field");
-	if (s->nports[PEAK_OUTPUT] == 0 && ymap_get(root, "outputs"))
+	if (declares_nothing(ymap_get(root, "outputs")))
 		error_node(r, ymap_get(root, "outputs"), "a PE needs at least one output");
 	/* the behaviour is checked too unless its names are in doubt */
 	int ports_ok = diags_errors(r->d) == before && s->nports[PEAK_FIELD] > 0 &&

@@ -307,6 +307,47 @@ static void test_folding(void)
 	diags_free(d);
 }
 
+/* Literals are exact integers that must fit where they land; negative ones
+ * fit as two's complement; a literal shift amount may exceed the width. */
+static void test_literals(void)
+{
+	g_test = "literal semantics";
+	Diags *d = diags_new(NULL);
+	PeakFile *f = load_text("ir:\n  - name: l\n    inputs: { b: bits(16), x: bits(64) }\n"
+				"    outputs: { p: bits(16), m: bits(16), s: bits(64), t: bits(16) }\n"
+				"    behavior: |\n      p = b + ~5\n      m = -1\n"
+				"      s = x >> 0xffffffffffffffff\n      t = b << (1 << 4)\n",
+				d);
+	check(f != NULL, "exact literals load");
+	if (f) {
+		const PeakSpec *s = f->specs[0];
+		PeakValues pv;
+		peak_values_init(&pv, s);
+		pv.v[PEAK_INPUT][0] = 100;
+		pv.v[PEAK_INPUT][1] = ~0ULL;
+		peak_eval(s, &pv, NULL, NULL);
+		check(out(s, &pv, "p") == 94, "b + ~5 is b - 6");
+		check(out(s, &pv, "m") == 0xffff, "-1 on 16 bits");
+		check(out(s, &pv, "s") == 0, "a shift by 2^64-1 gives 0");
+		check(out(s, &pv, "t") == 0, "a shift by 16 of 16 bits gives 0");
+		peak_values_free(&pv);
+	}
+	peak_file_free(f);
+	const char *bad[] = { "p = b + (0xFFFF + 1)", "p = b + (1 << 100)", "p = b + -32769",
+			      "p = b << -1" };
+	for (int i = 0; i < 4; i++) {
+		char *text = xasprintf("ir:\n  - name: l\n    inputs: { b: bits(16) }\n"
+				       "    outputs: { p: bits(16) }\n    behavior: %s\n", bad[i]);
+		Diags *e = diags_new(NULL);
+		PeakFile *g = load_text(text, e);
+		check(g == NULL && diags_errors(e) == 1, "'%s' is rejected", bad[i]);
+		peak_file_free(g);
+		diags_free(e);
+		free(text);
+	}
+	diags_free(d);
+}
+
 static void test_packing(void)
 {
 	g_test = "instruction layout";
@@ -456,6 +497,7 @@ int main(void)
 	test_builtins();
 	test_ssa();
 	test_folding();
+	test_literals();
 	test_packing();
 	test_patterns();
 	test_error_collection();
