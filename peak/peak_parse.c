@@ -404,24 +404,27 @@ static Expr *parse_postfix(Parser *p)
 	return e;
 }
 
-static int enter(Parser *p)
+/* Enters one more level of *level (expression or if/elif nesting); beyond max
+ * it reports `what` at the current token and returns 0 with *level unchanged.
+ * The passes after the parser walk these trees recursively, so their depth is
+ * bounded here. */
+static int enter(Parser *p, int *level, int max, const char *what)
 {
-	if (++p->depth <= MAX_DEPTH)
+	if (++*level <= max)
 		return 1;
+	--*level;
 	Token *t = peek(p);
-	if (p->depth == MAX_DEPTH + 1)
-		error_at(p, t->line, t->col, "expression is nested too deeply (more than %d levels)",
-			 MAX_DEPTH);
+	error_at(p, t->line, t->col, "%s (more than %d levels)", what, max);
 	return 0;
 }
+
+#define EXPR_TOO_DEEP "expression is nested too deeply"
 
 /* factor := ('~' | '-') factor | postfix */
 static Expr *parse_factor(Parser *p)
 {
-	if (!enter(p)) {
-		p->depth--;
+	if (!enter(p, &p->depth, MAX_DEPTH, EXPR_TOO_DEEP))
 		return NULL;
-	}
 	Expr *e = parse_factor_inner(p);
 	p->depth--;
 	return e;
@@ -450,8 +453,7 @@ static int deepen(Parser *p, const Expr *a, const Expr *b, const Token *at)
 	int d = 1 + (a->depth > b->depth ? a->depth : b->depth);
 	if (d <= MAX_TREE_DEPTH)
 		return 1;
-	error_at(p, at->line, at->col, "expression is nested too deeply (more than %d levels)",
-		 MAX_TREE_DEPTH);
+	error_at(p, at->line, at->col, "%s (more than %d levels)", EXPR_TOO_DEEP, MAX_TREE_DEPTH);
 	return 0;
 }
 
@@ -539,10 +541,8 @@ static Expr *parse_not(Parser *p)
 	if (!is_kw(p, "not"))
 		return parse_comparison(p);
 	Token *t = advance(p);
-	if (!enter(p)) {
-		p->depth--;
+	if (!enter(p, &p->depth, MAX_DEPTH, EXPR_TOO_DEEP))
 		return NULL;
-	}
 	Expr *a = parse_not(p);
 	p->depth--;
 	if (!a)
@@ -596,10 +596,8 @@ static Expr *parse_expr(Parser *p)
 		return NULL;
 	}
 	advance(p);
-	if (!enter(p)) {
-		p->depth--;
+	if (!enter(p, &p->depth, MAX_DEPTH, EXPR_TOO_DEEP))
 		return NULL;
-	}
 	Expr *other = parse_expr(p);
 	p->depth--;
 	if (!other)
@@ -643,19 +641,6 @@ static Expr *parse_expr_list(Parser *p)
 static Stmt **parse_block(Parser *p, int *n, int top);
 static Stmt *parse_if_inner(Parser *p);
 
-/* if/elif chains nest in the tree and the passes after the parser walk them
- * recursively: their depth is bounded like that of expressions. */
-static int enter_block(Parser *p)
-{
-	if (++p->blocks <= MAX_BLOCKS)
-		return 1;
-	Token *t = peek(p);
-	if (p->blocks == MAX_BLOCKS + 1)
-		error_at(p, t->line, t->col, "if/elif nesting is too deep (more than %d levels)",
-			 MAX_BLOCKS);
-	p->blocks--;
-	return 0;
-}
 
 static Stmt *new_stmt(Parser *p, StmtKind k, const Token *at)
 {
@@ -714,7 +699,7 @@ static Stmt **parse_suite(Parser *p, int *n)
 /* if_stmt := ('if'|'elif') expr suite ('elif' ... | 'else' suite)? */
 static Stmt *parse_if(Parser *p)
 {
-	if (!enter_block(p))
+	if (!enter(p, &p->blocks, MAX_BLOCKS, "if/elif nesting is too deep"))
 		return NULL;
 	Stmt *s = parse_if_inner(p);
 	p->blocks--;
