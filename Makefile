@@ -13,14 +13,15 @@ IR       := $(sort $(wildcard peak/ir/*.yaml))
 
 COMMON_SRC := $(sort $(wildcard common/*.c))
 PEAK_SRC   := $(filter-out peak/peak_main.c,$(sort $(wildcard peak/*.c)))
+LAKE_SRC   := $(filter-out lake/lake_main.c,$(sort $(wildcard lake/*.c)))
 LIB_SRC    := $(COMMON_SRC) $(PEAK_SRC)
 
 OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
 SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
 
-TOOLS     := bin/peak
+TOOLS     := bin/peak bin/lake
 TESTS     := bin/test_common bin/test_peak
-SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak
+SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake
 
 .PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary
 .DEFAULT_GOAL := all
@@ -46,6 +47,14 @@ build/san/%.o: %.c
 bin/peak: $(call OBJ,peak/peak_main.c $(LIB_SRC))
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/lake: $(call OBJ,lake/lake_main.c $(LAKE_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/lake: $(call SANOBJ,lake/lake_main.c $(LAKE_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/test_common: $(call OBJ,common/tests/test_common.c $(COMMON_SRC))
 	@mkdir -p bin

@@ -49,6 +49,8 @@ void outset_abort(__take OutSet *set);
 __give char *util_path_join(const char *dir, const char *name);
 /* Creates a folder and its parents; 0 on success. */
 int util_mkdir_p(const char *dir);
+/* 1 if s is a C-style identifier: a letter or '_', then letters, digits, '_'. */
+int util_is_identifier(const char *s);
 /* Seconds from a monotonic clock. */
 double util_now(void);
 

@@ -2,6 +2,7 @@
 #include "yamlr.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -472,4 +473,12 @@ int yscalar_double(const YNode *n, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+void ynode_error(Diags *d, const YNode *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(d, DIAG_ERROR, n->file, n->line, n->col, fmt, ap);
+	va_end(ap);
 }

@@ -44,6 +44,8 @@ YNode *ymap_key(const YNode *map, const char *key);
 /* Reports every key of map not in allowed (a NULL-terminated list); returns the
  * number of such keys. what names the map in the message. */
 int ymap_check_keys(const YNode *map, const char *const *allowed, const char *what, Diags *d);
+/* Reports an error at node n's position. */
+void ynode_error(Diags *d, const YNode *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Reports an error unless n has kind k; returns 1 if it does. what names the
  * expected thing, e.g. "a mapping of input names to types". */
 int ynode_expect(const YNode *n, YNodeKind k, const char *what, Diags *d);

@@ -39,16 +39,6 @@ static int in_list(const char *const *list, const char *s)
 	return 0;
 }
 
-static void error_node(Reader *r, const YNode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void error_node(Reader *r, const YNode *n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag_vreport(r->d, DIAG_ERROR, n->file, n->line, n->col, fmt, ap);
-	va_end(ap);
-}
 
 /* Error at character off of scalar n. */
 static void error_in(Reader *r, const YNode *n, int off, const char *fmt, ...)
@@ -62,16 +52,6 @@ static void error_in(Reader *r, const YNode *n, int off, const char *fmt, ...)
 	va_start(ap, fmt);
 	diag_vreport(r->d, DIAG_ERROR, n->file, line, col, fmt, ap);
 	va_end(ap);
-}
-
-static int is_identifier(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return 0;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	return 1;
 }
 
 /* ---- type expressions ---- */
@@ -177,7 +157,7 @@ static int parse_member(Reader *r, const YNode *n, TypeLexer *t, EnumBuild *b)
 	char word[128];
 	skip_space(t);
 	int at = t->pos;
-	if (!lex_word(t, word, sizeof word) || !is_identifier(word)) {
+	if (!lex_word(t, word, sizeof word) || !util_is_identifier(word)) {
 		error_in(r, n, at, "expected an enum member name");
 		return 0;
 	}
@@ -250,7 +230,7 @@ static int resolve_alias(Reader *r, int k, PeakType *out);
 static int parse_type(Reader *r, const YNode *n, const char *name, PeakType *out)
 {
 	if (n->kind != YN_SCALAR) {
-		error_node(r, n, "expected a type such as bit, bits(16), enum { ... } or a type name");
+		ynode_error(r->d, n, "expected a type such as bit, bits(16), enum { ... } or a type name");
 		return 0;
 	}
 	TypeLexer t = { n->value, 0 };
@@ -301,7 +281,7 @@ static int resolve_alias(Reader *r, int k, PeakType *out)
 {
 	int *st = &r->alias_state.data[k];
 	if (*st == 1) {
-		error_node(r, r->alias_nodes.data[k], "type '%s' is defined in terms of itself",
+		ynode_error(r->d, r->alias_nodes.data[k], "type '%s' is defined in terms of itself",
 			   r->aliases.keys[k]);
 		*st = 3;
 		return 0;
@@ -324,14 +304,14 @@ static void read_types(Reader *r, const YNode *types)
 		return;
 	for (int i = 0; i < types->len; i++) {
 		const YNode *k = types->keys[i];
-		if (!is_identifier(k->value) || peak_is_builtin(k->value) ||
+		if (!util_is_identifier(k->value) || peak_is_builtin(k->value) ||
 		    in_list(reserved_names, k->value) || strcmp(k->value, "bit") == 0 ||
 		    strcmp(k->value, "bits") == 0 || strcmp(k->value, "enum") == 0) {
-			error_node(r, k, "'%s' cannot be a type name", k->value);
+			ynode_error(r->d, k, "'%s' cannot be a type name", k->value);
 			continue;
 		}
 		if (strmap_get(&r->aliases, k->value, NULL)) {
-			error_node(r, k, "duplicate type '%s'", k->value);
+			ynode_error(r->d, k, "duplicate type '%s'", k->value);
 			continue;
 		}
 		strmap_put(&r->aliases, k->value, r->alias_nodes.len);
@@ -363,8 +343,8 @@ static void read_ports(Reader *r, PeakSpec *s, int cls, const YNode *map, const 
 	int offset = 0;
 	for (int i = 0; i < map->len; i++) {
 		const YNode *k = map->keys[i];
-		if (!is_identifier(k->value)) {
-			error_node(r, k, "'%s' is not a valid %s name", k->value, what);
+		if (!util_is_identifier(k->value)) {
+			ynode_error(r->d, k, "'%s' is not a valid %s name", k->value, what);
 			continue;
 		}
 		PeakPort p = { arena_strdup(r->arena, k->value), { 0, -1 }, offset, 0, k->line, k->col };
@@ -420,17 +400,17 @@ static void read_resets(Reader *r, PeakSpec *s, const YNode *map)
 	for (int i = 0; i < map->len; i++) {
 		int k = peak_port_index(s, PEAK_STATE, map->keys[i]->value);
 		if (k < 0) {
-			error_node(r, map->keys[i], "unknown state variable '%s'", map->keys[i]->value);
+			ynode_error(r->d, map->keys[i], "unknown state variable '%s'", map->keys[i]->value);
 			continue;
 		}
 		PeakPort *p = &s->ports[PEAK_STATE][k];
 		const YNode *v = map->vals[i];
 		int e = v->kind == YN_SCALAR ? bv_parse(v->value, p->type.width, &p->reset) : -1;
 		if (e == -2)
-			error_node(r, v, "reset value %s does not fit in %d bits", v->value,
+			ynode_error(r->d, v, "reset value %s does not fit in %d bits", v->value,
 				   p->type.width);
 		else if (e)
-			error_node(r, v, "expected a number as the reset value of '%s'", p->name);
+			ynode_error(r->d, v, "expected a number as the reset value of '%s'", p->name);
 	}
 }
 
@@ -456,16 +436,16 @@ static void read_delays(Reader *r, PeakSpec *s, const YNode *map)
 			}
 		}
 		if (!found) {
-			error_node(r, k, "'%s' is not an operation of the instruction's enums",
+			ynode_error(r->d, k, "'%s' is not an operation of the instruction's enums",
 				   k->value);
 			continue;
 		}
 		if (found > 1) {
-			error_node(r, k, "'%s' names members of several enums", k->value);
+			ynode_error(r->d, k, "'%s' names members of several enums", k->value);
 			continue;
 		}
 		if (yscalar_double(v, &dl.ns) != 0 || !(dl.ns >= 0 && dl.ns < 1e9)) {
-			error_node(r, v, "expected a delay in ns (a non-negative number)");
+			ynode_error(r->d, v, "expected a delay in ns (a non-negative number)");
 			continue;
 		}
 		s->delays[s->ndelays++] = dl;
@@ -498,14 +478,14 @@ static void attach_enums(Reader *r, PeakSpec *s)
 
 static const char *read_name(Reader *r, const YNode *n, const char *what)
 {
-	if (!n || n->kind != YN_SCALAR || !is_identifier(n->value)) {
+	if (!n || n->kind != YN_SCALAR || !util_is_identifier(n->value)) {
 		if (n)
-			error_node(r, n, "expected a %s name (letters, digits, '_')", what);
+			ynode_error(r->d, n, "expected a %s name (letters, digits, '_')", what);
 		return NULL;
 	}
 	if (strlen(n->value) > 200) {
 		/* it names files and a Verilog module */
-		error_node(r, n, "a %s name has at most 200 characters", what);
+		ynode_error(r->d, n, "a %s name has at most 200 characters", what);
 		return NULL;
 	}
 	return arena_strdup(r->arena, n->value);
@@ -514,11 +494,11 @@ static const char *read_name(Reader *r, const YNode *n, const char *what)
 static void lower_behavior(Reader *r, PeakSpec *s, const YNode *beh, const YNode *owner)
 {
 	if (!beh) {
-		error_node(r, owner, "missing 'behavior'");
+		ynode_error(r->d, owner, "missing 'behavior'");
 		return;
 	}
 	if (beh->kind != YN_SCALAR) {
-		error_node(r, beh, "expected the behavior as text (a '|' block)");
+		ynode_error(r->d, beh, "expected the behavior as text (a '|' block)");
 		return;
 	}
 	Behavior *b = peak_parse_behavior(r->arena, r->doc, beh, r->d);
@@ -529,7 +509,7 @@ static void lower_behavior(Reader *r, PeakSpec *s, const YNode *beh, const YNode
 static void require(Reader *r, const YNode *map, const char *key, const char *what)
 {
 	if (!ymap_get(map, key))
-		error_node(r, map, "missing '%s' (%s)", key, what);
+		ynode_error(r->d, map, "missing '%s' (%s)", key, what);
 }
 
 /* 1 for an empty mapping or an empty value (a missing one is reported apart). */
@@ -546,7 +526,7 @@ static PeakSpec *read_pe(Reader *r, const YNode *root)
 	PeakSpec *s = new_spec(r, PEAK_PE, root);
 	s->name = read_name(r, ymap_get(root, "pe"), "PE");
 	if (s->name && (vw_is_keyword(s->name) || strcmp(s->name, "unused_ok") == 0))
-		error_node(r, ymap_get(root, "pe"),
+		ynode_error(r->d, ymap_get(root, "pe"),
 			   "'%s' cannot name a PE: it is a Verilog keyword (the PE becomes a module)",
 			   s->name);
 	require(r, root, "instruction", "the instruction's fields");
@@ -560,9 +540,9 @@ static PeakSpec *read_pe(Reader *r, const YNode *root)
 	attach_enums(r, s);
 	check_names(r, s);
 	if (declares_nothing(ymap_get(root, "instruction")))
-		error_node(r, ymap_get(root, "instruction"), "the instruction needs at least one field");
+		ynode_error(r->d, ymap_get(root, "instruction"), "the instruction needs at least one field");
 	if (declares_nothing(ymap_get(root, "outputs")))
-		error_node(r, ymap_get(root, "outputs"), "a PE needs at least one output");
+		ynode_error(r->d, ymap_get(root, "outputs"), "a PE needs at least one output");
 	/* the behaviour is checked too unless its names are in doubt */
 	int ports_ok = diags_errors(r->d) == before && s->nports[PEAK_FIELD] > 0 &&
 		       s->nports[PEAK_OUTPUT] > 0;
@@ -583,7 +563,7 @@ static PeakSpec *read_ir_op(Reader *r, const YNode *op)
 	PeakSpec *s = new_spec(r, PEAK_IR, op);
 	s->name = read_name(r, ymap_get(op, "name"), "operation");
 	if (!ymap_get(op, "name"))
-		error_node(r, op, "missing 'name' of the IR operation");
+		ynode_error(r->d, op, "missing 'name' of the IR operation");
 	require(r, op, "outputs", "at least one output");
 	int errors = diags_errors(r->d);
 	/* an operation's own types are visible to it alone */
@@ -611,7 +591,7 @@ static void read_ir(Reader *r, const YNode *root)
 	if (!ynode_expect(list, YN_SEQ, "a list of IR operations", r->d))
 		return;
 	if (list->len == 0) {
-		error_node(r, list, "an IR file needs at least one operation");
+		ynode_error(r->d, list, "an IR file needs at least one operation");
 		return;
 	}
 	PeakFile *f = r->file;
@@ -624,7 +604,7 @@ static void read_ir(Reader *r, const YNode *root)
 			continue;
 		intptr_t prev;
 		if (s->name && strmap_get(&names, s->name, &prev))
-			error_node(r, ymap_get(list->items[i], "name"),
+			ynode_error(r->d, ymap_get(list->items[i], "name"),
 				   "duplicate IR operation '%s' (first at line %d)", s->name,
 				   f->specs[prev]->line);
 		else if (s->name)

@@ -44,6 +44,9 @@ suite "peak bad input (ASan+UBSan)" env PEAK=build/san/bin/peak bash peak/tests/
 suite "peak golden files" bash peak/tests/golden.sh
 suite "peak rules: proofs, random re-checks, coverage, determinism" bash peak/tests/rules.sh
 suite "peak generation under ASan+UBSan" env PEAK=build/san/bin/peak bash peak/tests/san_generate.sh
+suite "lake specs" bash lake/tests/specs.sh
+suite "lake bad input" bash lake/tests/bad.sh
+suite "lake bad input (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/bad.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
 
 echo "all suites took $(($(date +%s) - t_start)) s"

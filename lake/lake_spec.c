@@ -1,0 +1,465 @@
+/* lake_spec.c - reads and checks Lake memory specs (see lake.h). Every check
+ * reports with the position of the offending YAML node and reading goes on,
+ * so one run shows every error of a file. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/strmap.h"
+#include "../common/vwrite.h"
+#include "lake.h"
+
+typedef struct Reader {
+	LakeFile *f;
+	LakeSpec *s;
+	Arena *arena;
+	Diags *d;
+} Reader;
+
+
+/* A name for a hardware object: an identifier that Verilog accepts. */
+static const char *read_name(Reader *r, const YNode *n, const char *what)
+{
+	if (n->kind != YN_SCALAR || !util_is_identifier(n->value) || strlen(n->value) > 200) {
+		ynode_error(r->d, n, "expected a %s name (letters, digits, '_', at most 200)", what);
+		return NULL;
+	}
+	if (vw_is_keyword(n->value)) {
+		ynode_error(r->d, n, "'%s' cannot name a %s: it is a Verilog keyword", n->value, what);
+		return NULL;
+	}
+	return arena_strdup(r->arena, n->value);
+}
+
+/* An integer in [lo, hi]; dflt when n is NULL. Returns 0 on error. */
+static int read_int(Reader *r, const YNode *n, const char *what, long lo, long hi, long dflt,
+		    int *out)
+{
+	long long v = dflt;
+	if (n && (n->kind != YN_SCALAR || yscalar_int(n, &v) != 0)) {
+		ynode_error(r->d, n, "expected a number for %s", what);
+		return 0;
+	}
+	if (v < lo || v > hi) {
+		ynode_error(r->d, n, "%s %lld is out of range (%ld to %ld)", what, v, lo, hi);
+		return 0;
+	}
+	*out = (int)v;
+	return 1;
+}
+
+static int read_bool(Reader *r, const YNode *n, const char *what, int *out)
+{
+	*out = 0;
+	if (!n)
+		return 1;
+	if (n->kind == YN_SCALAR && strcmp(n->value, "true") == 0)
+		return *out = 1;
+	if (n->kind == YN_SCALAR && strcmp(n->value, "false") == 0)
+		return 1;
+	ynode_error(r->d, n, "expected true or false for %s", what);
+	return 0;
+}
+
+/* One of a list of words; returns its index or -1 (reported). */
+static int read_choice(Reader *r, const YNode *n, const char *what, const char *const *words)
+{
+	for (int i = 0; n->kind == YN_SCALAR && words[i]; i++)
+		if (strcmp(n->value, words[i]) == 0)
+			return i;
+	char list[128] = "";
+	for (int i = 0; words[i]; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+			 words[i]);
+	ynode_error(r->d, n, "%s must be one of: %s", what, list);
+	return -1;
+}
+
+/* ---- storage ---- */
+
+/* { name, op, width, latency, ii } of one storage port. */
+static int read_port(Reader *r, LakeUnit *u, const YNode *n, LakePort *p)
+{
+	static const char *const keys[] = { "name", "op", "width", "latency", "ii", NULL };
+	static const char *const ops[] = { "read", "write", "readwrite", NULL };
+	if (!ynode_expect(n, YN_MAP, "a port { name, op, width, latency, ii }", r->d))
+		return 0;
+	ymap_check_keys(n, keys, "a storage port", r->d);
+	const YNode *name = ymap_get(n, "name"), *op = ymap_get(n, "op");
+	if (!name || !op) {
+		ynode_error(r->d, n, "a storage port needs a name and an op");
+		return 0;
+	}
+	p->line = n->line;
+	p->col = n->col;
+	p->name = read_name(r, name, "port");
+	int k = read_choice(r, op, "a port's op", ops);
+	p->op = (LakeOp)(k + 1);
+	int ok = p->name && k >= 0;
+	ok &= read_int(r, ymap_get(n, "width"), "the port width", 1, u->fetch, u->fetch, &p->width);
+	ok &= read_int(r, ymap_get(n, "latency"), "the latency", 0, 16, u->kind == LAKE_SRAM ? 1 : 0,
+		       &p->latency);
+	ok &= read_int(r, ymap_get(n, "ii"), "the initiation interval", 1, 16, 1, &p->ii);
+	if (ok && u->fetch % p->width != 0) {
+		ynode_error(r->d, ymap_get(n, "width"), "port width %d does not divide the fetch width %d",
+			   p->width, u->fetch);
+		ok = 0;
+	}
+	return ok;
+}
+
+static void read_ports_of(Reader *r, LakeUnit *u, const YNode *list)
+{
+	if (!ynode_expect(list, YN_SEQ, "a list of ports", r->d))
+		return;
+	if (list->len == 0) {
+		ynode_error(r->d, list, "a storage unit needs at least one port");
+		return;
+	}
+	u->ports = arena_alloc(r->arena, (size_t)list->len * sizeof(LakePort));
+	for (int i = 0; i < list->len; i++) {
+		LakePort *p = &u->ports[u->nports];
+		if (!read_port(r, u, list->items[i], p))
+			continue;
+		for (int j = 0; j < u->nports; j++)
+			if (strcmp(u->ports[j].name, p->name) == 0)
+				ynode_error(r->d, ymap_get(list->items[i], "name"),
+					   "duplicate port '%s' in '%s'", p->name, u->name);
+		u->nports++;
+	}
+}
+
+static void read_unit(Reader *r, const YNode *key, const YNode *n, LakeUnit *u)
+{
+	static const char *const keys[] = { "kind", "words", "fetch", "ports", NULL };
+	static const char *const kinds[] = { "sram", "regfile", NULL };
+	u->name = read_name(r, key, "storage unit");
+	u->line = key->line;
+	u->col = key->col;
+	if (!ynode_expect(n, YN_MAP, "a storage unit { kind, words, fetch, ports }", r->d))
+		return;
+	ymap_check_keys(n, keys, "a storage unit", r->d);
+	const YNode *kind = ymap_get(n, "kind");
+	int k = kind ? read_choice(r, kind, "kind", kinds) : (ynode_error(r->d, n, "missing 'kind'"), -1);
+	u->kind = k == 1 ? LAKE_REGFILE : LAKE_SRAM;
+	if (!ymap_get(n, "words"))
+		ynode_error(r->d, n, "missing 'words' (the capacity)");
+	if (!read_int(r, ymap_get(n, "words"), "words", 1, 1 << 24, 1, &u->words) ||
+	    !read_int(r, ymap_get(n, "fetch"), "fetch", 1, 64, 1, &u->fetch))
+		return;
+	if (u->words % u->fetch != 0) {
+		ynode_error(r->d, ymap_get(n, "fetch"), "fetch width %d does not divide the %d words of '%s'",
+			   u->fetch, u->words, u->name ? u->name : "?");
+		return;
+	}
+	if (!ymap_get(n, "ports")) {
+		ynode_error(r->d, n, "missing 'ports'");
+		return;
+	}
+	read_ports_of(r, u, ymap_get(n, "ports"));
+}
+
+static void read_storage(Reader *r, const YNode *map)
+{
+	LakeSpec *s = r->s;
+	if (!ynode_expect(map, YN_MAP, "a mapping of storage unit names to units", r->d))
+		return;
+	if (map->len == 0) {
+		ynode_error(r->d, map, "a memory needs at least one storage unit");
+		return;
+	}
+	s->units = arena_alloc(r->arena, (size_t)map->len * sizeof(LakeUnit));
+	for (int i = 0; i < map->len; i++)
+		read_unit(r, map->keys[i], map->vals[i], &s->units[s->nunits++]);
+}
+
+/* ---- the tile's ports ---- */
+
+static int name_taken(const LakeSpec *s, const char *name)
+{
+	for (int i = 0; i < s->nunits; i++)
+		if (s->units[i].name && strcmp(s->units[i].name, name) == 0)
+			return 1;
+	for (int i = 0; i < s->nins; i++)
+		if (strcmp(s->ins[i], name) == 0)
+			return 1;
+	for (int i = 0; i < s->nouts; i++)
+		if (strcmp(s->outs[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static void read_tile_ports(Reader *r, const YNode *list, const char ***names, int *n,
+			    const char *what)
+{
+	if (!list) {
+		ynode_error(r->d, ymap_get(r->f->doc->root, "ports"), "missing '%s' ports", what);
+		return;
+	}
+	if (!ynode_expect(list, YN_SEQ, "a list of port names", r->d))
+		return;
+	if (list->len == 0) {
+		ynode_error(r->d, list, "a memory needs at least one %s port", what);
+		return;
+	}
+	*names = arena_alloc(r->arena, (size_t)list->len * sizeof(char *));
+	for (int i = 0; i < list->len; i++) {
+		const char *name = read_name(r, list->items[i], "port");
+		if (!name)
+			continue;
+		if (name_taken(r->s, name)) {
+			ynode_error(r->d, list->items[i], "'%s' already names a port or storage unit", name);
+			continue;
+		}
+		(*names)[(*n)++] = name;
+	}
+}
+
+/* ---- edges ---- */
+
+/* Finds an edge end: a tile port name or "unit.port". */
+static int find_end(Reader *r, const YNode *n, LakeEnd *e)
+{
+	const LakeSpec *s = r->s;
+	const char *text = n->kind == YN_SCALAR ? n->value : "";
+	const char *dot = strchr(text, '.');
+	if (!dot) {
+		for (int i = 0; i < s->nins; i++)
+			if (strcmp(s->ins[i], text) == 0)
+				return *e = (LakeEnd){ LAKE_TILE_IN, i }, 1;
+		for (int i = 0; i < s->nouts; i++)
+			if (strcmp(s->outs[i], text) == 0)
+				return *e = (LakeEnd){ LAKE_TILE_OUT, i }, 1;
+		ynode_error(r->d, n, "unknown port '%s' (a tile port, or unit.port)", text);
+		return 0;
+	}
+	for (int u = 0; u < s->nunits; u++) {
+		const LakeUnit *unit = &s->units[u];
+		if (!unit->name || strncmp(unit->name, text, (size_t)(dot - text)) != 0 ||
+		    unit->name[dot - text])
+			continue;
+		for (int p = 0; p < unit->nports; p++)
+			if (strcmp(unit->ports[p].name, dot + 1) == 0)
+				return *e = (LakeEnd){ u, p }, 1;
+		ynode_error(r->d, n, "storage unit '%s' has no port '%s'", unit->name, dot + 1);
+		return 0;
+	}
+	ynode_error(r->d, n, "unknown storage unit '%.*s'", (int)(dot - text), text);
+	return 0;
+}
+
+/* Words per transfer at an edge end: tile ports carry one word. */
+static int end_width(const LakeSpec *s, LakeEnd e)
+{
+	return e.unit >= 0 ? s->units[e.unit].ports[e.port].width : 1;
+}
+
+/* Data flows out of tile inputs and readable ports, into tile outputs and
+ * writable ports. */
+static int check_direction(Reader *r, const YNode *n, LakeEnd e, int is_src)
+{
+	const char *name = lake_end_name(r->f, e);
+	if (e.unit == (is_src ? LAKE_TILE_OUT : LAKE_TILE_IN)) {
+		ynode_error(r->d, n, "'%s' is a tile %s port and cannot be an edge's %s", name,
+			   is_src ? "output" : "input", is_src ? "source" : "destination");
+		return 0;
+	}
+	if (e.unit >= 0 && !(r->s->units[e.unit].ports[e.port].op & (is_src ? LAKE_READ : LAKE_WRITE))) {
+		ynode_error(r->d, n, "'%s' is a %s port and cannot be an edge's %s", name,
+			   is_src ? "write" : "read", is_src ? "source" : "destination");
+		return 0;
+	}
+	return 1;
+}
+
+static int same_end(LakeEnd a, LakeEnd b)
+{
+	return a.unit == b.unit && a.port == b.port;
+}
+
+static void read_edge(Reader *r, const YNode *n)
+{
+	LakeSpec *s = r->s;
+	if (n->kind != YN_SEQ || n->len != 2) {
+		ynode_error(r->d, n, "an edge is a pair [ source, destination ]");
+		return;
+	}
+	LakeEdge e = { { 0, 0 }, { 0, 0 }, n->line, n->col };
+	if (!find_end(r, n->items[0], &e.src) | !find_end(r, n->items[1], &e.dst))
+		return;
+	if (!check_direction(r, n->items[0], e.src, 1) | !check_direction(r, n->items[1], e.dst, 0))
+		return;
+	if (e.src.unit >= 0 && e.src.unit == e.dst.unit) {
+		ynode_error(r->d, n, "an edge from '%s' to itself", s->units[e.src.unit].name);
+		return;
+	}
+	int ws = end_width(s, e.src), wd = end_width(s, e.dst);
+	if (ws != wd) {
+		ynode_error(r->d, n->items[1], "port widths differ across the edge: '%s' moves %d word%s, '%s' %d",
+			   lake_end_name(r->f, e.src), ws, ws == 1 ? "" : "s",
+			   lake_end_name(r->f, e.dst), wd);
+		return;
+	}
+	for (int i = 0; i < s->nedges; i++)
+		if (same_end(s->edges[i].src, e.src) && same_end(s->edges[i].dst, e.dst)) {
+			ynode_error(r->d, n, "duplicate edge (first at line %d)", s->edges[i].line);
+			return;
+		}
+	s->edges[s->nedges++] = e;
+}
+
+/* Every port of the tile and of every storage unit takes part in an edge. */
+static void check_connected(Reader *r, const YNode *edges)
+{
+	const LakeSpec *s = r->s;
+	for (int u = -2; u < s->nunits; u++) {
+		int n = u == LAKE_TILE_IN ? s->nins : u == LAKE_TILE_OUT ? s->nouts : s->units[u].nports;
+		for (int p = 0; p < n; p++) {
+			LakeEnd e = { u, p };
+			int used = 0;
+			for (int i = 0; i < s->nedges && !used; i++)
+				used = same_end(s->edges[i].src, e) || same_end(s->edges[i].dst, e);
+			if (!used)
+				ynode_error(r->d, edges, "port '%s' is on no edge", lake_end_name(r->f, e));
+		}
+	}
+}
+
+static void read_edges(Reader *r, const YNode *list)
+{
+	if (!ynode_expect(list, YN_SEQ, "a list of edges [ source, destination ]", r->d))
+		return;
+	r->s->edges = arena_alloc(r->arena, (size_t)(list->len + 1) * sizeof(LakeEdge));
+	int errors = diags_errors(r->d);
+	for (int i = 0; i < list->len; i++)
+		read_edge(r, list->items[i]);
+	if (diags_errors(r->d) == errors)
+		check_connected(r, list);
+}
+
+/* ---- controller ---- */
+
+static void read_controller(Reader *r, const YNode *n)
+{
+	static const char *const keys[] = { "dims", "counter_bits", "affine", "share", NULL };
+	static const char *const affine[] = { "recurrence", "multiply", NULL };
+	LakeSpec *s = r->s;
+	if (!ynode_expect(n, YN_MAP, "a controller { dims, counter_bits, affine, share }", r->d))
+		return;
+	ymap_check_keys(n, keys, "the controller", r->d);
+	read_int(r, ymap_get(n, "dims"), "dims", 1, 16, 6, &s->dims);
+	if (!read_int(r, ymap_get(n, "counter_bits"), "counter_bits", 1, 32, 16, &s->counter_bits))
+		return;
+	const YNode *a = ymap_get(n, "affine");
+	if (a)
+		s->affine = read_choice(r, a, "affine", affine) == 1 ? LAKE_AFFINE_MULTIPLY
+								   : LAKE_AFFINE_RECURRENCE;
+	read_bool(r, ymap_get(n, "share"), "share", &s->share);
+	/* the address generators must reach every word of every unit */
+	for (int u = 0; u < s->nunits; u++) {
+		long rows = s->units[u].words;
+		if (s->counter_bits < 31 && rows > (1L << s->counter_bits)) {
+			ynode_error(r->d, ymap_get(n, "counter_bits"),
+				   "counter_bits %d cannot address the %ld words of '%s'", s->counter_bits,
+				   rows, s->units[u].name ? s->units[u].name : "?");
+			return;
+		}
+	}
+}
+
+/* ---- the file ---- */
+
+static void read_mem(Reader *r, const YNode *root)
+{
+	static const char *const keys[] = { "mem", "word", "storage", "ports", "edges", "controller",
+					    "chain", NULL };
+	static const char *const port_keys[] = { "in", "out", NULL };
+	LakeSpec *s = r->s;
+	ymap_check_keys(root, keys, "a MEM spec", r->d);
+	for (int i = 0; keys[i]; i++)
+		if (strcmp(keys[i], "chain") != 0 && !ymap_get(root, keys[i]))
+			ynode_error(r->d, root, "missing '%s'", keys[i]);
+	if (ymap_get(root, "mem"))
+		s->name = read_name(r, ymap_get(root, "mem"), "memory");
+	if (ymap_get(root, "word"))
+		read_int(r, ymap_get(root, "word"), "word", 1, 64, 16, &s->word);
+	if (ymap_get(root, "storage"))
+		read_storage(r, ymap_get(root, "storage"));
+	const YNode *ports = ymap_get(root, "ports");
+	if (ports && ynode_expect(ports, YN_MAP, "{ in: [ ... ], out: [ ... ] }", r->d)) {
+		ymap_check_keys(ports, port_keys, "the tile's ports", r->d);
+		read_tile_ports(r, ymap_get(ports, "in"), &s->ins, &s->nins, "in");
+		read_tile_ports(r, ymap_get(ports, "out"), &s->outs, &s->nouts, "out");
+	}
+	if (ymap_get(root, "controller"))
+		read_controller(r, ymap_get(root, "controller"));
+	read_bool(r, ymap_get(root, "chain"), "chain", &s->chain);
+	if (ymap_get(root, "edges") && diags_errors(r->d) == 0)
+		read_edges(r, ymap_get(root, "edges"));
+}
+
+static LakeFile *load_doc(YDoc *doc, Diags *d)
+{
+	int errors = diags_errors(d);
+	LakeFile *f = xcalloc(1, sizeof *f);
+	f->arena = arena_new();
+	f->doc = doc;
+	f->spec = arena_alloc(f->arena, sizeof(LakeSpec));
+	f->spec->file = doc->file;
+	f->spec->word = 16;
+	Reader r = { f, f->spec, f->arena, d };
+	const YNode *root = doc->root;
+	if (!root || root->kind != YN_MAP || !ymap_get(root, "mem"))
+		diag_error(d, doc->file, root ? root->line : 1, root ? root->col : 1,
+			   "expected a MEM spec (a mapping with 'mem:')");
+	else
+		read_mem(&r, root);
+	if (diags_errors(d) > errors) {
+		lake_file_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+LakeFile *lake_load(const char *path, Diags *d)
+{
+	YDoc *doc = ydoc_load_file(path, d);
+	LakeFile *f = doc ? load_doc(doc, d) : NULL;
+	diags_flush(d);
+	return f;
+}
+
+LakeFile *lake_load_string(const char *name, const char *text, Diags *d)
+{
+	YDoc *doc = ydoc_load_string(name, text, d);
+	LakeFile *f = doc ? load_doc(doc, d) : NULL;
+	diags_flush(d);
+	return f;
+}
+
+void lake_file_free(LakeFile *f)
+{
+	if (!f)
+		return;
+	ydoc_free(f->doc);
+	arena_free(f->arena);
+	free(f);
+}
+
+long lake_capacity(const LakeSpec *s, LakeKind k)
+{
+	long n = 0;
+	for (int u = 0; u < s->nunits; u++)
+		if (s->units[u].kind == k)
+			n += s->units[u].words;
+	return n;
+}
+
+const char *lake_end_name(const LakeFile *f, LakeEnd e)
+{
+	const LakeSpec *s = f->spec;
+	if (e.unit == LAKE_TILE_IN)
+		return s->ins[e.port];
+	if (e.unit == LAKE_TILE_OUT)
+		return s->outs[e.port];
+	return arena_printf(f->arena, "%s.%s", s->units[e.unit].name, s->units[e.unit].ports[e.port].name);
+}
