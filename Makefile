@@ -1,4 +1,5 @@
-# The CGRA flow: PEak (PE specs), and soon Lake, Canal and the cgrac compiler.
+# The CGRA flow: PEak (PE specs), Lake (memory tiles), and soon Canal and the
+# cgrac compiler.
 # `make` installs what is missing, builds the tools, generates the default
 # collateral and prints a summary; `make test` runs every test.
 
@@ -9,6 +10,7 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 LDLIBS   := -lyaml -lz3 -lpthread
 DESIGN   ?= cgra_32x16
 PE       ?= pe_base
+MEM      ?= pub
 IR       := $(sort $(wildcard peak/ir/*.yaml))
 
 COMMON_SRC := $(sort $(wildcard common/*.c))
@@ -20,8 +22,9 @@ OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
 SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
 
 TOOLS     := bin/peak bin/lake
-TESTS     := bin/test_common bin/test_peak
-SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake
+TESTS     := bin/test_common bin/test_peak bin/test_lake
+SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
+             build/san/bin/test_lake
 
 .PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary
 .DEFAULT_GOAL := all
@@ -56,6 +59,14 @@ build/san/bin/lake: $(call SANOBJ,lake/lake_main.c $(LAKE_SRC) $(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/test_lake: $(call OBJ,lake/tests/test_lake.c $(LAKE_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_lake: $(call SANOBJ,lake/tests/test_lake.c $(LAKE_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
 bin/test_common: $(call OBJ,common/tests/test_common.c $(COMMON_SRC))
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -76,9 +87,11 @@ build/san/bin/test_peak: $(call SANOBJ,peak/tests/test_peak.c $(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-# The default PE's collateral (the interconnect generator will add the rest).
-rtl: bin/peak
+# The default PE's and memory tile's collateral (the interconnect generator
+# will add the rest).
+rtl: bin/peak bin/lake
 	bin/peak peak/specs/$(PE).yaml -o rtl_out/$(DESIGN) $(addprefix --ir ,$(IR))
+	bin/lake lake/specs/$(MEM).yaml -o rtl_out/$(DESIGN)
 
 summary:
 	@bash scripts/summary.sh rtl_out/$(DESIGN) $(PE)
@@ -89,8 +102,9 @@ test: deps build $(SAN_TESTS)
 bench: build
 	@bash scripts/bench.sh
 
-update-golden: bin/peak
+update-golden: bin/peak bin/lake
 	@bash peak/tests/golden.sh --update
+	@bash lake/tests/golden.sh --update
 
 clean:
 	rm -rf build bin rtl_out/*/

@@ -54,4 +54,11 @@ int util_is_identifier(const char *s);
 /* Seconds from a monotonic clock. */
 double util_now(void);
 
+/* A growing string: StrBuf b = { 0 }; sb_printf(&b, ...); use b.s; free(b.s). */
+typedef struct StrBuf {
+	char *s;
+	size_t len, cap;
+} StrBuf;
+void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

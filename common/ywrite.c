@@ -206,6 +206,12 @@ void yw_fint(YWriter *w, const char *key, long long value)
 	fprintf(w->f, "%lld", value);
 }
 
+void yw_fbool(YWriter *w, const char *key, int value)
+{
+	flow_key(w, key);
+	fputs(value ? "true" : "false", w->f);
+}
+
 void yw_fuint(YWriter *w, const char *key, uint64_t value)
 {
 	flow_key(w, key);

@@ -41,6 +41,7 @@ void yw_flow_begin(YWriter *w, const char *key);
 void yw_fstr(YWriter *w, const char *key, const char *value);
 void yw_fint(YWriter *w, const char *key, long long value);
 void yw_fuint(YWriter *w, const char *key, uint64_t value);
+void yw_fbool(YWriter *w, const char *key, int value);
 void yw_fdouble(YWriter *w, const char *key, double value);
 void yw_flow_end(YWriter *w);
 

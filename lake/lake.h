@@ -8,7 +8,10 @@
 
 #include "../common/arena.h"
 #include "../common/diag.h"
+#include "../common/meminfo.h"
 #include "../common/yamlr.h"
+
+#include <stdio.h>
 
 typedef enum { LAKE_SRAM, LAKE_REGFILE } LakeKind;
 /* Bit flags: a readwrite port can do both. */
@@ -36,6 +39,8 @@ typedef struct LakeUnit {
 /* An edge end: a storage port (unit >= 0) or the tile's input or output word
  * port number `port` (unit == LAKE_TILE_IN or LAKE_TILE_OUT). */
 enum { LAKE_TILE_IN = -1, LAKE_TILE_OUT = -2 };
+/* Edges per tile: each may need two controllers, each a configuration feature. */
+#define LAKE_MAX_EDGES 126
 typedef struct LakeEnd {
 	int unit, port;
 } LakeEnd;
@@ -79,5 +84,13 @@ void lake_file_free(__take LakeFile *f);
 long lake_capacity(const LakeSpec *s, LakeKind k);
 /* "unit.port", "in0" and so on for messages (in the file's arena). */
 const char *lake_end_name(const LakeFile *f, LakeEnd e);
+
+/* The collateral's view of a checked spec (controllers and configuration
+ * registers derived, lake/COLLATERAL.md). */
+__give MemInfo *lake_info(const LakeSpec *s);
+/* Writes the tile's Verilog (lake/COLLATERAL.md) for mi. */
+void lake_verilog(const MemInfo *mi, FILE *f);
+/* Writes the controllers' semantics as SMT-LIB 2 (`<mem>.smt2`). */
+void lake_smt2(const MemInfo *mi, FILE *f);
 
 #endif

@@ -16,8 +16,35 @@ typedef struct Reader {
 } Reader;
 
 
+static const char *read_name_plain(Reader *r, const YNode *n, const char *what);
+
+/* Names the generated Verilog uses at the top level of a tile (see
+ * lake_verilog.c): units and tile ports may not take them. */
+static int is_reserved(const char *name)
+{
+	static const char *const names[] = { "clk", "rst", "flush", "cycle", "run", "unused_ok", "tile_en",
+					     "chain_id", "config_addr", "config_data", "config_wr", NULL };
+	for (int i = 0; names[i]; i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	if (strncmp(name, "cfg_", 4) == 0)
+		return 1;
+	return name[0] == 'e' && name[1] >= '0' && name[1] <= '9';
+}
+
+static const char *read_top_name(Reader *r, const YNode *n, const char *what)
+{
+	const char *name = read_name_plain(r, n, what);
+	if (name && is_reserved(name)) {
+		ynode_error(r->d, n, "'%s' cannot name a %s: the generated Verilog uses it (reserved: clk, "
+			    "rst, flush, cycle, run, tile_en, chain_id, config_*, cfg_*, e<N>...)", name, what);
+		return NULL;
+	}
+	return name;
+}
+
 /* A name for a hardware object: an identifier that Verilog accepts. */
-static const char *read_name(Reader *r, const YNode *n, const char *what)
+static const char *read_name_plain(Reader *r, const YNode *n, const char *what)
 {
 	if (n->kind != YN_SCALAR || !util_is_identifier(n->value) || strlen(n->value) > 200) {
 		ynode_error(r->d, n, "expected a %s name (letters, digits, '_', at most 200)", what);
@@ -91,7 +118,7 @@ static int read_port(Reader *r, LakeUnit *u, const YNode *n, LakePort *p)
 	}
 	p->line = n->line;
 	p->col = n->col;
-	p->name = read_name(r, name, "port");
+	p->name = read_name_plain(r, name, "port");
 	int k = read_choice(r, op, "a port's op", ops);
 	p->op = (LakeOp)(k + 1);
 	int ok = p->name && k >= 0;
@@ -132,7 +159,7 @@ static void read_unit(Reader *r, const YNode *key, const YNode *n, LakeUnit *u)
 {
 	static const char *const keys[] = { "kind", "words", "fetch", "ports", NULL };
 	static const char *const kinds[] = { "sram", "regfile", NULL };
-	u->name = read_name(r, key, "storage unit");
+	u->name = read_top_name(r, key, "storage unit");
 	u->line = key->line;
 	u->col = key->col;
 	if (!ynode_expect(n, YN_MAP, "a storage unit { kind, words, fetch, ports }", r->d))
@@ -149,6 +176,13 @@ static void read_unit(Reader *r, const YNode *key, const YNode *n, LakeUnit *u)
 	if (u->words % u->fetch != 0) {
 		ynode_error(r->d, ymap_get(n, "fetch"), "fetch width %d does not divide the %d words of '%s'",
 			   u->fetch, u->words, u->name ? u->name : "?");
+		return;
+	}
+	if ((u->words & (u->words - 1)) != 0 || (u->fetch & (u->fetch - 1)) != 0) {
+		int w = (u->words & (u->words - 1)) != 0;
+		ynode_error(r->d, ymap_get(n, w ? "words" : "fetch"),
+			   "%s %d is not a power of two (rows and slots are decoded from address bits)",
+			   w ? "words" : "fetch", w ? u->words : u->fetch);
 		return;
 	}
 	if (!ymap_get(n, "ports")) {
@@ -203,7 +237,7 @@ static void read_tile_ports(Reader *r, const YNode *list, const char ***names, i
 	}
 	*names = arena_alloc(r->arena, (size_t)list->len * sizeof(char *));
 	for (int i = 0; i < list->len; i++) {
-		const char *name = read_name(r, list->items[i], "port");
+		const char *name = read_top_name(r, list->items[i], "port");
 		if (!name)
 			continue;
 		if (name_taken(r->s, name)) {
@@ -288,6 +322,11 @@ static void read_edge(Reader *r, const YNode *n)
 		return;
 	if (!check_direction(r, n->items[0], e.src, 1) | !check_direction(r, n->items[1], e.dst, 0))
 		return;
+	if (e.src.unit < 0 && e.dst.unit < 0) {
+		ynode_error(r->d, n, "an edge from a tile input straight to a tile output has no storage "
+			    "to control; it belongs in the interconnect");
+		return;
+	}
 	if (e.src.unit >= 0 && e.src.unit == e.dst.unit) {
 		ynode_error(r->d, n, "an edge from '%s' to itself", s->units[e.src.unit].name);
 		return;
@@ -330,6 +369,11 @@ static void read_edges(Reader *r, const YNode *list)
 		return;
 	r->s->edges = arena_alloc(r->arena, (size_t)(list->len + 1) * sizeof(LakeEdge));
 	int errors = diags_errors(r->d);
+	if (list->len > LAKE_MAX_EDGES) {
+		ynode_error(r->d, list, "%d edges; a tile has at most %d (each controller is a "
+			    "configuration feature)", list->len, LAKE_MAX_EDGES);
+		return;
+	}
 	for (int i = 0; i < list->len; i++)
 		read_edge(r, list->items[i]);
 	if (diags_errors(r->d) == errors)
@@ -366,6 +410,33 @@ static void read_controller(Reader *r, const YNode *n)
 	}
 }
 
+/* Chaining compares the high bits of SRAM addresses with the tile's place in
+ * the chain, so there must be an SRAM and bits above its addresses. */
+static void check_chain(Reader *r, const YNode *n)
+{
+	const LakeSpec *s = r->s;
+	int srams = 0;
+	for (int u = 0; u < s->nunits; u++) {
+		const LakeUnit *unit = &s->units[u];
+		if (unit->kind != LAKE_SRAM)
+			continue;
+		srams++;
+		for (int p = 0; p < unit->nports; p++) {
+			int bits = 0;
+			while ((1L << bits) < unit->words / unit->ports[p].width)
+				bits++;
+			if (bits >= s->counter_bits) {
+				ynode_error(r->d, n, "chaining needs counter_bits above the %d address bits of "
+					    "'%s.%s' (it has %d)", bits, unit->name, unit->ports[p].name,
+					    s->counter_bits);
+				return;
+			}
+		}
+	}
+	if (srams == 0)
+		ynode_error(r->d, n, "chaining joins SRAMs and this memory has none");
+}
+
 /* ---- the file ---- */
 
 static void read_mem(Reader *r, const YNode *root)
@@ -379,7 +450,7 @@ static void read_mem(Reader *r, const YNode *root)
 		if (strcmp(keys[i], "chain") != 0 && !ymap_get(root, keys[i]))
 			ynode_error(r->d, root, "missing '%s'", keys[i]);
 	if (ymap_get(root, "mem"))
-		s->name = read_name(r, ymap_get(root, "mem"), "memory");
+		s->name = read_name_plain(r, ymap_get(root, "mem"), "memory");
 	if (ymap_get(root, "word"))
 		read_int(r, ymap_get(root, "word"), "word", 1, 64, 16, &s->word);
 	if (ymap_get(root, "storage"))
@@ -395,6 +466,8 @@ static void read_mem(Reader *r, const YNode *root)
 	read_bool(r, ymap_get(root, "chain"), "chain", &s->chain);
 	if (ymap_get(root, "edges") && diags_errors(r->d) == 0)
 		read_edges(r, ymap_get(root, "edges"));
+	if (s->chain && diags_errors(r->d) == 0)
+		check_chain(r, ymap_get(root, "chain"));
 }
 
 static LakeFile *load_doc(YDoc *doc, Diags *d)

@@ -45,8 +45,17 @@ suite "peak golden files" bash peak/tests/golden.sh
 suite "peak rules: proofs, random re-checks, coverage, determinism" bash peak/tests/rules.sh
 suite "peak generation under ASan+UBSan" env PEAK=build/san/bin/peak bash peak/tests/san_generate.sh
 suite "lake specs" bash lake/tests/specs.sh
+suite "lake unit tests: SMT model, configuration solver" bin/test_lake
+suite "lake unit tests (ASan+UBSan)" build/san/bin/test_lake
 suite "lake bad input" bash lake/tests/bad.sh
 suite "lake bad input (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/bad.sh
+suite "lake bad collateral" bash lake/tests/bad_info.sh
+suite "lake bad collateral (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/bad_info.sh
+suite "lake golden files and determinism" bash lake/tests/golden.sh
+suite "lake solve" bash lake/tests/solve.sh
+suite "lake solve (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/solve.sh
+suite "lake scenarios: line buffers, wide fetch, transpose, chaining" bash lake/tests/scenarios.sh
+suite "lake Verilator benches" bash lake/tests/verilator_bench.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
 
 echo "all suites took $(($(date +%s) - t_start)) s"

@@ -32,6 +32,8 @@
 #include "../arena.h"
 #include "../bv.h"
 #include "../diag.h"
+#include "../meminfo.h"
+#include "../memmodel.h"
 #include "../rng.h"
 #include "../strmap.h"
 #include "../util.h"
@@ -1751,6 +1753,272 @@ static void test_util_strings_and_hash(void)
 
 /* ---- main ---- */
 
+/* ---- memory-tile collateral and functional model ---- */
+
+/* A small tile built in code: one storage unit `rf` with a write port and a
+ * read port, inputs in0..in{nins-1} all writing it, one output. */
+static MemInfo *tiny_mem(MemKind kind, int words, int latency, int nins, MemAffine affine, int chain,
+			 int counter_bits)
+{
+	Arena *a = arena_new();
+	MemInfo *mi = arena_alloc(a, sizeof *mi);
+	memset(mi, 0, sizeof *mi);
+	mi->arena = a;
+	mi->name = "tiny";
+	mi->verilog = "tiny.v";
+	mi->word = 16;
+	mi->dims = 3;
+	mi->counter_bits = counter_bits;
+	mi->affine = affine;
+	mi->chain = chain;
+	mi->nunits = 1;
+	mi->units = arena_alloc(a, sizeof(MemUnitInfo));
+	memset(mi->units, 0, sizeof(MemUnitInfo));
+	mi->units[0] = (MemUnitInfo){ "rf", kind, words, 1, 0, NULL, 2 };
+	mi->units[0].ports = arena_alloc(a, 2 * sizeof(MemPortInfo));
+	mi->units[0].ports[0] = (MemPortInfo){ "w", MEM_WRITE, 1, latency, 1, 0 };
+	mi->units[0].ports[1] = (MemPortInfo){ "r", MEM_READ, 1, latency, 1, 0 };
+	static const char *ins[] = { "in0", "in1" }, *outs[] = { "out0" };
+	mi->ins = ins;
+	mi->nins = nins;
+	mi->outs = outs;
+	mi->nouts = 1;
+	mi->nedges = nins + 1;
+	mi->edges = arena_alloc(a, (size_t)mi->nedges * sizeof(MemEdgeInfo));
+	memset(mi->edges, 0, (size_t)mi->nedges * sizeof(MemEdgeInfo));
+	for (int i = 0; i < nins; i++) {
+		mi->edges[i].src = (MemEnd){ MEM_TILE_IN, i };
+		mi->edges[i].dst = (MemEnd){ 0, 0 };
+	}
+	mi->edges[nins].src = (MemEnd){ 0, 1 };
+	mi->edges[nins].dst = (MemEnd){ MEM_TILE_OUT, 0 };
+	meminfo_derive(mi);
+	return mi;
+}
+
+/* Sets controller c's registers for the affine schedule and (one) address
+ * map sharing the schedule's domain. */
+static void set_ctrl(const MemInfo *mi, uint32_t *regs, int c, const AffineMap *sched, const AffineMap *addr)
+{
+	const MemCtrl *ct = &mi->ctrls[c];
+	regs[ct->en] = 1;
+	for (int l = 0; l < mi->dims; l++)
+		regs[ct->max[l]] = (uint32_t)(sched->extent[l] - 1);
+	mem_set_gen(mi, &ct->sched, sched, regs);
+	const MemAddrGen *ag = ct->src ? ct->src : ct->dst;
+	if (ag)
+		mem_set_gen(mi, &ag->gen, addr, regs);
+}
+
+static AffineMap map3(int64_t e0, int64_t e1, int64_t e2, int64_t s0, int64_t s1, int64_t s2, int64_t off)
+{
+	AffineMap m = { 3, { e0, e1, e2 }, { s0, s1, s2 }, off };
+	return m;
+}
+
+static char *info_text(const MemInfo *mi)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	meminfo_write(mi, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_meminfo_roundtrip(void)
+{
+	MemInfo *mi = tiny_mem(MEM_REGFILE, 8, 0, 1, MEM_RECURRENCE, 0, 8);
+	CHECK(mi->nctrls == 2 && mi->nregs == 1 + 2 * (1 + 3 + 4 + 4), "%d controllers, %d registers",
+	      mi->nctrls, mi->nregs);
+	CHECK(mi->ctrls[0].dst && !mi->ctrls[0].src && mi->ctrls[0].dst->gen.width == 3,
+	      "the write controller addresses rf.w with 3 bits");
+	CHECK(mem_reg_address(&mi->regs[mi->ctrls[1].en]) == 0x00020000u, "e1_en at feature 2, reg 0");
+	char *text = info_text(mi);
+	Diags *d = diags_new(NULL);
+	MemInfo *back = meminfo_load_string("tiny.info.yaml", text, d);
+	CHECK(back != NULL, "the written info.yaml reads back (%d errors)", diags_errors(d));
+	if (back) {
+		char *again = info_text(back);
+		CHECK(strcmp(text, again) == 0, "write, read, write gives the same text");
+		free(again);
+		meminfo_free(back);
+	}
+	diags_free(d);
+	/* a register whose width disagrees with the structure is refused */
+	char *bad = xstrdup(text);
+	char *p = strstr(bad, "name: e0_max1, width: 8");
+	CHECK(p != NULL, "e0_max1 is listed with 8 bits");
+	if (p) {
+		p[strlen("name: e0_max1, width: ")] = '9';
+		d = diags_new(NULL);
+		CHECK(meminfo_load_string("bad.info.yaml", bad, d) == NULL && diags_errors(d) == 1,
+		      "a tampered register width is an error");
+		diags_free(d);
+	}
+	free(bad);
+	free(text);
+	meminfo_free(mi);
+}
+
+/* A line buffer: each input word comes out `delay` (+ latency) cycles later. */
+static void test_memmodel_delay_line(void)
+{
+	for (int lat = 0; lat <= 2; lat += 2)
+		for (int delay = 1; delay <= 8; delay++) {
+			MemInfo *mi = tiny_mem(lat ? MEM_SRAM : MEM_REGFILE, 8, lat, 1,
+					       delay % 2 ? MEM_MULTIPLY : MEM_RECURRENCE, 0, 8);
+			uint32_t *regs = xcalloc((size_t)mi->nregs, sizeof *regs);
+			regs[mi->tile_en] = 1;
+			AffineMap sched = map3(8, 4, 1, 1, 8, 0, 0), addr = map3(8, 4, 1, 1, 0, 0, 0);
+			set_ctrl(mi, regs, 0, &sched, &addr);
+			sched.offset = delay;
+			set_ctrl(mi, regs, 1, &sched, &addr);
+			MemModel *m = memmodel_new(mi);
+			memmodel_config(m, regs);
+			memmodel_flush(m);
+			uint64_t in[64];
+			int bad = 0, valid = 0;
+			for (int t = 0; t < 64; t++) {
+				in[t] = (uint64_t)(t * 7919 + 13) & 0xffff;
+				const MemCycle *c = memmodel_step(m, &in[t], NULL, NULL);
+				int src = t - delay - lat, want = src >= 0 && src < 32;
+				valid += c->out_valid[0];
+				if (c->out_valid[0] != want || (want && c->out[0] != in[src]))
+					bad++;
+			}
+			CHECK(bad == 0 && valid == 32, "latency %d delay %d: %d wrong cycles, %d valid", lat,
+			      delay, bad, valid);
+			CHECK(memmodel_done(m, 0) && memmodel_done(m, 1), "both domains finish");
+			memmodel_free(m);
+			free(regs);
+			meminfo_free(mi);
+		}
+}
+
+/* Two inputs write the same port in the same cycle: edge 0 wins. */
+static void test_memmodel_arbitration(void)
+{
+	MemInfo *mi = tiny_mem(MEM_REGFILE, 8, 0, 2, MEM_RECURRENCE, 0, 8);
+	uint32_t *regs = xcalloc((size_t)mi->nregs, sizeof *regs);
+	regs[mi->tile_en] = 1;
+	AffineMap sched = map3(4, 1, 1, 1, 0, 0, 0), a0 = map3(4, 1, 1, 1, 0, 0, 0),
+		  a1 = map3(4, 1, 1, 1, 0, 0, 4);
+	set_ctrl(mi, regs, 0, &sched, &a0);
+	sched.offset = 2;
+	set_ctrl(mi, regs, 1, &sched, &a1);   /* cycles 2..5, addresses 4..7 */
+	MemModel *m = memmodel_new(mi);
+	memmodel_config(m, regs);
+	memmodel_flush(m);
+	int writes = 0;
+	uint32_t addrs = 0;
+	for (int t = 0; t < 8; t++) {
+		uint64_t in[2] = { 100 + (uint64_t)t, 200 + (uint64_t)t };
+		const MemCycle *c = memmodel_step(m, in, NULL, NULL);
+		if (c->ports[0][0].wen) {
+			writes++;
+			addrs |= 1u << c->ports[0][0].addr;
+		}
+	}
+	CHECK(writes == 6 && addrs == 0xcf && memmodel_conflicts(m) == 2,
+	      "%d writes (addresses 0x%x), %ld dropped; want 6 (0xcf), 2", writes, addrs, memmodel_conflicts(m));
+	memmodel_free(m);
+	free(regs);
+	meminfo_free(mi);
+}
+
+/* Two chained tiles of 16 SRAM words hold and replay 32 words. */
+static void test_memmodel_chain(void)
+{
+	MemInfo *mi = tiny_mem(MEM_SRAM, 16, 1, 1, MEM_RECURRENCE, 1, 8);
+	CHECK(mi->chain_id >= 0 && mi->regs[mi->chain_id].width == 4, "chain_id has 8 - 4 bits");
+	MemModel *tile[2];
+	for (int k = 0; k < 2; k++) {
+		uint32_t *regs = xcalloc((size_t)mi->nregs, sizeof *regs);
+		regs[mi->tile_en] = 1;
+		regs[mi->chain_id] = (uint32_t)k;
+		AffineMap sched = map3(32, 1, 1, 1, 0, 0, 0), addr = map3(32, 1, 1, 1, 0, 0, 0);
+		set_ctrl(mi, regs, 0, &sched, &addr);
+		sched.offset = 40;
+		set_ctrl(mi, regs, 1, &sched, &addr);
+		tile[k] = memmodel_new(mi);
+		memmodel_config(tile[k], regs);
+		memmodel_flush(tile[k]);
+		free(regs);
+	}
+	int bad = 0, valid = 0;
+	uint64_t in[100];
+	for (int t = 0; t < 100; t++) {
+		in[t] = (uint64_t)(t * 31 + 5);
+		const MemCycle *c0 = memmodel_step(tile[0], &in[t], NULL, NULL);
+		uint64_t d0 = c0->out[0];
+		int v0 = c0->out_valid[0];
+		const MemCycle *c1 = memmodel_step(tile[1], &in[t], &d0, &v0);
+		int src = t - 41;
+		int want = src >= 0 && src < 32;
+		valid += c1->out_valid[0];
+		if (c1->out_valid[0] != want || (want && c1->out[0] != in[src]))
+			bad++;
+	}
+	CHECK(bad == 0 && valid == 32, "chain of two: %d wrong cycles, %d valid", bad, valid);
+	memmodel_free(tile[0]);
+	memmodel_free(tile[1]);
+	meminfo_free(mi);
+}
+
+/* Recurrence deltas and multiplier strides configure the same behaviour. */
+static void test_memmodel_recurrence_is_multiply(void)
+{
+	Rng r;
+	rng_seed(&r, 99);
+	int bad = 0, fires = 0;
+	for (int trial = 0; trial < 40; trial++) {
+		MemInfo *rec = tiny_mem(MEM_REGFILE, 8, 0, 1, MEM_RECURRENCE, 0, 8);
+		MemInfo *mul = tiny_mem(MEM_REGFILE, 8, 0, 1, MEM_MULTIPLY, 0, 8);
+		uint32_t *rr = xcalloc((size_t)rec->nregs, sizeof *rr), *rm = xcalloc((size_t)mul->nregs, sizeof *rm);
+		rr[rec->tile_en] = rm[mul->tile_en] = 1;
+		for (int c = 0; c < 2; c++) {
+			AffineMap s = map3(1 + (int64_t)rng_below(&r, 4), 1 + (int64_t)rng_below(&r, 3),
+					   1 + (int64_t)rng_below(&r, 3), 0, 0, 0, (int64_t)rng_below(&r, 20));
+			s.stride[0] = 1 + (int64_t)rng_below(&r, 2);
+			s.stride[1] = s.stride[0] * s.extent[0] + (int64_t)rng_below(&r, 3);
+			s.stride[2] = s.stride[1] * s.extent[1] + (int64_t)rng_below(&r, 3);
+			AffineMap a = s;
+			for (int l = 0; l < 3; l++)
+				a.stride[l] = (int64_t)rng_below(&r, 7) - 3;
+			a.offset = (int64_t)rng_below(&r, 8);
+			set_ctrl(rec, rr, c, &s, &a);
+			set_ctrl(mul, rm, c, &s, &a);
+		}
+		MemModel *mr = memmodel_new(rec), *mm = memmodel_new(mul);
+		memmodel_config(mr, rr);
+		memmodel_config(mm, rm);
+		memmodel_flush(mr);
+		memmodel_flush(mm);
+		for (int t = 0; t < 120; t++) {
+			uint64_t in = (uint64_t)t * 3;
+			const MemCycle *a = memmodel_step(mr, &in, NULL, NULL);
+			int f0 = a->fire[0], f1 = a->fire[1], w = a->ports[0][0].wen, ren = a->ports[0][1].ren;
+			uint32_t wa = a->ports[0][0].addr, ra = a->ports[0][1].addr;
+			int ov = a->out_valid[0];
+			uint64_t o = a->out[0];
+			const MemCycle *b = memmodel_step(mm, &in, NULL, NULL);
+			fires += f0 + f1;
+			if (f0 != b->fire[0] || f1 != b->fire[1] || w != b->ports[0][0].wen ||
+			    ren != b->ports[0][1].ren || wa != b->ports[0][0].addr || ra != b->ports[0][1].addr ||
+			    ov != b->out_valid[0] || o != b->out[0])
+				bad++;
+		}
+		memmodel_free(mr);
+		memmodel_free(mm);
+		free(rr);
+		free(rm);
+		meminfo_free(rec);
+		meminfo_free(mul);
+	}
+	CHECK(bad == 0 && fires > 500, "%d cycles differ (%d firings)", bad, fires);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1799,6 +2067,11 @@ static const struct {
 	{ "outset_commit_abort", test_outset_commit_abort },
 	{ "util_mkdir_and_read", test_util_mkdir_and_read },
 	{ "util_strings_and_hash", test_util_strings_and_hash },
+	{ "meminfo_roundtrip", test_meminfo_roundtrip },
+	{ "memmodel_delay_line", test_memmodel_delay_line },
+	{ "memmodel_arbitration", test_memmodel_arbitration },
+	{ "memmodel_chain", test_memmodel_chain },
+	{ "memmodel_recurrence_is_multiply", test_memmodel_recurrence_is_multiply },
 };
 
 int main(void)

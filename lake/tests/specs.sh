@@ -16,6 +16,6 @@ check "regfile: 32 register words, 8-bit counters, no chaining" \
 	'summary regfile | grep -q "(0 words of SRAM, 32 of registers), 1 in, 1 out, 2 edges, 4-level controllers with 8-bit counters (recurrence)$"'
 check "pub.yaml is the LANGUAGES.md example verbatim" \
 	'[ ! -f ../shared/design/LANGUAGES.md ] || awk "/^mem: pub/,/^chain: true/" ../shared/design/LANGUAGES.md | cmp -s - lake/specs/pub.yaml'
-check "lake --help answers" '$lake --help | grep -q "usage: lake check"'
+check "lake --help answers" '$lake --help | grep -q "lake check SPEC"'
 echo "lake specs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

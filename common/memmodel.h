@@ -1,0 +1,63 @@
+/* memmodel.h - the cycle-accurate functional model of a memory tile, built
+ * from its MemInfo alone and implementing the semantics of lake/COLLATERAL.md:
+ * controllers (iteration domain, schedule and address generators), port
+ * arbitration, storage with wide fetch, latencies and chaining. The Verilator
+ * benches compare the generated Verilog against it cycle by cycle; the
+ * configuration solver confirms its answers with it. */
+#ifndef COMMON_MEMMODEL_H
+#define COMMON_MEMMODEL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "meminfo.h"
+
+typedef struct MemModel MemModel;
+
+/* What a storage port did in one cycle (after arbitration and chain gating). */
+typedef struct MemPortOp {
+	int ren, wen;
+	uint32_t addr;          /* local slot; 0 when idle */
+	uint64_t *wdata;        /* width words; all 0 when idle */
+} MemPortOp;
+
+/* One cycle's observable behaviour. */
+typedef struct MemCycle {
+	uint32_t t;             /* the cycle counter during this cycle */
+	MemPortOp **ports;      /* [unit][port] */
+	int *out_valid;         /* per tile output */
+	uint64_t *out;
+	int *fire;              /* per controller */
+} MemCycle;
+
+__give MemModel *memmodel_new(__keep const MemInfo *mi);
+void memmodel_free(__take MemModel *m);
+/* Sets every configuration register (values indexed like mi->regs, masked to
+ * their widths). Does not flush. */
+void memmodel_config(MemModel *m, const uint32_t *regs);
+/* Writes one register through the configuration bus address; returns 0 if
+ * no register has that address. */
+int memmodel_config_write(MemModel *m, uint32_t addr, uint32_t data);
+/* State (not configuration) to 0, as the `flush` input. */
+void memmodel_flush(MemModel *m);
+/* Storage contents to 0 (the Verilog's after `rst`). */
+void memmodel_clear_storage(MemModel *m);
+
+/* Advances one clock cycle with the tile inputs in[nins] and, with chaining,
+ * chain inputs chain_in[nouts], chain_valid[nouts] (NULL: all 0). Returns
+ * this cycle's behaviour (owned by the model, valid until the next step). */
+const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
+			      const int *chain_valid);
+
+/* Counts since the last flush. */
+long memmodel_conflicts(const MemModel *m);   /* requests dropped by arbitration */
+long memmodel_ii_violations(const MemModel *m);
+/* Has controller c finished its domain? */
+int memmodel_done(const MemModel *m, int c);
+
+/* Writes one line describing a cycle in the bench trace format:
+ *   t <port>:<ren><wen>:<addr>:<wdata> ... <out>:<valid>:<data> ...
+ * fields zero-padded hex of their width, in unit/port and output order. */
+void memmodel_trace_line(const MemModel *m, const MemCycle *c, FILE *f);
+
+#endif

@@ -1,0 +1,405 @@
+/* lake_sim.c - `lake sim` and `lake vectors`: the functional model
+ * (common/memmodel.h) run on a configuration, and the files of the Verilator
+ * bench (lake/COLLATERAL.md, "Bench files"): a random valid configuration,
+ * random inputs and the model's per-cycle trace. Both read only the
+ * collateral. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/affine.h"
+#include "../common/diag.h"
+#include "../common/memmodel.h"
+#include "../common/rng.h"
+#include "../common/util.h"
+#include "lake_cmds.h"
+#include "lake_scenario.h"
+
+typedef struct SimOpts {
+	const char *info, *config, *out, *scenario;
+	long cycles;
+	uint64_t seed;
+	int quiet;
+} SimOpts;
+
+static int parse_opts(int argc, char **argv, SimOpts *o, int want_config)
+{
+	memset(o, 0, sizeof *o);
+	o->cycles = -1;
+	o->seed = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+		char *end;
+		if (strcmp(a, "--config") == 0 && has && want_config)
+			o->config = argv[++i];
+		else if (strcmp(a, "-o") == 0 && has && !want_config)
+			o->out = argv[++i];
+		else if (strcmp(a, "--scenario") == 0 && has && !want_config)
+			o->scenario = argv[++i];
+		else if (strcmp(a, "--cycles") == 0 && has) {
+			o->cycles = strtol(argv[++i], &end, 10);
+			if (*end || o->cycles < 0 || o->cycles > 100000000) {
+				fprintf(stderr, "lake: --cycles wants a number of cycles up to 100000000\n");
+				return 0;
+			}
+		} else if (strcmp(a, "--seed") == 0 && has) {
+			o->seed = strtoull(argv[++i], &end, 10);
+			if (*end) {
+				fprintf(stderr, "lake: --seed wants a number\n");
+				return 0;
+			}
+		} else if (strcmp(a, "-q") == 0)
+			o->quiet = 1;
+		else if (a[0] != '-' && !o->info)
+			o->info = a;
+		else {
+			fprintf(stderr, "lake %s: unexpected argument '%s' (see lake --help)\n", argv[0], a);
+			return 0;
+		}
+	}
+	if (!o->info || (o->cycles < 0 && !o->scenario) || (want_config ? !o->config : !o->out)) {
+		fprintf(stderr, "lake %s: needs INFO --cycles N %s (see lake --help)\n", argv[0],
+			want_config ? "--config FILE" : "-o DIR");
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- configuration files ---- */
+
+/* Reads "AAAAAAAA DDDDDDDD" lines into the model; errors with positions. */
+static int read_config(const char *path, MemModel *m, Diags *d)
+{
+	size_t len;
+	char *text = util_read_file(path, &len);
+	if (!text) {
+		fprintf(stderr, "lake: cannot read '%s': %s\n", path, strerror(errno));
+		return 0;
+	}
+	int line = 1, ok = 1;
+	for (char *p = text; *p; line++) {
+		char *eol = strchr(p, '\n');
+		if (eol)
+			*eol = '\0';
+		char *s = p;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s && *s != '#') {
+			char *end1, *end2;
+			unsigned long addr = strtoul(s, &end1, 16), data = end1 > s ? strtoul(end1, &end2, 16) : 0;
+			if (end1 == s || end2 == end1 || addr > 0xffffffffUL || data > 0xffffffffUL) {
+				diag_error(d, path, line, (int)(s - p) + 1,
+					   "expected a configuration write 'AAAAAAAA DDDDDDDD' (hex)");
+				ok = 0;
+			} else if (!memmodel_config_write(m, (uint32_t)addr, (uint32_t)data)) {
+				diag_error(d, path, line, (int)(s - p) + 1,
+					   "no configuration register at address 0x%08lx", addr);
+				ok = 0;
+			}
+		}
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	free(text);
+	return ok;
+}
+
+/* ---- stimulus ---- */
+
+typedef struct Stim {
+	Rng rng;
+	uint64_t *in, *chain_in;
+	int *chain_valid;
+} Stim;
+
+static void stim_init(Stim *s, const MemInfo *mi, uint64_t seed)
+{
+	rng_seed(&s->rng, seed * 2 + 1);
+	s->in = xcalloc((size_t)mi->nins + 1, sizeof(uint64_t));
+	s->chain_in = xcalloc((size_t)mi->nouts + 1, sizeof(uint64_t));
+	s->chain_valid = xcalloc((size_t)mi->nouts + 1, sizeof(int));
+}
+
+static void stim_next(Stim *s, const MemInfo *mi)
+{
+	for (int i = 0; i < mi->nins; i++)
+		s->in[i] = rng_bits(&s->rng, mi->word);
+	for (int o = 0; mi->chain && o < mi->nouts; o++) {
+		s->chain_in[o] = rng_bits(&s->rng, mi->word);
+		s->chain_valid[o] = (int)rng_bits(&s->rng, 1);
+	}
+}
+
+static void stim_write(const Stim *s, const MemInfo *mi, FILE *f)
+{
+	int digits = (mi->word + 3) / 4;
+	for (int i = 0; i < mi->nins; i++)
+		fprintf(f, "%s%0*llx", i ? " " : "", digits, (unsigned long long)s->in[i]);
+	for (int o = 0; mi->chain && o < mi->nouts; o++)
+		fprintf(f, " %0*llx %d", digits, (unsigned long long)s->chain_in[o], s->chain_valid[o]);
+	fputc('\n', f);
+}
+
+static void stim_free(Stim *s)
+{
+	free(s->in);
+	free(s->chain_in);
+	free(s->chain_valid);
+}
+
+/* Runs the model for o->cycles cycles, writing the trace to trace and the
+ * inputs to inputs (either may be NULL). Returns the number of firings. */
+static long run(MemModel *m, const MemInfo *mi, const SimOpts *o, FILE *trace, FILE *inputs)
+{
+	Stim s;
+	stim_init(&s, mi, o->seed);
+	long fires = 0;
+	for (long k = 0; k < o->cycles; k++) {
+		stim_next(&s, mi);
+		if (inputs)
+			stim_write(&s, mi, inputs);
+		const MemCycle *c = memmodel_step(m, s.in, s.chain_in, s.chain_valid);
+		for (int i = 0; i < mi->nctrls; i++)
+			fires += c->fire[i];
+		if (trace)
+			memmodel_trace_line(m, c, trace);
+	}
+	stim_free(&s);
+	return fires;
+}
+
+int lake_cmd_sim(int argc, char **argv)
+{
+	SimOpts o;
+	if (!parse_opts(argc, argv, &o, 1))
+		return 2;
+	MemInfo *mi = lake_load_info(o.info);
+	if (!mi)
+		return 1;
+	MemModel *m = memmodel_new(mi);
+	Diags *d = diags_new(stderr);
+	int ok = read_config(o.config, m, d);
+	diags_free(d);
+	if (ok) {
+		memmodel_flush(m);
+		long fires = run(m, mi, &o, stdout, NULL);
+		if (!o.quiet)
+			fprintf(stderr, "lake sim: %s: %ld cycles, %ld controller firings, %ld dropped requests, "
+				"%ld ii violations\n", mi->name, o.cycles, fires, memmodel_conflicts(m),
+				memmodel_ii_violations(m));
+	}
+	memmodel_free(m);
+	meminfo_free(mi);
+	return ok ? 0 : 1;
+}
+
+/* ---- random valid configurations ---- */
+
+static void random_addr(const MemInfo *mi, const MemAddrGen *ag, AffineMap *a, uint32_t chain_id, Rng *r)
+{
+	const MemUnitInfo *u = &mi->units[ag->end.unit];
+	int ab = u->ports[ag->end.port].addr_bits;
+	int64_t slots = 1LL << ab;
+	int64_t reach = slots < 8 ? slots : 8;
+	a->offset = (int64_t)rng_below(r, (uint64_t)slots);
+	if (u->chained)   /* mostly this tile's part of the chain */
+		a->offset += (int64_t)(rng_below(r, 4) == 0 ? rng_below(r, 4) : chain_id) << ab;
+	for (int l = 0; l < a->dims; l++)
+		a->stride[l] = (int64_t)rng_below(r, (uint64_t)(2 * reach + 1)) - reach;
+}
+
+static void random_ctrl(const MemInfo *mi, const MemCtrl *ct, uint32_t chain_id, Rng *r, uint32_t *regs)
+{
+	regs[ct->en] = rng_below(r, 10) < 9;
+	if (rng_below(r, 12) == 0) {  /* anything at all: generators wrap, schedules rarely met */
+		for (int l = 0; l < mi->dims; l++)
+			regs[ct->max[l]] = (uint32_t)rng_bits(r, mi->counter_bits);
+		return;
+	}
+	AffineMap sched = { .dims = mi->dims };
+	int levels = 1 + (int)rng_below(r, (uint64_t)(mi->dims < 4 ? mi->dims : 4));
+	int64_t span = 1, ops = 1;
+	sched.offset = (int64_t)rng_below(r, 64);
+	for (int l = 0; l < mi->dims; l++) {
+		/* 2 to 9 iterations per level, at most 600 operations in all */
+		sched.extent[l] = l < levels ? 2 + (int64_t)rng_below(r, 8) : 1;
+		while (ops * sched.extent[l] > 600)
+			sched.extent[l]--;
+		ops *= sched.extent[l];
+		sched.stride[l] = l == 0 ? 1 + (int64_t)rng_below(r, 3) : span + (int64_t)rng_below(r, 4);
+		span = sched.stride[l] * (sched.extent[l] - 1) + (l == 0 ? 1 : span);
+		regs[ct->max[l]] = (uint32_t)(sched.extent[l] - 1);
+	}
+	mem_set_gen(mi, &ct->sched, &sched, regs);
+	const MemAddrGen *ags[2] = { ct->src, ct->dst };
+	for (int i = 0; i < 2; i++) {
+		if (!ags[i])
+			continue;
+		AffineMap a = sched;
+		random_addr(mi, ags[i], &a, chain_id, r);
+		mem_set_gen(mi, &ags[i]->gen, &a, regs);
+	}
+}
+
+static void random_config(const MemInfo *mi, uint64_t seed, uint32_t *regs)
+{
+	Rng r;
+	rng_seed(&r, seed * 2);
+	for (int i = 0; i < mi->nregs; i++)  /* junk in what stays disabled */
+		regs[i] = (uint32_t)rng_bits(&r, mi->regs[i].width);
+	regs[mi->tile_en] = 1;
+	uint32_t chain_id = 0;
+	if (mi->chain_id >= 0)
+		regs[mi->chain_id] = chain_id = (uint32_t)rng_below(&r, 2);
+	for (int c = 0; c < mi->nctrls; c++)
+		random_ctrl(mi, &mi->ctrls[c], chain_id, &r, regs);
+}
+
+/* Configuration bus writes for every register of tile x, tile_en last: the
+ * tile runs from the cycle tile_en is written, so it must not start before
+ * the rest of its configuration is in place. */
+static void write_config(const MemInfo *mi, const uint32_t *regs, int x, FILE *f)
+{
+	for (int i = 0; i < mi->nregs; i++)
+		if (i != mi->tile_en)
+			fprintf(f, "%08x %08x\n", mem_reg_address(&mi->regs[i]) | (uint32_t)x << 8, regs[i]);
+	fprintf(f, "%08x %08x\n", mem_reg_address(&mi->regs[mi->tile_en]) | (uint32_t)x << 8,
+		regs[mi->tile_en]);
+}
+
+/* ---- scenarios ---- */
+
+/* Runs a scenario's tiles (a chain: tile k-1's outputs are tile k's chain
+ * inputs), writes the bench files and checks the designed outputs on the last
+ * tile. Returns 0 (with messages) if the model misses any. */
+static int run_scenario(const MemInfo *mi, const Scenario *sc, FILE *fc, FILE *fi, FILE *ft)
+{
+	MemModel *m[SCENARIO_MAX_TILES];
+	for (int k = 0; k < sc->tiles; k++) {
+		m[k] = memmodel_new(mi);
+		memmodel_config(m[k], sc->regs[k]);
+		memmodel_flush(m[k]);
+		write_config(mi, sc->regs[k], k, fc);
+	}
+	uint64_t *in = xcalloc((size_t)mi->nins + 1, sizeof *in);
+	uint64_t *chain = xcalloc((size_t)mi->nouts + 1, sizeof *chain);
+	int *cvalid = xcalloc((size_t)mi->nouts + 1, sizeof *cvalid);
+	long next = 0, wrong = 0, extra = 0, conflicts = 0;
+	int digits = (mi->word + 3) / 4;
+	for (long t = 0; t < sc->cycles; t++) {
+		for (int i = 0; i < mi->nins; i++) {
+			in[i] = scenario_input(mi, sc, i, t);
+			fprintf(fi, "%s%0*llx", i ? " " : "", digits, (unsigned long long)in[i]);
+		}
+		for (int o = 0; mi->chain && o < mi->nouts; o++)
+			fprintf(fi, " %0*x 0", digits, 0);
+		fputc('\n', fi);
+		memset(chain, 0, (size_t)mi->nouts * sizeof *chain);
+		memset(cvalid, 0, (size_t)mi->nouts * sizeof *cvalid);
+		const MemCycle *c = NULL;
+		for (int k = 0; k < sc->tiles; k++) {
+			c = memmodel_step(m[k], in, chain, cvalid);
+			if (k)
+				fputs(" | ", ft);
+			memmodel_trace_line(m[k], c, ft);
+			fseek(ft, -1, SEEK_CUR);  /* the line goes on with the next tile */
+			memcpy(chain, c->out, (size_t)mi->nouts * sizeof *chain);
+			memcpy(cvalid, c->out_valid, (size_t)mi->nouts * sizeof *cvalid);
+		}
+		fputc('\n', ft);
+		for (int o = 0; o < mi->nouts; o++) {
+			int want = next < sc->nexpect && sc->expect[next].t == t && sc->expect[next].out == o;
+			if (want && (!c->out_valid[o] || c->out[o] != sc->expect[next].value)) {
+				if (wrong++ < 5)
+					fprintf(stderr, "lake vectors: %s: cycle %ld: %s is %s0x%llx, want 0x%llx\n",
+						sc->name, t, mi->outs[o], c->out_valid[o] ? "" : "not valid, ",
+						(unsigned long long)c->out[o],
+						(unsigned long long)sc->expect[next].value);
+			} else if (!want && c->out_valid[o]) {
+				extra++;
+			}
+			next += want;
+		}
+	}
+	for (int k = 0; k < sc->tiles; k++) {
+		conflicts += memmodel_conflicts(m[k]);
+		memmodel_free(m[k]);
+	}
+	free(in);
+	free(chain);
+	free(cvalid);
+	if (wrong || extra || conflicts || next != sc->nexpect)
+		fprintf(stderr, "lake vectors: scenario %s: %ld of %ld words wrong, %ld unexpected, %ld dropped "
+			"requests\n", sc->name, wrong, sc->nexpect, extra, conflicts);
+	return wrong == 0 && extra == 0 && conflicts == 0 && next == sc->nexpect;
+}
+
+int lake_cmd_vectors(int argc, char **argv)
+{
+	SimOpts o;
+	if (!parse_opts(argc, argv, &o, 0))
+		return 2;
+	MemInfo *mi = lake_load_info(o.info);
+	if (!mi)
+		return 1;
+	Scenario sc;
+	char why[256];
+	if (o.scenario && !scenario_build(mi, o.scenario, &sc, why, sizeof why)) {
+		fprintf(stderr, "lake vectors: %s\n", why);
+		meminfo_free(mi);
+		return 1;
+	}
+	if (util_mkdir_p(o.out) != 0) {
+		fprintf(stderr, "lake: cannot create '%s': %s\n", o.out, strerror(errno));
+		if (o.scenario)
+			scenario_free(&sc);
+		meminfo_free(mi);
+		return 1;
+	}
+	uint32_t *regs = xcalloc((size_t)mi->nregs + 1, sizeof *regs);
+	if (!o.scenario)
+		random_config(mi, o.seed, regs);
+	char *cpath = util_path_join(o.out, "config.hex");
+	char *ipath = util_path_join(o.out, "inputs.hex");
+	char *tpath = util_path_join(o.out, "expected.trace");
+	OutSet *set = outset_new();
+	FILE *fc = outset_open(set, cpath), *fi = fc ? outset_open(set, ipath) : NULL;
+	FILE *ft = fi ? outset_open(set, tpath) : NULL;
+	int status = 1;
+	if (!ft) {
+		outset_abort(set);
+	} else if (o.scenario) {
+		if (run_scenario(mi, &sc, fc, fi, ft)) {
+			status = outset_commit(set) == 0 ? 0 : 1;
+			if (status == 0 && !o.quiet)
+				printf("lake vectors: %s scenario %s: %d tile%s, %ld cycles, %ld output words as "
+				       "designed -> %s\n", mi->name, sc.name, sc.tiles, sc.tiles == 1 ? "" : "s",
+				       sc.cycles, sc.nexpect, o.out);
+		} else {
+			outset_abort(set);
+		}
+	} else {
+		MemModel *m = memmodel_new(mi);
+		write_config(mi, regs, 0, fc);
+		memmodel_config(m, regs);
+		memmodel_flush(m);
+		long fires = run(m, mi, &o, ft, fi);
+		if (!o.quiet)
+			printf("lake vectors: %s seed %llu: %d registers, %ld cycles, %ld controller firings, "
+			       "%ld dropped requests -> %s\n", mi->name, (unsigned long long)o.seed, mi->nregs,
+			       o.cycles, fires, memmodel_conflicts(m), o.out);
+		memmodel_free(m);
+		status = outset_commit(set) == 0 ? 0 : 1;
+	}
+	free(cpath);
+	free(ipath);
+	free(tpath);
+	free(regs);
+	if (o.scenario)
+		scenario_free(&sc);
+	meminfo_free(mi);
+	return status;
+}

@@ -1,0 +1,1318 @@
+/* lake_verilog.c - the Verilog of a memory tile (lake/COLLATERAL.md), made from
+ * its MemInfo alone by the generation rules of AHA 3.2.2. One file holds the
+ * tile module `<mem>` and its helpers, all prefixed with the memory's name:
+ *
+ *   <mem>_config           the configuration registers on the bus
+ *   <mem>_domain           an iteration domain (dims nested counters)
+ *   <mem>_recur/_affine    an affine generator: a recurrence register with one
+ *                          adder and a delta multiplexer (UB paper Fig. 5(b)),
+ *                          or start plus stride-times-counter products (5(a))
+ *   <mem>_delay            L pipeline stages that advance while the tile runs
+ *   <mem>_<unit>_storage   a storage unit's ports over its rows; for an SRAM a
+ *   <mem>_<unit>_macro     behavioural macro a real one can replace
+ *
+ * The tile instantiates one domain and its generators per controller, fires a
+ * controller when the cycle counter `cycle` meets its schedule, and turns
+ * firings into requests: reads at once, writes of single-controller edges
+ * through L delay stages. Each port grants the lowest-numbered edge's request
+ * (chained SRAMs then compare the high address bits with chain_id) and
+ * exposes the performed operation as <unit>_<port>_ren/_wen/_addr/_wdata.
+ * An edge with a write-side controller (share: false) keeps the last data it
+ * delivered for writes without a delivery; each tile output takes its lowest
+ * delivering edge, or the chain inputs. Nothing happens in a cycle of rst or
+ * flush, nor while tile_en is 0: the counter, the domains and every pipeline
+ * stage stand still. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/vec.h"
+#include "../common/vwrite.h"
+#include "lake.h"
+
+typedef VEC(char) Text;
+
+typedef struct Gen {
+	const MemInfo *mi;
+	VWriter w;
+	Arena *a;               /* names and expressions of this run */
+	Text sink;              /* ", sig" for each signal read only by the bench or not at all */
+} Gen;
+
+/* A request of an edge on a port: a read of its source or a write of its
+ * destination. An edge has at most one request per port. */
+typedef struct Req {
+	int edge, write;
+} Req;
+
+typedef VEC(const char *) List;
+
+/* ---- names and widths ---- */
+
+static const char *fmt(Gen *g, const char *f, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *fmt(Gen *g, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	char *s = arena_vprintf(g->a, f, ap);
+	va_end(ap);
+	return s;
+}
+
+static void sink_add(Gen *g, const char *name)
+{
+	size_t n = strlen(name);
+	vec_reserve(&g->sink, g->sink.len + (int)n + 3);
+	memcpy(g->sink.data + g->sink.len, ", ", 2);
+	memcpy(g->sink.data + g->sink.len + 2, name, n + 1);
+	g->sink.len += (int)n + 2;
+}
+
+/* Lines of a port or connection list, with commas between them. */
+static void emit_list(Gen *g, List *l)
+{
+	for (int i = 0; i < l->len; i++)
+		vw_line(&g->w, "%s%s", l->data[i], i + 1 < l->len ? "," : "");
+	vec_free(l);
+}
+
+static int log2i(long v)
+{
+	int b = 0;
+	while ((1L << b) < v)
+		b++;
+	return b;
+}
+
+/* "[w-1:0] " or "" (w == 1). */
+static const char *rng(Gen *g, int w)
+{
+	char buf[32];
+	return arena_strdup(g->a, vw_range(buf, w));
+}
+
+static const char *zero(Gen *g, int w)
+{
+	char buf[32];
+	if (w <= 64)
+		return arena_strdup(g->a, vw_literal(buf, 0, w));
+	return fmt(g, "{%d{1'b0}}", w);
+}
+
+/* Bits [lo + w - 1 : lo] of a bus of `total` bits. */
+static const char *slice(Gen *g, const char *bus, int total, int lo, int w)
+{
+	if (lo == 0 && w == total)
+		return bus;
+	return w == 1 ? fmt(g, "%s[%d]", bus, lo) : fmt(g, "%s[%d:%d]", bus, lo + w - 1, lo);
+}
+
+static const MemPortInfo *port_of(const MemInfo *mi, MemEnd e)
+{
+	return &mi->units[e.unit].ports[e.port];
+}
+
+/* "<unit>_<port>": the prefix of a port's signals. */
+static const char *pname(Gen *g, MemEnd e)
+{
+	return fmt(g, "%s_%s", g->mi->units[e.unit].name, port_of(g->mi, e)->name);
+}
+
+/* Bits of a port's address generators: cb on a chained unit, else addr_bits
+ * (0: the generator is omitted, the address is 0). */
+static int gen_bits(const MemInfo *mi, MemEnd e)
+{
+	return mi->units[e.unit].chained ? mi->counter_bits : port_of(mi, e)->addr_bits;
+}
+
+/* The trace's address width: addr_bits, at least 1. */
+static int addr_width(const MemInfo *mi, MemEnd e)
+{
+	int ab = port_of(mi, e)->addr_bits;
+	return ab > 0 ? ab : 1;
+}
+
+static int port_bits(const MemInfo *mi, MemEnd e)
+{
+	return port_of(mi, e)->width * mi->word;
+}
+
+static int edge_bits(const MemInfo *mi, int e)
+{
+	return mi->edges[e].width * mi->word;
+}
+
+static int is_regfile(const MemInfo *mi, MemEnd e)
+{
+	return mi->units[e.unit].kind == MEM_REGFILE;
+}
+
+/* Flags travel with data only with chaining; they are stored in register files. */
+static int has_flags(const MemInfo *mi, MemEnd e)
+{
+	return mi->chain && is_regfile(mi, e);
+}
+
+/* With chaining, deliveries to a tile output or a register file carry a
+ * flag, and an edge into a register file holds its last flag. */
+static int edge_flag(const MemInfo *mi, int e)
+{
+	MemEnd d = mi->edges[e].dst;
+	return mi->chain && (d.unit == MEM_TILE_OUT || (d.unit >= 0 && is_regfile(mi, d)));
+}
+
+static int edge_hold_flag(const MemInfo *mi, int e)
+{
+	return mi->chain && mi->edges[e].dst.unit >= 0 && is_regfile(mi, mi->edges[e].dst);
+}
+
+static int same_end(MemEnd a, MemEnd b)
+{
+	return a.unit == b.unit && a.port == b.port;
+}
+
+/* The requests on a port, lowest edge first; returns how many. */
+static int port_reqs(const MemInfo *mi, MemEnd p, Req *out)
+{
+	int n = 0;
+	for (int e = 0; e < mi->nedges; e++) {
+		if (same_end(mi->edges[e].src, p))
+			out[n++] = (Req){ e, 0 };
+		else if (same_end(mi->edges[e].dst, p))
+			out[n++] = (Req){ e, 1 };
+	}
+	return n;
+}
+
+static const MemCtrl *ctrl0(const MemInfo *mi, int e)
+{
+	return &mi->ctrls[mi->edges[e].ctrl[0]];
+}
+
+/* A single-controller edge from a storage port whose write waits L stages. */
+static int delays_write(const MemInfo *mi, int e)
+{
+	const MemEdgeInfo *ei = &mi->edges[e];
+	return ei->ctrl[1] < 0 && ei->src.unit >= 0 && ei->dst.unit >= 0;
+}
+
+/* A request's enable and generator value. */
+static const char *req_sig(Gen *g, Req r)
+{
+	if (r.write)
+		return fmt(g, "e%d_wreq", r.edge);
+	return fmt(g, "%s_fire", ctrl0(g->mi, r.edge)->name);
+}
+
+static const char *req_value(Gen *g, Req r)
+{
+	if (r.write)
+		return fmt(g, "e%d_waddr", r.edge);
+	return fmt(g, "%s_src", ctrl0(g->mi, r.edge)->name);
+}
+
+/* ---- helper modules ---- */
+
+static void emit_config(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	VWriter *w = &g->w;
+	int maxw = 1;
+	vw_line(w, "// Configuration registers: config_wr writes the one whose address (register << 8 |");
+	vw_line(w, "// feature) is config_addr[31:16]; rst clears them.");
+	vw_line(w, "module %s_config (", mi->name);
+	vw_indent(w);
+	vw_line(w, "input  wire clk,");
+	vw_line(w, "input  wire rst,");
+	vw_line(w, "input  wire [31:0] config_addr,");
+	vw_line(w, "input  wire [31:0] config_data,");
+	vw_line(w, "input  wire config_wr,");
+	for (int i = 0; i < mi->nregs; i++) {
+		const MemReg *r = &mi->regs[i];
+		vw_line(w, "output reg  %scfg_%s%s", rng(g, r->width), r->name, i + 1 < mi->nregs ? "," : "");
+		if (r->width > maxw)
+			maxw = r->width;
+	}
+	vw_dedent(w);
+	vw_line(w, ");");
+	vw_indent(w);
+	vw_line(w, "always @(posedge clk)");
+	vw_indent(w);
+	vw_line(w, "if (rst) begin");
+	vw_indent(w);
+	for (int i = 0; i < mi->nregs; i++)
+		vw_line(w, "cfg_%s <= %s;", mi->regs[i].name, zero(g, mi->regs[i].width));
+	vw_dedent(w);
+	vw_line(w, "end else if (config_wr) begin");
+	vw_indent(w);
+	vw_line(w, "case (config_addr[31:16])");
+	vw_indent(w);
+	for (int i = 0; i < mi->nregs; i++) {
+		const MemReg *r = &mi->regs[i];
+		vw_line(w, "16'h%04x: cfg_%s <= %s;", mem_reg_address(r) >> 16, r->name,
+			slice(g, "config_data", 32, 0, r->width));
+	}
+	vw_line(w, "default: ;");
+	vw_dedent(w);
+	vw_line(w, "endcase");
+	vw_dedent(w);
+	vw_line(w, "end");
+	vw_dedent(w);
+	vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
+	vw_line(w, "wire unused_ok = &{1'b0, config_addr[15:0]%s};",
+		maxw < 32 ? fmt(g, ", %s", slice(g, "config_data", 32, maxw, 32 - maxw)) : "");
+	vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
+	vw_dedent(w);
+	vw_line(w, "endmodule");
+	vw_line(w, "%s", "");
+}
+
+/* inc[l]: level l is the lowest below its extent (it increments on a firing). */
+static void emit_domain_levels(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	int cb = mi->counter_bits, d = mi->dims;
+	char one[32];
+	vw_literal(one, 1, cb);
+	for (int l = 0; l < d; l++)
+		vw_line(&g->w, "assign at_max[%d] = %s == %s;", l, slice(g, "idx", d * cb, l * cb, cb),
+			slice(g, "max", d * cb, l * cb, cb));
+	vw_line(&g->w, "assign inc[0] = ~at_max[0];");
+	for (int l = 1; l < d; l++)
+		vw_line(&g->w, "assign inc[%d] = ~at_max[%d] & (&at_max[%d:0]);", l, l, l - 1);
+	vw_line(&g->w, "always @(posedge clk)");
+	vw_indent(&g->w);
+	vw_line(&g->w, "if (rst | flush) begin");
+	vw_line(&g->w, "    idx <= %s;", zero(g, d * cb));
+	vw_line(&g->w, "    done <= 1'b0;");
+	vw_line(&g->w, "end else if (fire) begin");
+	vw_indent(&g->w);
+	vw_line(&g->w, "if (&at_max)");
+	vw_line(&g->w, "    done <= 1'b1;");
+	for (int l = 0; l < d; l++) {
+		const char *s = slice(g, "idx", d * cb, l * cb, cb);
+		if (l + 1 < d)
+			vw_line(&g->w, "%s <= inc[%d] ? %s + %s : |inc[%d:%d] ? %s : %s;", s, l, s, one, d - 1,
+				l + 1, zero(g, cb), s);
+		else
+			vw_line(&g->w, "%s <= inc[%d] ? %s + %s : %s;", s, l, s, one, s);
+	}
+	vw_dedent(&g->w);
+	vw_line(&g->w, "end");
+	vw_dedent(&g->w);
+}
+
+static void emit_domain(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	VWriter *w = &g->w;
+	int cb = mi->counter_bits, d = mi->dims;
+	int expose = mi->affine == MEM_MULTIPLY;
+	vw_line(w, "// An iteration domain: %d counters of %d bits, level 0 innermost. A firing", d, cb);
+	vw_line(w, "// increments the lowest level below its extent (max) and restarts the levels");
+	vw_line(w, "// under it; at the last point it sets done. flush restarts it.");
+	vw_line(w, "module %s_domain (", mi->name);
+	vw_indent(w);
+	vw_line(w, "input  wire clk,");
+	vw_line(w, "input  wire rst,");
+	vw_line(w, "input  wire flush,");
+	vw_line(w, "input  wire fire,");
+	vw_line(w, "input  wire [%d:0] max,", d * cb - 1);
+	if (expose)
+		vw_line(w, "output reg  [%d:0] idx,", d * cb - 1);
+	if (!expose)
+		vw_line(w, "output wire %sinc,", rng(g, d));
+	vw_line(w, "output reg  done");
+	vw_dedent(w);
+	vw_line(w, ");");
+	vw_indent(w);
+	if (!expose)
+		vw_line(w, "reg  [%d:0] idx;", d * cb - 1);
+	else
+		vw_line(w, "wire %sinc;", rng(g, d));
+	vw_line(w, "wire %sat_max;", rng(g, d));
+	emit_domain_levels(g);
+	vw_dedent(w);
+	vw_line(w, "endmodule");
+	vw_line(w, "%s", "");
+}
+
+/* Fig. 5(b): the value register adds the delta of the level that increments. */
+static void emit_recur(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	VWriter *w = &g->w;
+	int d = mi->dims;
+	vw_line(w, "// An affine generator as a recurrence (UB paper Fig. 5(b)): one register, one");
+	vw_line(w, "// adder and a multiplexer of the per-level deltas; flush loads start.");
+	vw_line(w, "module %s_recur #(parameter W = 16) (", mi->name);
+	vw_indent(w);
+	vw_line(w, "input  wire clk,");
+	vw_line(w, "input  wire rst,");
+	vw_line(w, "input  wire flush,");
+	vw_line(w, "input  wire step,");
+	vw_line(w, "input  wire %sinc,", rng(g, d));
+	vw_line(w, "input  wire [W-1:0] start,");
+	vw_line(w, "input  wire [%d*W-1:0] delta,", d);
+	vw_line(w, "output reg  [W-1:0] value");
+	vw_dedent(w);
+	vw_line(w, ");");
+	vw_indent(w);
+	vw_line(w, "wire [W-1:0] d =");
+	for (int l = 0; l < d; l++)
+		vw_line(w, "    ({W{inc[%d]}} & delta[%d*W +: W])%s", l, l, l + 1 < d ? " |" : ";");
+	vw_line(w, "always @(posedge clk)");
+	vw_indent(w);
+	vw_line(w, "if (rst)");
+	vw_line(w, "    value <= {W{1'b0}};");
+	vw_line(w, "else if (flush)");
+	vw_line(w, "    value <= start;");
+	vw_line(w, "else if (step)");
+	vw_line(w, "    value <= value + d;");
+	vw_dedent(w);
+	vw_dedent(w);
+	vw_line(w, "endmodule");
+	vw_line(w, "%s", "");
+}
+
+/* Fig. 5(a): start + sum of stride[l] * idx[l], modulo 2^W. */
+static void emit_affine(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	VWriter *w = &g->w;
+	int d = mi->dims, cb = mi->counter_bits;
+	vw_line(w, "// An affine generator with multipliers (UB paper Fig. 5(a)): start plus the");
+	vw_line(w, "// stride of each level times its counter, modulo 2^W (W <= %d).", cb);
+	vw_line(w, "module %s_affine #(parameter W = 16) (", mi->name);
+	vw_indent(w);
+	vw_line(w, "input  wire [%d:0] idx,", d * cb - 1);
+	vw_line(w, "input  wire [W-1:0] start,");
+	vw_line(w, "input  wire [%d*W-1:0] stride,", d);
+	vw_line(w, "output wire [W-1:0] value");
+	vw_dedent(w);
+	vw_line(w, ");");
+	vw_indent(w);
+	vw_line(w, "assign value = start");
+	for (int l = 0; l < d; l++)
+		vw_line(w, "    + stride[%d*W +: W] * idx[%d +: W]%s", l, l * cb, l + 1 < d ? "" : ";");
+	vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
+	vw_line(w, "wire unused_ok = &{1'b0, idx};");
+	vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
+	vw_dedent(w);
+	vw_line(w, "endmodule");
+	vw_line(w, "%s", "");
+}
+
+static void emit_delay(Gen *g)
+{
+	VWriter *w = &g->w;
+	vw_line(w, "// L >= 1 pipeline stages of W bits; they advance while en, clear clears them.");
+	vw_line(w, "module %s_delay #(parameter W = 1, parameter L = 1) (", g->mi->name);
+	vw_indent(w);
+	vw_line(w, "input  wire clk,");
+	vw_line(w, "input  wire clear,");
+	vw_line(w, "input  wire en,");
+	vw_line(w, "input  wire [W-1:0] d,");
+	vw_line(w, "output wire [W-1:0] q");
+	vw_dedent(w);
+	vw_line(w, ");");
+	vw_indent(w);
+	vw_line(w, "reg [W*L-1:0] stages;");
+	vw_line(w, "generate");
+	vw_indent(w);
+	vw_line(w, "if (L == 1) begin : g_one");
+	vw_line(w, "    always @(posedge clk)");
+	vw_line(w, "        if (clear) stages <= {W*L{1'b0}};");
+	vw_line(w, "        else if (en) stages <= d;");
+	vw_line(w, "end else begin : g_many");
+	vw_line(w, "    always @(posedge clk)");
+	vw_line(w, "        if (clear) stages <= {W*L{1'b0}};");
+	vw_line(w, "        else if (en) stages <= {stages[W*(L-1)-1:0], d};");
+	vw_line(w, "end");
+	vw_dedent(w);
+	vw_line(w, "endgenerate");
+	vw_line(w, "assign q = stages[W*L-1 -: W];");
+	vw_dedent(w);
+	vw_line(w, "endmodule");
+	vw_line(w, "%s", "");
+}
+
+/* ---- storage ---- */
+
+/* The storage module's ports for one storage port. */
+static void storage_port_decls(Gen *g, MemEnd e, List *l)
+{
+	const MemInfo *mi = g->mi;
+	const MemPortInfo *pi = port_of(mi, e);
+	const char *n = pi->name;
+	int bits = port_bits(mi, e);
+	if (!is_regfile(mi, e) && (pi->op & MEM_READ))
+		vec_push(l, fmt(g, "input  wire %s_ren", n));
+	if (pi->op & MEM_WRITE)
+		vec_push(l, fmt(g, "input  wire %s_wen", n));
+	if (pi->addr_bits > 0)
+		vec_push(l, fmt(g, "input  wire %s%s_addr", rng(g, pi->addr_bits), n));
+	if (pi->op & MEM_WRITE)
+		vec_push(l, fmt(g, "input  wire %s%s_wdata", rng(g, bits), n));
+	if ((pi->op & MEM_WRITE) && has_flags(mi, e))
+		vec_push(l, fmt(g, "input  wire %s_wflag", n));
+	if (pi->op & MEM_READ)
+		vec_push(l, fmt(g, "output wire %s%s_rdata", rng(g, bits), n));
+	if ((pi->op & MEM_READ) && has_flags(mi, e))
+		vec_push(l, fmt(g, "output wire %s_rflag", n));
+}
+
+static void emit_storage_header(Gen *g, int u, const char *what)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	List l = { 0 };
+	vw_line(&g->w, "// %s '%s': %d rows of %d x %d-bit words.", what, un->name, un->words / un->fetch,
+		un->fetch, mi->word);
+	vw_line(&g->w, "module %s_%s_storage (", mi->name, un->name);
+	vec_push(&l, "input  wire clk");
+	if (un->kind == MEM_REGFILE)
+		vec_push(&l, "input  wire rst");
+	vec_push(&l, "input  wire en");
+	for (int p = 0; p < un->nports; p++)
+		storage_port_decls(g, (MemEnd){ u, p }, &l);
+	vw_indent(&g->w);
+	emit_list(g, &l);
+	vw_dedent(&g->w);
+	vw_line(&g->w, ");");
+}
+
+/* Read stages after the first read value: for an SRAM the macro's register
+ * is the first, for a register file the combinational read. */
+static int read_stages(const MemInfo *mi, MemEnd e)
+{
+	const MemPortInfo *pi = port_of(mi, e);
+	if (!(pi->op & MEM_READ))
+		return 0;
+	if (is_regfile(mi, e))
+		return pi->latency;
+	return pi->latency > 1 ? pi->latency - 1 : 0;
+}
+
+/* The wrapper's en (the tile runs) is used only by read stages. */
+static void sink_unused_en(Gen *g, int u)
+{
+	for (int p = 0; p < g->mi->units[u].nports; p++)
+		if (read_stages(g->mi, (MemEnd){ u, p }))
+			return;
+	vw_line(&g->w, "/* verilator lint_off UNUSEDSIGNAL */");
+	vw_line(&g->w, "wire unused_ok = en;");
+	vw_line(&g->w, "/* verilator lint_on UNUSEDSIGNAL */");
+}
+
+/* Read data of a port after `latency` cycles: stage 0 is rd0/rf0 (or the
+ * macro's registered output), the others advance while the tile runs. */
+static void emit_read_stages(Gen *g, MemEnd e, const char *src, int stages, int flags)
+{
+	const MemInfo *mi = g->mi;
+	const char *n = port_of(mi, e)->name;
+	int bits = port_bits(mi, e) + flags;
+	const char *d = flags ? fmt(g, "{%s, %s_rf0}", src, n) : src;
+	const char *q = flags ? fmt(g, "{%s_rdata, %s_rflag}", n, n) : fmt(g, "%s_rdata", n);
+	if (stages == 0) {
+		vw_line(&g->w, "assign %s = %s;", q, d);
+		return;
+	}
+	vw_line(&g->w, "%s_delay #(.W(%d), .L(%d)) %s_stages (.clk(clk), .clear(1'b0), .en(en), .d(%s), .q(%s));",
+		mi->name, bits, stages, n, d, q);
+}
+
+/* Bits [addr * w + w - 1 : addr * w] of a bus of w-bit elements; the whole
+ * bus when the port has one slot. */
+static const char *at_slot(Gen *g, const char *bus, const MemPortInfo *pi, int w)
+{
+	if (!pi->addr_bits)
+		return fmt(g, "%s[%d:0]", bus, w - 1);
+	return fmt(g, "%s[%s_addr * %d +: %d]", bus, pi->name, w, w);
+}
+
+static void emit_regfile_writes(Gen *g, int u)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	for (int p = 0; p < un->nports; p++) {
+		const MemPortInfo *pi = &un->ports[p];
+		if (!(pi->op & MEM_WRITE))
+			continue;
+		vw_line(&g->w, "if (%s_wen) begin", pi->name);
+		vw_line(&g->w, "    %s <= %s_wdata;", at_slot(g, "data", pi, pi->width * mi->word), pi->name);
+		if (mi->chain)
+			vw_line(&g->w, "    %s <= {%d{%s_wflag}};", at_slot(g, "flags", pi, pi->width), pi->width,
+				pi->name);
+		vw_line(&g->w, "end");
+	}
+}
+
+/* Register files: flip-flops (words and, with chaining, their flags) that rst
+ * clears; reads are combinational, then `latency` stages. */
+static void emit_regfile(Gen *g, int u)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	int words = un->words, wb = mi->word, fl = mi->chain;
+	emit_storage_header(g, u, "Register file");
+	vw_indent(&g->w);
+	vw_line(&g->w, "reg [%d:0] data;", words * wb - 1);
+	if (fl)
+		vw_line(&g->w, "reg %sflags;", rng(g, words));
+	vw_line(&g->w, "always @(posedge clk)");
+	vw_indent(&g->w);
+	vw_line(&g->w, "if (rst) begin");
+	vw_line(&g->w, "    data <= %s;", zero(g, words * wb));
+	if (fl)
+		vw_line(&g->w, "    flags <= %s;", zero(g, words));
+	vw_line(&g->w, "end else begin");
+	vw_indent(&g->w);
+	emit_regfile_writes(g, u);
+	vw_dedent(&g->w);
+	vw_line(&g->w, "end");
+	vw_dedent(&g->w);
+	for (int p = 0; p < un->nports; p++) {
+		const MemPortInfo *pi = &un->ports[p];
+		MemEnd e = { u, p };
+		if (!(pi->op & MEM_READ))
+			continue;
+		vw_line(&g->w, "wire %s%s_rd0 = %s;", rng(g, pi->width * wb), pi->name,
+			at_slot(g, "data", pi, pi->width * wb));
+		if (fl)
+			vw_line(&g->w, "wire %s_rf0 = &%s;", pi->name, at_slot(g, "flags", pi, pi->width));
+		emit_read_stages(g, e, fmt(g, "%s_rd0", pi->name), read_stages(mi, e), fl);
+	}
+	sink_unused_en(g, u);
+	vw_dedent(&g->w);
+	vw_line(&g->w, "endmodule");
+	vw_line(&g->w, "%s", "");
+}
+
+/* The behavioural SRAM macro: rows of fetch words, per port a row address, a
+ * word write mask and, for latency >= 1, a read register loaded on ren. */
+static void emit_macro_ports(Gen *g, int u)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	int rb = log2i(un->words / un->fetch), rowbits = un->fetch * mi->word;
+	List l = { 0 };
+	vec_push(&l, "input  wire clk");
+	for (int p = 0; p < un->nports; p++) {
+		const MemPortInfo *pi = &un->ports[p];
+		const char *n = pi->name;
+		if (rb)
+			vec_push(&l, fmt(g, "input  wire %s%s_row", rng(g, rb), n));
+		if (pi->op & MEM_WRITE) {
+			vec_push(&l, fmt(g, "input  wire %s_wen", n));
+			if (un->fetch > 1)
+				vec_push(&l, fmt(g, "input  wire %s%s_wmask", rng(g, un->fetch), n));
+			vec_push(&l, fmt(g, "input  wire [%d:0] %s_wdata", rowbits - 1, n));
+		}
+		if (pi->op & MEM_READ) {
+			vec_push(&l, fmt(g, "input  wire %s_ren", n));
+			vec_push(&l, fmt(g, "output %s [%d:0] %s_rdata", pi->latency ? "reg " : "wire", rowbits - 1, n));
+		}
+	}
+	vw_line(&g->w, "module %s_%s_macro (", mi->name, un->name);
+	vw_indent(&g->w);
+	emit_list(g, &l);
+	vw_dedent(&g->w);
+	vw_line(&g->w, ");");
+}
+
+static void emit_macro(Gen *g, int u)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	VWriter *w = &g->w;
+	int rows = un->words / un->fetch, rb = log2i(rows), rowbits = un->fetch * mi->word;
+	vw_line(w, "// Behavioural model of the SRAM macro of '%s' (%d x %d bits, word write mask):",
+		un->name, rows, rowbits);
+	vw_line(w, "// a read returns the row before this cycle's writes.");
+	emit_macro_ports(g, u);
+	vw_indent(w);
+	vw_line(w, "reg [%d:0] mem [0:%d];", rowbits - 1, rows - 1);
+	if (un->fetch > 1)
+		vw_line(w, "integer k;");
+	vw_line(w, "always @(posedge clk) begin");
+	vw_indent(w);
+	for (int p = 0; p < un->nports; p++) {
+		const MemPortInfo *pi = &un->ports[p];
+		const char *row = rb ? fmt(g, "mem[%s_row]", pi->name) : "mem[0]";
+		if ((pi->op & MEM_READ) && pi->latency)
+			vw_line(w, "if (%s_ren) %s_rdata <= %s;", pi->name, pi->name, row);
+		if ((pi->op & MEM_WRITE) && un->fetch == 1)
+			vw_line(w, "if (%s_wen) %s <= %s_wdata;", pi->name, row, pi->name);
+		else if (pi->op & MEM_WRITE) {
+			vw_line(w, "for (k = 0; k < %d; k = k + 1)", un->fetch);
+			vw_line(w, "    if (%s_wen & %s_wmask[k]) %s[k*%d +: %d] <= %s_wdata[k*%d +: %d];",
+				pi->name, pi->name, row, mi->word, mi->word, pi->name, mi->word, mi->word);
+		}
+	}
+	vw_dedent(w);
+	vw_line(w, "end");
+	for (int p = 0; p < un->nports; p++) {
+		const MemPortInfo *pi = &un->ports[p];
+		if ((pi->op & MEM_READ) && !pi->latency) {
+			vw_line(w, "assign %s_rdata = %s;", pi->name, rb ? fmt(g, "mem[%s_row]", pi->name) : "mem[0]");
+			vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
+			vw_line(w, "wire unused_%s = %s_ren;", pi->name, pi->name);
+			vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
+		}
+	}
+	vw_dedent(w);
+	vw_line(w, "endmodule");
+	vw_line(w, "%s", "");
+}
+
+/* The slot of a port in the macro's rows: the row, the word mask and the
+ * word of a read, kept with the read data. */
+static void emit_sram_port(Gen *g, int u, int p)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	const MemPortInfo *pi = &un->ports[p];
+	MemEnd e = { u, p };
+	const char *n = pi->name;
+	int per_row = un->fetch / pi->width, sb = log2i(per_row), rb = pi->addr_bits - sb;
+	int bits = port_bits(mi, e), wb = log2i(pi->width);
+	if (rb)
+		vw_line(&g->w, "wire %s%s_row = %s;", rng(g, rb), n, slice(g, fmt(g, "%s_addr", n), pi->addr_bits, sb, rb));
+	if (sb)
+		vw_line(&g->w, "wire %s%s_sub = %s;", rng(g, sb), n, slice(g, fmt(g, "%s_addr", n), pi->addr_bits, 0, sb));
+	if (pi->op & MEM_WRITE) {
+		const char *ones = fmt(g, "{{%d{1'b0}}, {%d{1'b1}}}", un->fetch - pi->width, pi->width);
+		if (!sb && un->fetch > 1)
+			vw_line(&g->w, "wire %s%s_wmask = {%d{1'b1}};", rng(g, un->fetch), n, un->fetch);
+		else if (sb)
+			vw_line(&g->w, "wire %s%s_wmask = %s << %s;", rng(g, un->fetch), n, ones,
+				wb ? fmt(g, "{%s_sub, %d'b0}", n, wb) : fmt(g, "%s_sub", n));
+	}
+	if (!(pi->op & MEM_READ))
+		return;
+	vw_line(&g->w, "wire [%d:0] %s_row_rdata;", un->fetch * mi->word - 1, n);
+	const char *sel = fmt(g, "%s_sub", n);
+	if (sb && pi->latency) {
+		vw_line(&g->w, "reg  %s%s_sub_q;", rng(g, sb), n);
+		vw_line(&g->w, "always @(posedge clk)");
+		vw_line(&g->w, "    if (%s_ren) %s_sub_q <= %s_sub;", n, n, n);
+		sel = fmt(g, "%s_sub_q", n);
+	}
+	if (sb)
+		vw_line(&g->w, "wire %s%s_rd0 = %s_row_rdata[%s * %d +: %d];", rng(g, bits), n, n, sel, bits, bits);
+	else
+		vw_line(&g->w, "wire %s%s_rd0 = %s_row_rdata;", rng(g, bits), n, n);
+	emit_read_stages(g, e, fmt(g, "%s_rd0", n), read_stages(mi, e), 0);
+}
+
+static void emit_macro_inst(Gen *g, int u)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	int rb = log2i(un->words / un->fetch);
+	List l = { 0 };
+	vec_push(&l, ".clk(clk)");
+	for (int p = 0; p < un->nports; p++) {
+		const MemPortInfo *pi = &un->ports[p];
+		const char *n = pi->name;
+		if (rb)
+			vec_push(&l, fmt(g, ".%s_row(%s_row)", n, n));
+		if (pi->op & MEM_WRITE)
+			vec_push(&l, fmt(g, ".%s_wen(%s_wen), %s.%s_wdata({%d{%s_wdata}})", n, n,
+					 un->fetch > 1 ? fmt(g, ".%s_wmask(%s_wmask), ", n, n) : "", n,
+					 un->fetch / pi->width, n));
+		if (pi->op & MEM_READ)
+			vec_push(&l, fmt(g, ".%s_ren(%s_ren), .%s_rdata(%s_row_rdata)", n, n, n, n));
+	}
+	vw_line(&g->w, "%s_%s_macro macro (", mi->name, un->name);
+	vw_indent(&g->w);
+	emit_list(g, &l);
+	vw_dedent(&g->w);
+	vw_line(&g->w, ");");
+}
+
+static void emit_sram(Gen *g, int u)
+{
+	const MemUnitInfo *un = &g->mi->units[u];
+	emit_macro(g, u);
+	emit_storage_header(g, u, "SRAM");
+	vw_indent(&g->w);
+	vw_line(&g->w, "// a port of width w addresses slots of w words: the slot's row, then its word");
+	for (int p = 0; p < un->nports; p++)
+		emit_sram_port(g, u, p);
+	emit_macro_inst(g, u);
+	sink_unused_en(g, u);
+	vw_dedent(&g->w);
+	vw_line(&g->w, "endmodule");
+	vw_line(&g->w, "%s", "");
+}
+
+/* ---- the tile ---- */
+
+static void emit_top_ports(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	vw_line(&g->w, "module %s (", mi->name);
+	vw_indent(&g->w);
+	for (int i = 0; i < mi->nsignals; i++) {
+		const MemSignal *s = &mi->signals[i];
+		vw_line(&g->w, "%s wire %s%s%s", s->input ? "input " : "output", rng(g, s->width), s->name,
+			i + 1 < mi->nsignals ? "," : "");
+	}
+	vw_dedent(&g->w);
+	vw_line(&g->w, ");");
+}
+
+static void emit_config_inst(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	vw_line(&g->w, "// ---- configuration (%d registers, %ld bits) ----", mi->nregs, mem_config_bits(mi));
+	for (int i = 0; i < mi->nregs; i++)
+		vw_line(&g->w, "wire %scfg_%s;", rng(g, mi->regs[i].width), mi->regs[i].name);
+	vw_line(&g->w, "%s_config config_regs (", mi->name);
+	vw_indent(&g->w);
+	vw_line(&g->w, ".clk(clk), .rst(rst), .config_addr(config_addr), .config_data(config_data),");
+	vw_line(&g->w, ".config_wr(config_wr),");
+	for (int i = 0; i < mi->nregs; i++)
+		vw_line(&g->w, ".cfg_%s(cfg_%s)%s", mi->regs[i].name, mi->regs[i].name,
+			i + 1 < mi->nregs ? "," : "");
+	vw_dedent(&g->w);
+	vw_line(&g->w, ");");
+	vw_line(&g->w, "%s", "");
+}
+
+static void emit_counter(Gen *g)
+{
+	int cb = g->mi->counter_bits;
+	char one[32];
+	vw_line(&g->w, "// ---- the cycle counter: counts while the tile runs; rst and flush restart it ----");
+	vw_line(&g->w, "// (in a cycle of rst or flush nothing else happens either)");
+	vw_line(&g->w, "wire run = cfg_tile_en & ~rst & ~flush;");
+	vw_line(&g->w, "reg %scycle;", rng(g, cb));
+	vw_line(&g->w, "always @(posedge clk)");
+	vw_line(&g->w, "    if (rst | flush) cycle <= %s;", zero(g, cb));
+	vw_line(&g->w, "    else if (run) cycle <= cycle + %s;", vw_literal(one, 1, cb));
+	vw_line(&g->w, "%s", "");
+}
+
+/* {reg(dims-1), ..., reg(0)} of a generator's or a domain's per-level registers. */
+static const char *levels(Gen *g, const int *regs)
+{
+	const MemInfo *mi = g->mi;
+	const char *s = "";
+	for (int l = mi->dims - 1; l >= 0; l--)
+		s = fmt(g, "%s%scfg_%s", s, l == mi->dims - 1 ? "" : ", ", mi->regs[regs[l]].name);
+	return fmt(g, "{%s}", s);
+}
+
+/* One generator of controller c, named <c>_<what>, value on that wire. */
+static void emit_gen_inst(Gen *g, const MemCtrl *c, const MemGen *gen, const char *what)
+{
+	const MemInfo *mi = g->mi;
+	vw_line(&g->w, "wire %s%s_%s;", rng(g, gen->width), c->name, what);
+	if (mi->affine == MEM_RECURRENCE)
+		vw_line(&g->w, "%s_recur #(.W(%d)) %s_%s_gen (.clk(clk), .rst(rst), .flush(flush), "
+			".step(%s_fire), .inc(%s_inc),", mi->name, gen->width, c->name, what, c->name, c->name);
+	else
+		vw_line(&g->w, "%s_affine #(.W(%d)) %s_%s_gen (.idx(%s_idx),", mi->name, gen->width, c->name,
+			what, c->name);
+	vw_line(&g->w, "    .start(cfg_%s),", mi->regs[gen->start].name);
+	vw_line(&g->w, "    .%s(%s),", mi->affine == MEM_RECURRENCE ? "delta" : "stride", levels(g, gen->step));
+	vw_line(&g->w, "    .value(%s_%s));", c->name, what);
+}
+
+static void emit_ctrl(Gen *g, int ci)
+{
+	const MemInfo *mi = g->mi;
+	const MemCtrl *c = &mi->ctrls[ci];
+	const MemEdgeInfo *e = &mi->edges[c->edge];
+	int d = mi->dims, cb = mi->counter_bits;
+	vw_line(&g->w, "// controller %s: %s -> %s%s", c->name, mem_end_name(mi, e->src),
+		mem_end_name(mi, e->dst),
+		c->side == MEM_SIDE_READ ? " (read side)" : c->side == MEM_SIDE_WRITE ? " (write side)" : "");
+	vw_line(&g->w, "wire %s_fire, %s_done;", c->name, c->name);
+	if (mi->affine == MEM_MULTIPLY)
+		vw_line(&g->w, "wire [%d:0] %s_idx;", d * cb - 1, c->name);
+	else
+		vw_line(&g->w, "wire %s%s_inc;", rng(g, d), c->name);
+	vw_line(&g->w, "%s_domain %s_dom (.clk(clk), .rst(rst), .flush(flush), .fire(%s_fire),", mi->name,
+		c->name, c->name);
+	vw_line(&g->w, "    .max(%s),", levels(g, c->max));
+	if (mi->affine == MEM_MULTIPLY)
+		vw_line(&g->w, "    .idx(%s_idx), .done(%s_done));", c->name, c->name);
+	else
+		vw_line(&g->w, "    .inc(%s_inc), .done(%s_done));", c->name, c->name);
+	emit_gen_inst(g, c, &c->sched, "sched");
+	if (c->src)
+		emit_gen_inst(g, c, &c->src->gen, "src");
+	if (c->dst)
+		emit_gen_inst(g, c, &c->dst->gen, "dst");
+	vw_line(&g->w, "assign %s_fire = run & cfg_%s & ~%s_done & (cycle == %s_sched);", c->name,
+		mi->regs[c->en].name, c->name, c->name);
+	vw_line(&g->w, "%s", "");
+}
+
+/* Wires every section refers to: the operation of each port and the grants
+ * of its requests, the deliveries and data of each edge. */
+static void emit_nets(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	Req reqs[2 * LAKE_MAX_EDGES + 2];
+	vw_line(&g->w, "// ---- ports (the bench observes <unit>_<port>_ren/_wen/_addr/_wdata) ----");
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++) {
+			MemEnd e = { u, p };
+			const char *n = pname(g, e);
+			const MemPortInfo *pi = port_of(mi, e);
+			vw_line(&g->w, "wire %s_ren, %s_wen;", n, n);
+			if (mi->units[u].chained)
+				vw_line(&g->w, "wire %s_hit;", n);
+			vw_line(&g->w, "wire %s%s_addr;", rng(g, addr_width(mi, e)), n);
+			vw_line(&g->w, "wire %s%s_wdata;", rng(g, port_bits(mi, e)), n);
+			if (pi->op & MEM_READ)
+				vw_line(&g->w, "wire %s%s_rdata;", rng(g, port_bits(mi, e)), n);
+			if ((pi->op & MEM_READ) && has_flags(mi, e))
+				vw_line(&g->w, "wire %s_rflag;", n);
+			int nr = port_reqs(mi, e, reqs);
+			for (int i = 0; i < nr; i++)
+				vw_line(&g->w, "wire %s_win_e%d;", n, reqs[i].edge);
+		}
+	vw_line(&g->w, "// ---- edges ----");
+	for (int i = 0; i < mi->nedges; i++) {
+		const MemEdgeInfo *e = &mi->edges[i];
+		vw_line(&g->w, "wire e%d_del;", i);
+		vw_line(&g->w, "wire %se%d_del_data;", rng(g, edge_bits(mi, i)), i);
+		if (edge_flag(mi, i))
+			vw_line(&g->w, "wire e%d_del_flag;", i);
+		if (e->dst.unit < 0)
+			continue;
+		vw_line(&g->w, "wire e%d_wreq;", i);
+		if (gen_bits(mi, e->dst))
+			vw_line(&g->w, "wire %se%d_waddr;", rng(g, gen_bits(mi, e->dst)), i);
+		vw_line(&g->w, "wire %se%d_data;", rng(g, edge_bits(mi, i)), i);
+		if (edge_hold_flag(mi, i))
+			vw_line(&g->w, "wire e%d_flag;", i);
+	}
+	vw_line(&g->w, "%s", "");
+}
+
+/* The delivery of an edge from a storage port: its granted read, L cycles on
+ * (with the chain hit and, for a single controller, the write address). */
+static void emit_storage_delivery(Gen *g, int i)
+{
+	const MemInfo *mi = g->mi;
+	const MemEdgeInfo *e = &mi->edges[i];
+	const char *src = pname(g, e->src);
+	int chained = mi->units[e->src.unit].chained, L = e->latency;
+	int waddr = delays_write(mi, i) && gen_bits(mi, e->dst);
+	const char *dst = fmt(g, "%s_dst", ctrl0(mi, i)->name);
+	if (chained)
+		vw_line(&g->w, "wire e%d_hit;", i);
+	if (L == 0) {
+		vw_line(&g->w, "assign e%d_del = %s_win_e%d;", i, src, i);
+		if (chained)
+			vw_line(&g->w, "assign e%d_hit = %s_hit;", i, src);
+		if (waddr)
+			vw_line(&g->w, "assign e%d_waddr = %s;", i, dst);
+	} else {
+		int bits = 1 + chained + (waddr ? gen_bits(mi, e->dst) : 0);
+		const char *d = fmt(g, "{%s_win_e%d%s%s}", src, i, chained ? fmt(g, ", %s_hit", src) : "",
+				    waddr ? fmt(g, ", %s", dst) : "");
+		const char *q = fmt(g, "{e%d_granted%s%s}", i, chained ? fmt(g, ", e%d_hit", i) : "",
+				    waddr ? fmt(g, ", e%d_waddr", i) : "");
+		vw_line(&g->w, "wire e%d_granted;", i);
+		vw_line(&g->w, "%s_delay #(.W(%d), .L(%d)) e%d_stages (.clk(clk), .clear(rst | flush), "
+			".en(run),", mi->name, bits, L, i);
+		vw_line(&g->w, "    .d(%s), .q(%s));", d, q);
+		vw_line(&g->w, "assign e%d_del = run & e%d_granted;", i, i);
+	}
+	int bits = edge_bits(mi, i);
+	if (chained)
+		vw_line(&g->w, "assign e%d_del_data = e%d_hit ? %s_rdata : %s;", i, i, src, zero(g, bits));
+	else
+		vw_line(&g->w, "assign e%d_del_data = %s_rdata;", i, src);
+	if (edge_flag(mi, i))
+		vw_line(&g->w, "assign e%d_del_flag = %s;", i,
+			chained ? fmt(g, "e%d_hit", i) : is_regfile(mi, e->src) ? fmt(g, "%s_rflag", src) : "1'b1");
+}
+
+/* Deliveries and write requests of an edge. */
+static void emit_edge_source(Gen *g, int i)
+{
+	const MemInfo *mi = g->mi;
+	const MemEdgeInfo *e = &mi->edges[i];
+	const MemCtrl *c = ctrl0(mi, i);
+	vw_line(&g->w, "// e%d: %s -> %s, latency %d", i, mem_end_name(mi, e->src), mem_end_name(mi, e->dst),
+		e->latency);
+	if (e->src.unit == MEM_TILE_IN) {
+		vw_line(&g->w, "assign e%d_del = %s_fire;", i, c->name);
+		vw_line(&g->w, "assign e%d_del_data = %s;", i, mi->ins[e->src.port]);
+		if (edge_flag(mi, i))
+			vw_line(&g->w, "assign e%d_del_flag = 1'b1;", i);
+		if (e->dst.unit >= 0 && gen_bits(mi, e->dst))
+			vw_line(&g->w, "assign e%d_waddr = %s_dst;", i, c->name);
+	} else {
+		emit_storage_delivery(g, i);
+	}
+	if (e->dst.unit < 0)
+		return;
+	if (e->ctrl[1] >= 0) {
+		const MemCtrl *wc = &mi->ctrls[e->ctrl[1]];
+		vw_line(&g->w, "assign e%d_wreq = %s_fire;", i, wc->name);
+		if (gen_bits(mi, e->dst))
+			vw_line(&g->w, "assign e%d_waddr = %s_dst;", i, wc->name);
+	} else {
+		vw_line(&g->w, "assign e%d_wreq = e%d_del;", i, i);
+	}
+}
+
+/* What an edge writes: this cycle's delivery, else the last one (hold).
+ * A single controller's write always meets its delivery, so only edges with
+ * a write-side controller keep the last delivery. */
+static void emit_edge_data(Gen *g, int i)
+{
+	const MemInfo *mi = g->mi;
+	int bits = edge_bits(mi, i), fl = edge_hold_flag(mi, i);
+	if (mi->edges[i].ctrl[1] < 0) {
+		vw_line(&g->w, "assign e%d_data = e%d_del_data;", i, i);
+		if (fl)
+			vw_line(&g->w, "assign e%d_flag = e%d_del_flag;", i, i);
+		return;
+	}
+	vw_line(&g->w, "reg %se%d_hold;", rng(g, bits), i);
+	if (fl)
+		vw_line(&g->w, "reg e%d_hold_flag;", i);
+	vw_line(&g->w, "always @(posedge clk)");
+	vw_indent(&g->w);
+	vw_line(&g->w, "if (rst | flush) begin");
+	vw_line(&g->w, "    e%d_hold <= %s;", i, zero(g, bits));
+	if (fl)
+		vw_line(&g->w, "    e%d_hold_flag <= 1'b0;", i);
+	vw_line(&g->w, "end else if (e%d_del) begin", i);
+	vw_line(&g->w, "    e%d_hold <= e%d_del_data;", i, i);
+	if (fl)
+		vw_line(&g->w, "    e%d_hold_flag <= e%d_del_flag;", i, i);
+	vw_line(&g->w, "end");
+	vw_dedent(&g->w);
+	vw_line(&g->w, "assign e%d_data = e%d_del ? e%d_del_data : e%d_hold;", i, i, i, i);
+	if (fl)
+		vw_line(&g->w, "assign e%d_flag = e%d_del ? e%d_del_flag : e%d_hold_flag;", i, i, i, i);
+}
+
+static void emit_edges(Gen *g)
+{
+	for (int i = 0; i < g->mi->nedges; i++) {
+		emit_edge_source(g, i);
+		if (g->mi->edges[i].dst.unit >= 0)
+			emit_edge_data(g, i);
+	}
+	vw_line(&g->w, "%s", "");
+}
+
+/* An OR of terms "{w{sel}} & value" over the requests r of a kind. */
+static const char *and_or(Gen *g, const char *n, const Req *r, int nr, int write, int w,
+			  const char *(*value)(Gen *, Req))
+{
+	const char *s = NULL;
+	for (int i = 0; i < nr; i++) {
+		if (r[i].write != write && write >= 0)
+			continue;
+		const char *sel = fmt(g, "%s_win_e%d", n, r[i].edge);
+		const char *term = w == 1 ? fmt(g, "(%s & %s)", sel, value(g, r[i]))
+					  : fmt(g, "({%d{%s}} & %s)", w, sel, value(g, r[i]));
+		s = s ? fmt(g, "%s | %s", s, term) : term;
+	}
+	return s ? s : zero(g, w);
+}
+
+static const char *req_data(Gen *g, Req r)
+{
+	return fmt(g, "e%d_data", r.edge);
+}
+
+static const char *req_flag(Gen *g, Req r)
+{
+	return fmt(g, "e%d_flag", r.edge);
+}
+
+/* Grants: the lowest-numbered edge's request wins. */
+static void emit_grants(Gen *g, const char *n, const Req *r, int nr)
+{
+	const char *any = NULL;
+	for (int i = 0; i < nr; i++) {
+		const char *s = req_sig(g, r[i]);
+		vw_line(&g->w, "assign %s_win_e%d = %s%s;", n, r[i].edge, s,
+			any ? fmt(g, " & ~(%s)", any) : "");
+		any = any ? fmt(g, "%s | %s", any, s) : s;
+	}
+}
+
+/* The chain hit of a port's value: its high bits against chain_id. */
+static const char *chain_match(Gen *g, MemEnd e)
+{
+	const MemInfo *mi = g->mi;
+	int ab = port_of(mi, e)->addr_bits, hb = mi->counter_bits - ab;
+	int cw = mi->regs[mi->chain_id].width;
+	const char *id = hb == cw ? "cfg_chain_id"
+		       : hb < cw ? slice(g, "cfg_chain_id", cw, 0, hb)
+				 : fmt(g, "{%d'b0, cfg_chain_id}", hb - cw);
+	return fmt(g, "%s == %s", slice(g, fmt(g, "%s_value", pname(g, e)), mi->counter_bits, ab, hb), id);
+}
+
+/* The OR of the grants of a kind of request ("1'b0" if none). */
+static const char *any_win(Gen *g, const char *n, const Req *r, int nr, int write)
+{
+	const char *s = NULL;
+	for (int i = 0; i < nr; i++)
+		if (r[i].write == write)
+			s = s ? fmt(g, "%s | %s_win_e%d", s, n, r[i].edge) : fmt(g, "%s_win_e%d", n, r[i].edge);
+	return s ? s : "1'b0";
+}
+
+/* The granted request as the operation the port performs (ren/wen, slot
+ * address, write data), after chain gating. */
+static void emit_port_op(Gen *g, MemEnd e, const Req *r, int nr)
+{
+	const MemInfo *mi = g->mi;
+	const MemPortInfo *pi = port_of(mi, e);
+	const char *n = pname(g, e);
+	const char *hit = mi->units[e.unit].chained ? fmt(g, " & %s_hit", n) : "";
+	int gb = gen_bits(mi, e), ab = pi->addr_bits, bits = port_bits(mi, e);
+	const char *rd = any_win(g, n, r, nr, 0), *wr = any_win(g, n, r, nr, 1);
+	vw_line(&g->w, "assign %s_ren = %s;", n, strcmp(rd, "1'b0") ? fmt(g, "(%s)%s", rd, hit) : rd);
+	vw_line(&g->w, "assign %s_wen = %s;", n, strcmp(wr, "1'b0") ? fmt(g, "(%s)%s", wr, hit) : wr);
+	if (ab)
+		vw_line(&g->w, "assign %s_addr = (%s_ren | %s_wen) ? %s : %s;", n, n, n,
+			slice(g, fmt(g, "%s_value", n), gb, 0, ab), zero(g, ab));
+	else
+		vw_line(&g->w, "assign %s_addr = 1'b0;", n);
+	if (pi->op & MEM_WRITE)
+		vw_line(&g->w, "assign %s_wdata = %s_wen ? %s : %s;", n, n,
+			and_or(g, n, r, nr, 1, bits, req_data), zero(g, bits));
+	else
+		vw_line(&g->w, "assign %s_wdata = %s;", n, zero(g, bits));
+	if ((pi->op & MEM_WRITE) && has_flags(mi, e))
+		vw_line(&g->w, "wire %s_wflag = %s;", n, and_or(g, n, r, nr, 1, 1, req_flag));
+}
+
+static void emit_port(Gen *g, MemEnd e)
+{
+	const MemInfo *mi = g->mi;
+	const char *n = pname(g, e);
+	Req r[2 * LAKE_MAX_EDGES + 2];
+	int nr = port_reqs(mi, e, r), gb = gen_bits(mi, e);
+	vw_line(&g->w, "// %s: %d request%s, the lowest edge wins", mem_end_name(mi, e), nr, nr == 1 ? "" : "s");
+	emit_grants(g, n, r, nr);
+	if (gb)
+		vw_line(&g->w, "wire %s%s_value = %s;", rng(g, gb), n, and_or(g, n, r, nr, -1, gb, req_value));
+	if (mi->units[e.unit].chained)
+		vw_line(&g->w, "assign %s_hit = %s;", n, chain_match(g, e));
+	emit_port_op(g, e, r, nr);
+}
+
+static void emit_ports(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++)
+			emit_port(g, (MemEnd){ u, p });
+	vw_line(&g->w, "%s", "");
+}
+
+static void emit_storage_inst(Gen *g, int u)
+{
+	const MemInfo *mi = g->mi;
+	const MemUnitInfo *un = &mi->units[u];
+	List l = { 0 };
+	vec_push(&l, un->kind == MEM_REGFILE ? ".clk(clk), .rst(rst), .en(run)" : ".clk(clk), .en(run)");
+	for (int p = 0; p < un->nports; p++) {
+		MemEnd e = { u, p };
+		const MemPortInfo *pi = &un->ports[p];
+		const char *n = pi->name, *s = pname(g, e), *line = "";
+		if (!is_regfile(mi, e) && (pi->op & MEM_READ))
+			line = fmt(g, "%s, .%s_ren(%s_ren)", line, n, s);
+		if (pi->op & MEM_WRITE)
+			line = fmt(g, "%s, .%s_wen(%s_wen)", line, n, s);
+		if (pi->addr_bits)
+			line = fmt(g, "%s, .%s_addr(%s_addr)", line, n, s);
+		if (pi->op & MEM_WRITE)
+			line = fmt(g, "%s, .%s_wdata(%s_wdata)", line, n, s);
+		if ((pi->op & MEM_WRITE) && has_flags(mi, e))
+			line = fmt(g, "%s, .%s_wflag(%s_wflag)", line, n, s);
+		if (pi->op & MEM_READ)
+			line = fmt(g, "%s, .%s_rdata(%s_rdata)", line, n, s);
+		if ((pi->op & MEM_READ) && has_flags(mi, e))
+			line = fmt(g, "%s, .%s_rflag(%s_rflag)", line, n, s);
+		vec_push(&l, line + 2);
+	}
+	vw_line(&g->w, "%s_%s_storage %s_storage (", mi->name, un->name, un->name);
+	vw_indent(&g->w);
+	emit_list(g, &l);
+	vw_dedent(&g->w);
+	vw_line(&g->w, ");");
+}
+
+static void emit_output(Gen *g, int o)
+{
+	const MemInfo *mi = g->mi;
+	const char *name = mi->outs[o], *prev = NULL;
+	int wb = mi->word;
+	const char *local = NULL, *data = NULL;
+	for (int i = 0; i < mi->nedges; i++) {
+		const MemEdgeInfo *e = &mi->edges[i];
+		if (e->dst.unit != MEM_TILE_OUT || e->dst.port != o)
+			continue;
+		const char *sel = fmt(g, "%s_sel_e%d", name, i);
+		vw_line(&g->w, "wire %s = e%d_del%s;", sel, i, prev ? fmt(g, " & ~(%s)", prev) : "");
+		prev = prev ? fmt(g, "%s | e%d_del", prev, i) : fmt(g, "e%d_del", i);
+		const char *l = mi->chain ? fmt(g, "(%s & e%d_del_flag)", sel, i) : sel;
+		local = local ? fmt(g, "%s | %s", local, l) : l;
+		const char *d = fmt(g, "({%d{%s}} & e%d_del_data)", wb, sel, i);
+		data = data ? fmt(g, "%s | %s", data, d) : d;
+	}
+	vw_line(&g->w, "wire %s_local = %s;", name, local ? local : "1'b0");
+	vw_line(&g->w, "wire %s%s_data = %s;", rng(g, wb), name, data ? data : zero(g, wb));
+	if (mi->chain) {
+		vw_line(&g->w, "assign %s = %s_local ? %s_data : %s_chain_in;", name, name, name, name);
+		vw_line(&g->w, "assign %s_valid = %s_local | %s_chain_valid_in;", name, name, name);
+	} else {
+		vw_line(&g->w, "assign %s = %s_local ? %s_data : %s;", name, name, name, zero(g, wb));
+		vw_line(&g->w, "assign %s_valid = %s_local;", name, name);
+	}
+}
+
+/* Does some edge leave this end (and, for flags, carry them)? */
+static int end_read(const MemInfo *mi, MemEnd e, int flags)
+{
+	for (int i = 0; i < mi->nedges; i++)
+		if (same_end(mi->edges[i].src, e) && (!flags || edge_flag(mi, i)))
+			return 1;
+	return 0;
+}
+
+/* The per-port signals storage does not take (the bench reads them), and
+ * read data and inputs that no edge takes. */
+static void emit_unused(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	for (int i = 0; i < mi->nins; i++)
+		if (!end_read(mi, (MemEnd){ MEM_TILE_IN, i }, 0))
+			sink_add(g, mi->ins[i]);
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++) {
+			MemEnd e = { u, p };
+			const MemPortInfo *pi = port_of(mi, e);
+			const char *n = pname(g, e);
+			if (is_regfile(mi, e) || !(pi->op & MEM_READ))
+				sink_add(g, fmt(g, "%s_ren", n));
+			if (!(pi->op & MEM_WRITE))
+				sink_add(g, fmt(g, "%s_wen, %s_wdata", n, n));
+			if (!pi->addr_bits)
+				sink_add(g, fmt(g, "%s_addr", n));
+			if ((pi->op & MEM_READ) && !end_read(mi, e, 0))
+				sink_add(g, fmt(g, "%s_rdata", n));
+			if ((pi->op & MEM_READ) && has_flags(mi, e) && !end_read(mi, e, 1))
+				sink_add(g, fmt(g, "%s_rflag", n));
+		}
+	vw_line(&g->w, "// signals only the bench reads, and data no edge takes");
+	vw_line(&g->w, "/* verilator lint_off UNUSEDSIGNAL */");
+	vw_line(&g->w, "wire unused_ok = &{1'b0%s};", g->sink.len ? g->sink.data : "");
+	vw_line(&g->w, "/* verilator lint_on UNUSEDSIGNAL */");
+}
+
+static void emit_top(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	vw_line(&g->w, "// The tile: %d storage units, %d edges, %d controllers.", mi->nunits, mi->nedges,
+		mi->nctrls);
+	emit_top_ports(g);
+	vw_indent(&g->w);
+	emit_config_inst(g);
+	emit_counter(g);
+	emit_nets(g);
+	vw_line(&g->w, "// ---- controllers: iteration domain, schedule and address generators ----");
+	for (int c = 0; c < mi->nctrls; c++)
+		emit_ctrl(g, c);
+	vw_line(&g->w, "// ---- edges: deliveries, write requests and held data ----");
+	emit_edges(g);
+	vw_line(&g->w, "// ---- port arbitration and chain gating ----");
+	emit_ports(g);
+	vw_line(&g->w, "// ---- storage ----");
+	for (int u = 0; u < mi->nunits; u++)
+		emit_storage_inst(g, u);
+	vw_line(&g->w, "%s", "");
+	vw_line(&g->w, "// ---- tile outputs: the lowest delivering edge%s ----",
+		mi->chain ? " with a valid flag, else the chain inputs" : "");
+	for (int o = 0; o < mi->nouts; o++)
+		emit_output(g, o);
+	vw_line(&g->w, "%s", "");
+	emit_unused(g);
+	vw_dedent(&g->w);
+	vw_line(&g->w, "endmodule");
+}
+
+/* Does any edge or storage port need pipeline stages? */
+static int needs_delay(const MemInfo *mi)
+{
+	for (int i = 0; i < mi->nedges; i++)
+		if (mi->edges[i].latency > 0)
+			return 1;
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++)
+			if (read_stages(mi, (MemEnd){ u, p }))
+				return 1;
+	return 0;
+}
+
+static void emit_header(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	VWriter *w = &g->w;
+	vw_line(w, "// Generated by lake; do not edit. Memory tile '%s' (lake/COLLATERAL.md):", mi->name);
+	vw_line(w, "// %d-bit words, %d-level controllers with %d-bit counters (%s%s)%s.", mi->word, mi->dims,
+		mi->counter_bits, mi->affine == MEM_RECURRENCE ? "recurrence" : "multiply",
+		mi->share ? ", shared" : "", mi->chain ? ", chaining" : "");
+	vw_line(w, "//");
+	vw_line(w, "// Each controller is an iteration domain (%s_domain) with a schedule generator", mi->name);
+	vw_line(w, "// and address generators (%s_%s); it fires when its schedule equals `cycle`.", mi->name,
+		mi->affine == MEM_RECURRENCE ? "recur" : "affine");
+	vw_line(w, "// A firing reads the edge's source port at once; the edge delivers L cycles later");
+	vw_line(w, "// and a single controller's write follows through L delay stages (%s_delay).",
+		mi->name);
+	vw_line(w, "// Each port grants the lowest-numbered edge's request; chained SRAMs act only when");
+	vw_line(w, "// the high address bits equal chain_id. Storage units are <mem>_<unit>_storage.");
+	vw_line(w, "`default_nettype none");
+	vw_line(w, "/* verilator lint_off DECLFILENAME */");
+	vw_line(w, "%s", "");
+}
+
+void lake_verilog(const MemInfo *mi, FILE *f)
+{
+	Gen g;
+	memset(&g, 0, sizeof g);
+	g.mi = mi;
+	g.a = arena_new();
+	vw_init(&g.w, f);
+	emit_header(&g);
+	emit_config(&g);
+	emit_domain(&g);
+	if (mi->affine == MEM_RECURRENCE)
+		emit_recur(&g);
+	else
+		emit_affine(&g);
+	if (needs_delay(mi))
+		emit_delay(&g);
+	for (int u = 0; u < mi->nunits; u++) {
+		if (mi->units[u].kind == MEM_SRAM)
+			emit_sram(&g, u);
+		else
+			emit_regfile(&g, u);
+	}
+	emit_top(&g);
+	vw_line(&g.w, "/* verilator lint_on DECLFILENAME */");
+	vw_line(&g.w, "`default_nettype wire");
+	vec_free(&g.sink);
+	arena_free(g.a);
+}
