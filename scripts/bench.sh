@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The performance figures of the PEak generator (BENCHMARKS.md):
-#  - rewrite-rule synthesis time per rule and in total, for every PE spec;
-#  - generation time of Verilog and info alone;
-#  - Verilator bench throughput (vectors per second) and build time.
+# The performance figures of the generators (BENCHMARKS.md):
+#  - PEak: rewrite-rule synthesis time per rule and in total, for every PE
+#    spec; generation time of Verilog and info alone; Verilator bench
+#    throughput (vectors per second) and build time;
+#  - Lake: generation time and configuration bits per memory spec; time to
+#    solve a 64x64 line-buffer port's configuration; the Verilator benches.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -33,3 +35,36 @@ for spec in peak/specs/*.yaml; do
 done
 echo "== Verilator benches (30000 sequences of 4 cycles per PE)"
 bash peak/tests/verilator_bench.sh --count 30000 --cycles 4 peak/specs/pe_base.yaml peak/specs/tiny.yaml | grep -E 'vectors/s|bench:'
+
+# ---- Lake (memory tiles) ----
+echo "== memory-tile generation (Verilog + info + SMT model) and configuration bits"
+for spec in lake/specs/*.yaml; do
+	mem=$(basename "$spec" .yaml)
+	t0=$(date +%s.%N)
+	bin/lake "$spec" -o "$tmp/lake/$mem" -q
+	t1=$(date +%s.%N)
+	bits=$(sed -n 's/^config_bits: //p' "$tmp/lake/$mem/$mem.info.yaml")
+	regs=$(sed -n '/^registers:/,/^config_bits:/p' "$tmp/lake/$mem/$mem.info.yaml" | grep -c '^  - { name: ')
+	lines=$(wc -l <"$tmp/lake/$mem/$mem.v")
+	awk -v m="$mem" -v a="$t0" -v b="$t1" -v bits="$bits" -v regs="$regs" -v lines="$lines" \
+		'BEGIN { printf "  %-8s %.3f s, %5d lines of Verilog, %4d configuration registers, %5d configuration bits per tile\n", m, b - a, lines, regs, bits }'
+done
+echo "== configuration solve: a 64x64 line-buffer port (4096 events)"
+printf '%s\n' 'extents: [64, 64]' 'schedule: { start: 65, strides: [1, 64] }' \
+	'addresses: [ { start: 0, strides: [1, 64] } ]' >"$tmp/lb.yaml"
+awk 'BEGIN { for (y = 0; y < 64; y++) for (x = 0; x < 64; x++) print 65 + 64 * y + x, (64 * y + x) % 128 }' >"$tmp/lb.txt"
+for mem in dp pub; do
+	ctrl=$([ $mem = dp ] && echo e1 || echo e0)
+	[ $mem = pub ] && awk 'BEGIN { for (y = 0; y < 64; y++) for (x = 0; x < 64; x++) print 65 + 64 * y + x, x % 4 }' >"$tmp/lb.txt"
+	for form in stream affine; do
+		file=$([ $form = stream ] && echo "$tmp/lb.txt" || echo "$tmp/lb.yaml")
+		[ $mem = pub ] && [ $form = affine ] && continue
+		t0=$(date +%s.%N)
+		bin/lake solve "$tmp/lake/$mem/$mem.info.yaml" --ctrl "$ctrl" --$form "$file" -o "$tmp/regs" 2>"$tmp/solve.log"
+		t1=$(date +%s.%N)
+		awk -v m="$mem" -v c="$ctrl" -v f="$form" -v a="$t0" -v b="$t1" -v s="$(sed -n 's/.* \([0-9.]*\) s -> .*/\1/p' "$tmp/solve.log")" \
+			'BEGIN { printf "  %-4s %-3s %-7s solver %.3f s, wall %.3f s (target < 0.5 s)\n", m, c, f, s, b - a }'
+	done
+done
+echo "== memory-tile Verilator benches"
+bash lake/tests/verilator_bench.sh --seeds 5 2>&1 | grep -E 'match|bench:'
