@@ -27,7 +27,7 @@ for info in "$dir"/*.info.yaml; do
 	mem=$(basename "$info" .info.yaml)
 	cap=$(sed -n 's/^capacity: //p' "$info")
 	bits=$(sed -n 's/^config_bits: //p' "$info")
-	ctrls=$(grep -c '^  - name: ' "$info")
+	ctrls=$(sed -n '/^controllers:/,/^registers:/p' "$info" | grep -c '^  - name: ')
 	lines=$(wc -l <"$dir/$mem.v")
 	printf '  %-10s %7s words %14s %11s %12s\n' "$mem" "$cap" "$lines" "$ctrls" "$bits"
 done
