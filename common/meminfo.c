@@ -8,7 +8,9 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "vec.h"
+#include "vwrite.h"
 #include "ywrite.h"
 #include "yamlr.h"
 
@@ -421,6 +423,17 @@ static const char *rd_str(Reader *r, const YNode *map, const char *key)
 	return arena_strdup(r->mi->arena, n->value);
 }
 
+/* A name the Verilog uses: an identifier that is not a keyword. */
+static const char *rd_name(Reader *r, const YNode *map, const char *key)
+{
+	const char *s = rd_str(r, map, key);
+	if (s && (!util_is_identifier(s) || vw_is_keyword(s) || strlen(s) > 200)) {
+		ynode_error(r->d, ymap_get(map, key), "'%s' is not a name the Verilog can use", s);
+		return NULL;
+	}
+	return s;
+}
+
 static int rd_choice(Reader *r, const YNode *map, const char *key, const char *const *names, int n)
 {
 	const char *s = rd_str(r, map, key);
@@ -460,7 +473,8 @@ static const char **rd_names(Reader *r, const YNode *map, const char *key, int *
 		return NULL;
 	const char **v = arena_alloc(r->mi->arena, (size_t)(n->len + 1) * sizeof *v);
 	for (int i = 0; i < n->len; i++) {
-		if (n->items[i]->kind != YN_SCALAR || !util_is_identifier(n->items[i]->value)) {
+		if (n->items[i]->kind != YN_SCALAR || !util_is_identifier(n->items[i]->value) ||
+		    vw_is_keyword(n->items[i]->value) || strlen(n->items[i]->value) > 200) {
 			ynode_error(r->d, n->items[i], "expected a port name");
 			return NULL;
 		}
@@ -479,10 +493,10 @@ static int rd_unit(Reader *r, const YNode *n, MemUnitInfo *u)
 {
 	if (!ynode_expect(n, YN_MAP, "a storage unit", r->d))
 		return 0;
-	u->name = rd_str(r, n, "name");
+	u->name = rd_name(r, n, "name");
 	int kind = rd_choice(r, n, "kind", (const char *const[]){ "sram", "regfile" }, 2);
-	if (!u->name || kind < 0 || !rd_int(r, n, "words", 1, 1L << 30, &u->words) ||
-	    !rd_int(r, n, "fetch", 1, 1 << 16, &u->fetch))
+	if (!u->name || kind < 0 || !rd_int(r, n, "words", 1, MEM_MAX_WORDS, &u->words) ||
+	    !rd_int(r, n, "fetch", 1, MEM_MAX_FETCH, &u->fetch))
 		return 0;
 	u->kind = kind ? MEM_REGFILE : MEM_SRAM;
 	if (!is_pow2(u->words) || !is_pow2(u->fetch) || u->fetch > u->words) {
@@ -499,11 +513,17 @@ static int rd_unit(Reader *r, const YNode *n, MemUnitInfo *u)
 		MemPortInfo *port = &u->ports[p];
 		if (!ynode_expect(pn, YN_MAP, "a port", r->d))
 			return 0;
-		port->name = rd_str(r, pn, "name");
+		port->name = rd_name(r, pn, "name");
 		int op = rd_choice(r, pn, "op", op_names, 4);
 		if (!port->name || op <= 0 || !rd_int(r, pn, "width", 1, u->fetch, &port->width) ||
-		    !rd_int(r, pn, "latency", 0, 16, &port->latency) || !rd_int(r, pn, "ii", 1, 16, &port->ii))
+		    !rd_int(r, pn, "latency", 0, MEM_MAX_LATENCY, &port->latency) ||
+		    !rd_int(r, pn, "ii", 1, MEM_MAX_II, &port->ii))
 			return 0;
+		for (int q = 0; q < p; q++)
+			if (strcmp(u->ports[q].name, port->name) == 0) {
+				ynode_error(r->d, pn, "a second port '%s' of '%s'", port->name, u->name);
+				return 0;
+			}
 		port->op = (MemOp)op;
 		if (u->fetch % port->width != 0) {
 			ynode_error(r->d, pn, "port width %d does not divide the fetch width %d", port->width,
@@ -562,28 +582,89 @@ static int rd_edge(Reader *r, const YNode *n, MemEdgeInfo *e)
 	return 1;
 }
 
-/* The derived fields the file repeats must be what the structure implies. */
-static void check_derived(Reader *r, const YNode *root)
+/* A number the file repeats must be the one the structure gives. */
+static void expect_int(Reader *r, const YNode *map, const char *key, long want)
+{
+	const YNode *n = ymap_get(map, key);
+	long long v;
+	if (!n)
+		ynode_error(r->d, map, "missing '%s'", key);
+	else if (n->kind != YN_SCALAR || yscalar_int(n, &v) != 0)
+		ynode_error(r->d, n, "expected a number for '%s'", key);
+	else if (v != want)
+		ynode_error(r->d, n, "'%s' is %lld; the structure gives %ld", key, v, want);
+}
+
+static void expect_str(Reader *r, const YNode *map, const char *key, const char *want)
+{
+	const char *v = rd_str(r, map, key);
+	if (v && strcmp(v, want) != 0)
+		ynode_error(r->d, ymap_get(map, key), "'%s' is '%s'; the structure gives '%s'", key, v, want);
+}
+
+static void check_units(Reader *r, const YNode *root)
+{
+	const MemInfo *mi = r->mi;
+	const YNode *units = ymap_get(root, "units");
+	long cap = 0;
+	int fetch = 1;
+	for (int u = 0; u < mi->nunits; u++) {
+		const MemUnitInfo *unit = &mi->units[u];
+		const YNode *n = units->items[u];
+		cap += unit->words;
+		if (unit->kind == MEM_SRAM && unit->fetch > fetch)
+			fetch = unit->fetch;
+		expect_int(r, n, "rows", unit->words / unit->fetch);
+		expect_str(r, n, "chained", unit->chained ? "true" : "false");
+		const YNode *ports = ymap_get(n, "ports");
+		for (int p = 0; p < unit->nports; p++)
+			expect_int(r, ports->items[p], "addr_bits", unit->ports[p].addr_bits);
+	}
+	expect_int(r, root, "capacity", cap);
+	expect_int(r, root, "fetch", fetch);
+}
+
+static void check_edges(Reader *r, const YNode *root)
 {
 	const MemInfo *mi = r->mi;
 	const YNode *edges = ymap_get(root, "edges");
 	for (int i = 0; i < mi->nedges; i++) {
-		int w, l;
-		const YNode *n = edges->items[i];
-		if (rd_int(r, n, "width", 1, 1 << 16, &w) && rd_int(r, n, "latency", 0, 16, &l) &&
-		    (w != mi->edges[i].width || l != mi->edges[i].latency))
-			ynode_error(r->d, n, "edge width/latency %d/%d disagree with its ports (%d/%d)", w, l,
-				   mi->edges[i].width, mi->edges[i].latency);
+		expect_int(r, edges->items[i], "width", mi->edges[i].width);
+		expect_int(r, edges->items[i], "latency", mi->edges[i].latency);
 	}
+}
+
+static void check_ctrls(Reader *r, const YNode *root)
+{
+	const MemInfo *mi = r->mi;
 	const YNode *ctrls = rd_seq(r, root, "controllers");
 	if (ctrls && ctrls->len != mi->nctrls)
 		ynode_error(r->d, ctrls, "%d controllers listed; the structure has %d", ctrls->len, mi->nctrls);
 	for (int c = 0; ctrls && c < ctrls->len && c < mi->nctrls; c++) {
-		const char *name = rd_str(r, ctrls->items[c], "name");
-		if (name && strcmp(name, mi->ctrls[c].name) != 0)
-			ynode_error(r->d, ymap_get(ctrls->items[c], "name"), "controller %d is '%s', expected '%s'",
-				   c, name, mi->ctrls[c].name);
+		const YNode *n = ctrls->items[c];
+		const MemCtrl *ct = &mi->ctrls[c];
+		expect_str(r, n, "name", ct->name);
+		expect_int(r, n, "edge", ct->edge);
+		expect_str(r, n, "side", side_names[ct->side]);
+		expect_int(r, n, "feature", c + 1);
+		const MemAddrGen *ag[2] = { ct->src, ct->dst };
+		const char *keys[2] = { "src_address", "dst_address" };
+		for (int k = 0; k < 2; k++) {
+			const YNode *g = ymap_get(n, keys[k]);
+			if (!g != !ag[k])
+				ynode_error(r->d, g ? g : n, "'%s' is %s; the structure %s one", keys[k],
+					   g ? "listed" : "missing", ag[k] ? "has" : "has no");
+			else if (g && ynode_expect(g, YN_MAP, keys[k], r->d)) {
+				expect_str(r, g, "port", mem_end_name(mi, ag[k]->end));
+				expect_int(r, g, "width", ag[k]->gen.width);
+			}
+		}
 	}
+}
+
+static void check_regs(Reader *r, const YNode *root)
+{
+	const MemInfo *mi = r->mi;
 	const YNode *regs = rd_seq(r, root, "registers");
 	if (regs && regs->len != mi->nregs)
 		ynode_error(r->d, regs, "%d registers listed; the structure has %d", regs->len, mi->nregs);
@@ -610,6 +691,33 @@ static void check_derived(Reader *r, const YNode *root)
 			   bits, mem_config_bits(mi));
 }
 
+/* The derived fields the file repeats must be what the structure implies. */
+static void check_derived(Reader *r, const YNode *root)
+{
+	check_units(r, root);
+	check_edges(r, root);
+	check_ctrls(r, root);
+	check_regs(r, root);
+}
+
+/* Units and tile ports share the top level of the Verilog module. */
+static void check_unique(Reader *r, const YNode *root)
+{
+	const MemInfo *mi = r->mi;
+	StrMap seen;
+	strmap_init(&seen);
+	const YNode *lists[3] = { ymap_get(root, "units"), ymap_get(root, "inputs"), ymap_get(root, "outputs") };
+	int counts[3] = { mi->nunits, mi->nins, mi->nouts };
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < counts[k]; i++) {
+			const char *name = k == 0 ? mi->units[i].name : k == 1 ? mi->ins[i] : mi->outs[i];
+			const YNode *at = k == 0 ? ymap_get(lists[0]->items[i], "name") : lists[k]->items[i];
+			if (!strmap_put(&seen, name, 0))
+				ynode_error(r->d, at, "'%s' names two units or tile ports", name);
+		}
+	strmap_free(&seen);
+}
+
 static MemInfo *read_doc(YDoc *doc, Diags *d)
 {
 	Reader rd = { NULL, d, diags_errors(d) };
@@ -625,8 +733,11 @@ static MemInfo *read_doc(YDoc *doc, Diags *d)
 	memset(mi, 0, sizeof *mi);
 	mi->arena = a;
 	r->mi = mi;
-	mi->name = rd_str(r, root, "mem");
+	mi->name = rd_name(r, root, "mem");
 	mi->verilog = rd_str(r, root, "verilog");
+	if (mi->name && mi->verilog && strcmp(mi->verilog, arena_printf(a, "%s.v", mi->name)) != 0)
+		ynode_error(d, ymap_get(root, "verilog"), "the Verilog of memory '%s' is '%s.v', not '%s'",
+			   mi->name, mi->name, mi->verilog);
 	rd_int(r, root, "word", 1, 64, &mi->word);
 	const YNode *ctl = ymap_get(root, "controller");
 	if (!ctl || !ynode_expect(ctl, YN_MAP, "controller", d)) {
@@ -650,6 +761,8 @@ static MemInfo *read_doc(YDoc *doc, Diags *d)
 	}
 	mi->ins = rd_names(r, root, "inputs", &mi->nins);
 	mi->outs = rd_names(r, root, "outputs", &mi->nouts);
+	if (diags_errors(d) == rd.errors)
+		check_unique(r, root);
 	const YNode *edges = diags_errors(d) == rd.errors ? rd_seq(r, root, "edges") : NULL;
 	if (edges) {
 		mi->edges = arena_alloc(a, (size_t)(edges->len + 1) * sizeof(MemEdgeInfo));

@@ -14,6 +14,12 @@
 #include "util.h"
 
 #define MEM_MAX_DIMS 16
+/* Limits of a storage unit and its ports (the spec checker and the
+ * collateral reader agree on them). */
+#define MEM_MAX_WORDS (1 << 24)
+#define MEM_MAX_FETCH 64
+#define MEM_MAX_LATENCY 16
+#define MEM_MAX_II 16
 
 typedef enum { MEM_SRAM, MEM_REGFILE } MemKind;
 typedef enum { MEM_READ = 1, MEM_WRITE = 2, MEM_READWRITE = 3 } MemOp;

@@ -19,7 +19,7 @@
 
 #include "util.h"
 
-#define MAX_LAT 16
+#define MAX_LAT MEM_MAX_LATENCY
 
 /* A transfer in flight on a shared (or single-controller) edge. */
 typedef struct Flight {
@@ -521,6 +521,32 @@ const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *c
 	return &m->cyc;
 }
 
+uint64_t memmodel_skip(MemModel *m, uint64_t max)
+{
+	const MemInfo *mi = m->mi;
+	if (!m->regs[mi->tile_en])
+		return 0;
+	for (int e = 0; e < mi->nedges; e++)
+		for (int k = 1; k <= MAX_LAT; k++)
+			if (m->edge[e].line[k].live)
+				return 0;
+	uint64_t n = max, period = (uint64_t)mask32(mi->counter_bits) + 1;
+	for (int c = 0; c < mi->nctrls; c++) {
+		const MemCtrl *ct = &mi->ctrls[c];
+		CtrlState *cs = &m->ctrl[c];
+		if (!m->regs[ct->en] || cs->done)
+			continue;
+		uint64_t due = (gen_value(m, &ct->sched, cs, cs->sched) - m->t) & mask32(mi->counter_bits);
+		if (due < n)
+			n = due;
+	}
+	if (n >= period)  /* the counter wraps: stop short of meeting a schedule again */
+		n = period - 1;
+	m->t = (uint32_t)((m->t + n) & mask32(mi->counter_bits));
+	m->cycles += (long)n;
+	return n;
+}
+
 /* ---- trace ---- */
 
 /* Prints `bits` bits of the little-endian words v (each `wbits` wide) as
@@ -543,6 +569,12 @@ static void put_hex(FILE *f, const uint64_t *v, int nwords, int wbits)
 
 void memmodel_trace_line(const MemModel *m, const MemCycle *c, FILE *f)
 {
+	memmodel_trace_fields(m, c, f);
+	fputc('\n', f);
+}
+
+void memmodel_trace_fields(const MemModel *m, const MemCycle *c, FILE *f)
+{
 	const MemInfo *mi = m->mi;
 	uint64_t t = c->t;
 	put_hex(f, &t, 1, mi->counter_bits);
@@ -560,5 +592,4 @@ void memmodel_trace_line(const MemModel *m, const MemCycle *c, FILE *f)
 		fprintf(f, " %s:%d:", mi->outs[o], c->out_valid[o]);
 		put_hex(f, &c->out[o], 1, mi->word);
 	}
-	fputc('\n', f);
 }

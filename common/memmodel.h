@@ -49,6 +49,12 @@ void memmodel_clear_storage(MemModel *m);
 const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
 			      const int *chain_valid);
 
+/* Lets up to max cycles pass at once while nothing can happen: no transfer
+ * in flight and no enabled controller due to fire. Returns the cycles
+ * skipped (0 if something happens in the next cycle); the tile's state is as
+ * if memmodel_step had run that often with no outputs to see. */
+uint64_t memmodel_skip(MemModel *m, uint64_t max);
+
 /* Counts since the last flush. */
 long memmodel_conflicts(const MemModel *m);   /* requests dropped by arbitration */
 long memmodel_ii_violations(const MemModel *m);
@@ -59,5 +65,7 @@ int memmodel_done(const MemModel *m, int c);
  *   t <port>:<ren><wen>:<addr>:<wdata> ... <out>:<valid>:<data> ...
  * fields zero-padded hex of their width, in unit/port and output order. */
 void memmodel_trace_line(const MemModel *m, const MemCycle *c, FILE *f);
+/* The same without the newline (the tiles of a chain share a line). */
+void memmodel_trace_fields(const MemModel *m, const MemCycle *c, FILE *f);
 
 #endif

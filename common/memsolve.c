@@ -590,6 +590,12 @@ static long run_model(Solve *sv, const uint32_t *regs, EndCheck *ec, int nec)
 	memmodel_flush(m);
 	long bad = -1;
 	for (int64_t t = 0; t < end && bad < 0; t++) {
+		/* long quiet stretches pass at once */
+		int64_t target = fired < s->n ? s->cycle[fired] : end;
+		if (target > t + 1)
+			t += (int64_t)memmodel_skip(m, (uint64_t)(target - t));
+		if (t >= end)
+			break;
 		const MemCycle *cy = memmodel_step(m, in, NULL, NULL);
 		int want = fired < s->n && s->cycle[fired] == t;
 		if (!!cy->fire[ctrl] != want || cy->t != ((uint64_t)t & mask(mi->counter_bits))) {
@@ -725,6 +731,23 @@ int memsolve_stream(const MemInfo *mi, const char *smt2, int ctrl, const MemStre
 
 /* Checks the request's shape; its number of points, or `cap + 1` if it has
  * more than cap (0 after reporting a malformed shape). */
+/* Does |offset| + Σ |stride| (extent - 1) over the domain of d stay below
+ * 2^62, so that expanding m cannot overflow? */
+static int map_fits(const AffineMap *m, const AffineMap *d)
+{
+	const int64_t lim = INT64_C(1) << 62;
+	int64_t sum = m->offset < 0 ? -m->offset : m->offset;
+	if (m->offset <= -lim || sum >= lim)
+		return 0;
+	for (int l = 0; l < d->dims; l++) {
+		int64_t st = m->stride[l], term;
+		if (st <= -lim || st >= lim || __builtin_mul_overflow(st < 0 ? -st : st, d->extent[l] - 1, &term) ||
+		    __builtin_add_overflow(sum, term, &sum) || sum >= lim)
+			return 0;
+	}
+	return 1;
+}
+
 static long domain_points(Solve *sv, const MemAffineReq *r, long cap)
 {
 	const AffineMap *sm = &r->sched;
@@ -740,6 +763,10 @@ static long domain_points(Solve *sv, const MemAffineReq *r, long cap)
 			return cap + 1;
 		n *= (long)sm->extent[l];
 	}
+	for (int a = -1; a < r->naddr; a++)
+		if (!map_fits(a < 0 ? sm : &r->addr[a], sm))
+			return fail(sv, "the %s of the request reaches values beyond 2^62",
+				    a < 0 ? "schedule" : a == 0 ? "first address map" : "second address map");
 	return n;
 }
 

@@ -21,10 +21,12 @@ static const char usage[] =
 	"       lake sim DIR/<mem>.info.yaml --config FILE --cycles N [--seed S]\n"
 	"           run the functional model on a configuration (lines 'AAAAAAAA DDDDDDDD') with\n"
 	"           random inputs and print the per-cycle trace\n"
-	"       lake vectors DIR/<mem>.info.yaml --cycles N [--seed S] -o DIR\n"
+	"       lake vectors DIR/<mem>.info.yaml (--cycles N [--seed S] | --scenario NAME) -o DIR [-q]\n"
 	"           a random valid configuration (DIR/config.hex), inputs (DIR/inputs.hex) and the\n"
-	"           model's trace (DIR/expected.trace) for the Verilator bench\n"
-	"       lake tb DIR/<mem>.info.yaml -o DIR\n"
+	"           model's trace (DIR/expected.trace) for the Verilator bench; with --scenario a\n"
+	"           designed configuration checked against its known outputs: linebuffer:D,\n"
+	"           widefetch, transpose, chain (two tiles)\n"
+	"       lake tb DIR/<mem>.info.yaml -o DIR [--tiles N] [-q]\n"
 	"           the Verilog test bench that replays bench files against <mem>.v\n"
 	"Every command exits non-zero on error and writes nothing partial.\n";
 

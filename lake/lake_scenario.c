@@ -253,8 +253,8 @@ static int sc_chain(const MemInfo *mi, Scenario *sc, OutVec *out, char *why, siz
 		return 0;
 	const MemUnitInfo *u = &mi->units[mi->edges[in].dst.unit];
 	long words = 2L * u->words;
-	if (!need(mi, mi->counter_bits >= 14 && words <= 4096 && mi->edges[in].width == 1,
-		  "an SRAM of at most 2048 one-word slots and 14-bit counters", why, len))
+	if (!need(mi, mi->counter_bits >= 14 && words >= 128 && words <= 4096 && mi->edges[in].width == 1,
+		  "an SRAM of 64 to 2048 one-word slots and 14-bit counters", why, len))
 		return 0;
 	const int64_t start = words + 4;
 	sc->tiles = 2;
@@ -293,8 +293,9 @@ int scenario_build(const MemInfo *mi, const char *name, Scenario *sc, char *why,
 	if (strncmp(name, "linebuffer:", 11) == 0) {
 		char *end;
 		long d = strtol(name + 11, &end, 10);
-		ok = *end == '\0' && end != name + 11 ? sc_linebuffer(mi, (int)d, sc, &out, why, whylen)
-		     : (snprintf(why, whylen, "linebuffer:D wants a delay D in cycles"), 0);
+		ok = *end == '\0' && end != name + 11 && d >= 1 && d <= 128
+		     ? sc_linebuffer(mi, (int)d, sc, &out, why, whylen)
+		     : (snprintf(why, whylen, "linebuffer:D wants a delay D from 1 to 128 cycles"), 0);
 	} else if (strcmp(name, "widefetch") == 0) {
 		ok = sc_widefetch(mi, sc, &out, why, whylen);
 	} else if (strcmp(name, "transpose") == 0) {

@@ -69,6 +69,16 @@ static int parse_opts(int argc, char **argv, SimOpts *o, int want_config)
 
 /* ---- configuration files ---- */
 
+/* Only hex digits and blanks from s to end (strtoul would also take "0x",
+ * signs and more). */
+static int plain_hex(const char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (!strchr("0123456789abcdefABCDEF \t", *s))
+			return 0;
+	return 1;
+}
+
 /* Reads "AAAAAAAA DDDDDDDD" lines into the model; errors with positions. */
 static int read_config(const char *path, MemModel *m, Diags *d)
 {
@@ -78,6 +88,7 @@ static int read_config(const char *path, MemModel *m, Diags *d)
 		fprintf(stderr, "lake: cannot read '%s': %s\n", path, strerror(errno));
 		return 0;
 	}
+	diags_add_source(d, path, text);
 	int line = 1, ok = 1;
 	for (char *p = text; *p; line++) {
 		char *eol = strchr(p, '\n');
@@ -89,9 +100,15 @@ static int read_config(const char *path, MemModel *m, Diags *d)
 		if (*s && *s != '#') {
 			char *end1, *end2;
 			unsigned long addr = strtoul(s, &end1, 16), data = end1 > s ? strtoul(end1, &end2, 16) : 0;
-			if (end1 == s || end2 == end1 || addr > 0xffffffffUL || data > 0xffffffffUL) {
-				diag_error(d, path, line, (int)(s - p) + 1,
-					   "expected a configuration write 'AAAAAAAA DDDDDDDD' (hex)");
+			const char *rest = end1 > s && end2 > end1 ? end2 : "";
+			while (*rest == ' ' || *rest == '\t' || *rest == '\r')
+				rest++;
+			if (end1 == s || end2 == end1 || addr > 0xffffffffUL || data > 0xffffffffUL ||
+			    (*rest && *rest != '#') || !plain_hex(s, end2)) {
+				const char *at = *rest && *rest != '#' ? rest : s;
+				diag_error(d, path, line, (int)(at - p) + 1,
+					   "expected a configuration write 'AAAAAAAA DDDDDDDD' (hex)%s",
+					   at == rest ? ", then the end of the line or a # comment" : "");
 				ok = 0;
 			} else if (!memmodel_config_write(m, (uint32_t)addr, (uint32_t)data)) {
 				diag_error(d, path, line, (int)(s - p) + 1,
@@ -304,8 +321,7 @@ static int run_scenario(const MemInfo *mi, const Scenario *sc, FILE *fc, FILE *f
 			c = memmodel_step(m[k], in, chain, cvalid);
 			if (k)
 				fputs(" | ", ft);
-			memmodel_trace_line(m[k], c, ft);
-			fseek(ft, -1, SEEK_CUR);  /* the line goes on with the next tile */
+			memmodel_trace_fields(m[k], c, ft);
 			memcpy(chain, c->out, (size_t)mi->nouts * sizeof *chain);
 			memcpy(cvalid, c->out_valid, (size_t)mi->nouts * sizeof *cvalid);
 		}

@@ -27,7 +27,7 @@ static int is_reserved(const char *name)
 	for (int i = 0; names[i]; i++)
 		if (strcmp(name, names[i]) == 0)
 			return 1;
-	if (strncmp(name, "cfg_", 4) == 0)
+	if (strncmp(name, "cfg_", 4) == 0 || strncmp(name, "config_", 7) == 0)
 		return 1;
 	return name[0] == 'e' && name[1] >= '0' && name[1] <= '9';
 }
@@ -123,9 +123,9 @@ static int read_port(Reader *r, LakeUnit *u, const YNode *n, LakePort *p)
 	p->op = (LakeOp)(k + 1);
 	int ok = p->name && k >= 0;
 	ok &= read_int(r, ymap_get(n, "width"), "the port width", 1, u->fetch, u->fetch, &p->width);
-	ok &= read_int(r, ymap_get(n, "latency"), "the latency", 0, 16, u->kind == LAKE_SRAM ? 1 : 0,
+	ok &= read_int(r, ymap_get(n, "latency"), "the latency", 0, MEM_MAX_LATENCY, u->kind == LAKE_SRAM ? 1 : 0,
 		       &p->latency);
-	ok &= read_int(r, ymap_get(n, "ii"), "the initiation interval", 1, 16, 1, &p->ii);
+	ok &= read_int(r, ymap_get(n, "ii"), "the initiation interval", 1, MEM_MAX_II, 1, &p->ii);
 	if (ok && u->fetch % p->width != 0) {
 		ynode_error(r->d, ymap_get(n, "width"), "port width %d does not divide the fetch width %d",
 			   p->width, u->fetch);
@@ -170,8 +170,8 @@ static void read_unit(Reader *r, const YNode *key, const YNode *n, LakeUnit *u)
 	u->kind = k == 1 ? LAKE_REGFILE : LAKE_SRAM;
 	if (!ymap_get(n, "words"))
 		ynode_error(r->d, n, "missing 'words' (the capacity)");
-	if (!read_int(r, ymap_get(n, "words"), "words", 1, 1 << 24, 1, &u->words) ||
-	    !read_int(r, ymap_get(n, "fetch"), "fetch", 1, 64, 1, &u->fetch))
+	if (!read_int(r, ymap_get(n, "words"), "words", 1, MEM_MAX_WORDS, 1, &u->words) ||
+	    !read_int(r, ymap_get(n, "fetch"), "fetch", 1, MEM_MAX_FETCH, 1, &u->fetch))
 		return;
 	if (u->words % u->fetch != 0) {
 		ynode_error(r->d, ymap_get(n, "fetch"), "fetch width %d does not divide the %d words of '%s'",
@@ -410,6 +410,60 @@ static void read_controller(Reader *r, const YNode *n)
 	}
 }
 
+/* A name of the spec at its position. */
+typedef struct Named {
+	const char *name;
+	int line, col;
+	int base;               /* the Verilog names signals <name>_... after it */
+} Named;
+
+/* Does x start with b followed by '_'? */
+static int extends(const char *x, const char *b)
+{
+	size_t n = strlen(b);
+	return strncmp(x, b, n) == 0 && x[n] == '_';
+}
+
+/* The generated Verilog names signals after storage units, their ports and
+ * tile outputs: <unit>_storage, <unit>_<port>_addr, <out>_valid, ... So no
+ * tile port or unit may be named <unit>_... or <out>_..., and no port of a
+ * unit <port>_... after another of its ports. */
+static void check_generated_names(Reader *r, const YNode *ports)
+{
+	const LakeSpec *s = r->s;
+	const char *file = r->f->doc->file;
+	int n = s->nunits + s->nins + s->nouts;
+	Named *v = arena_alloc(r->arena, (size_t)(n + 1) * sizeof *v);
+	int k = 0;
+	for (int u = 0; u < s->nunits; u++)
+		v[k++] = (Named){ s->units[u].name, s->units[u].line, s->units[u].col, 1 };
+	const YNode *lists[2] = { ymap_get(ports, "in"), ymap_get(ports, "out") };
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < (side ? s->nouts : s->nins); i++) {
+			const YNode *item = lists[side]->items[i];
+			v[k++] = (Named){ side ? s->outs[i] : s->ins[i], item->line, item->col, side };
+		}
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++)
+			if (i != j && v[j].base && extends(v[i].name, v[j].name)) {
+				diag_error(r->d, file, v[i].line, v[i].col, "'%s' would clash with the signals the "
+					   "Verilog names after '%s' (%s_...)", v[i].name, v[j].name, v[j].name);
+				break;
+			}
+	for (int u = 0; u < s->nunits; u++) {
+		const LakeUnit *unit = &s->units[u];
+		for (int i = 0; i < unit->nports; i++)
+			for (int j = 0; j < unit->nports; j++)
+				if (i != j && extends(unit->ports[i].name, unit->ports[j].name)) {
+					diag_error(r->d, file, unit->ports[i].line, unit->ports[i].col,
+						   "port '%s' would clash with the signals the Verilog names after port "
+						   "'%s' of '%s' (%s_%s_...)", unit->ports[i].name, unit->ports[j].name,
+						   unit->name, unit->name, unit->ports[j].name);
+					break;
+				}
+	}
+}
+
 /* Chaining compares the high bits of SRAM addresses with the tile's place in
  * the chain, so there must be an SRAM and bits above its addresses. */
 static void check_chain(Reader *r, const YNode *n)
@@ -468,6 +522,8 @@ static void read_mem(Reader *r, const YNode *root)
 		read_edges(r, ymap_get(root, "edges"));
 	if (s->chain && diags_errors(r->d) == 0)
 		check_chain(r, ymap_get(root, "chain"));
+	if (diags_errors(r->d) == 0)
+		check_generated_names(r, ports);
 }
 
 static LakeFile *load_doc(YDoc *doc, Diags *d)

@@ -202,5 +202,21 @@ check "usage: --ctrl is required (exit 2)" '[ $? -eq 2 ] && grep -q "^usage: lak
 $lake solve "$info" --ctrl e0 --stream "$tmp/s1.txt" --affine "$tmp/a1.yaml" > /dev/null 2>&1
 check "usage: one request at a time (exit 2)" '[ $? -eq 2 ]'
 
+# 32-bit counters: events four billion cycles apart are confirmed without
+# simulating every cycle in between
+sed 's/counter_bits: 16/counter_bits: 32/; s/^mem: dp/mem: dp32/' lake/specs/dp.yaml >"$tmp/dp32.yaml"
+$lake "$tmp/dp32.yaml" -o "$tmp/dp32" -q
+printf '0 0\n4000000000 1\n' >"$tmp/far.txt"
+check "far-apart events on 32-bit counters solve at once" \
+	'timeout 10 $lake solve "$tmp/dp32/dp32.info.yaml" --ctrl e0 --stream "$tmp/far.txt" -q | grep -qx "08010000 ee6b2800"'
+# configuration files that lake sim refuses, with positions
+printf '00000000 00000001 garbage\n' >"$tmp/junk.hex"
+check "sim: trailing text after a configuration write is an error at its column" \
+	'! $lake sim "$tmp/dp32/dp32.info.yaml" --config "$tmp/junk.hex" --cycles 1 >/dev/null 2>"$tmp/junk.err" &&
+	 grep -q "junk.hex:1:19: error: expected a configuration write" "$tmp/junk.err"'
+printf '01000000 00000000 # chain_id\n7f000000 00000001\n' >"$tmp/noreg.hex"
+check "sim: a write to no register is an error at its line" \
+	'! $lake sim "$tmp/dp32/dp32.info.yaml" --config "$tmp/noreg.hex" --cycles 1 >/dev/null 2>"$tmp/noreg.err" &&
+	 grep -q "noreg.hex:2:1: error: no configuration register at address 0x7f000000" "$tmp/noreg.err"'
 echo "solve: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
