@@ -182,11 +182,10 @@ static void add_signal(SignalVec *v, const char *name, int input, int width, Mem
 	vec_push(v, s);
 }
 
-void meminfo_derive(MemInfo *mi)
+/* Address widths of the ports and which units are chained; returns the
+ * fewest address bits of a chained port (what chain_id must cover above). */
+static int derive_ports(MemInfo *mi)
 {
-	Deriver dv;
-	memset(&dv, 0, sizeof dv);
-	dv.mi = mi;
 	int min_chained_bits = mi->counter_bits;
 	for (int u = 0; u < mi->nunits; u++) {
 		MemUnitInfo *unit = &mi->units[u];
@@ -198,14 +197,27 @@ void meminfo_derive(MemInfo *mi)
 				min_chained_bits = port->addr_bits;
 		}
 	}
+	return min_chained_bits;
+}
+
+static void derive_edges(MemInfo *mi)
+{
 	for (int i = 0; i < mi->nedges; i++) {
 		MemEdgeInfo *e = &mi->edges[i];
-		e->latency = e->src.unit >= 0 ? mi->units[e->src.unit].ports[e->src.port].latency : 0;
-		e->width = e->src.unit >= 0 ? mi->units[e->src.unit].ports[e->src.port].width
-		: e->dst.unit >= 0 ? mi->units[e->dst.unit].ports[e->dst.port].width : 1;
+		const MemPortInfo *src = e->src.unit >= 0 ? &mi->units[e->src.unit].ports[e->src.port] : NULL;
+		const MemPortInfo *dst = e->dst.unit >= 0 ? &mi->units[e->dst.unit].ports[e->dst.port] : NULL;
+		e->latency = src ? src->latency : 0;
+		e->width = src ? src->width : dst ? dst->width : 1;
 	}
+}
 
-	/* feature 0: the tile */
+/* The tile's registers (feature 0), then one feature per controller: one
+ * controller per edge, or a read and a write side without sharing. */
+static void derive_ctrls(MemInfo *mi, int min_chained_bits)
+{
+	Deriver dv;
+	memset(&dv, 0, sizeof dv);
+	dv.mi = mi;
 	mi->tile_en = add_reg(&dv, 1, ROLE_SET1, "the tile runs (its cycle counter counts)", "tile_en");
 	mi->chain_id = -1;
 	if (mi->chain)
@@ -231,7 +243,11 @@ void meminfo_derive(MemInfo *mi)
 	mi->nregs = (int)dv.regs.len;
 	vec_free(&dv.ctrls);
 	vec_free(&dv.regs);
+}
 
+/* The module's interface with the roles of Fig. 7 of the AHA paper. */
+static void derive_signals(MemInfo *mi)
+{
 	SignalVec sig = { 0 };
 	add_signal(&sig, "clk", 1, 1, ROLE_CLK);
 	add_signal(&sig, "rst", 1, 1, ROLE_RST);
@@ -257,6 +273,14 @@ void meminfo_derive(MemInfo *mi)
 	vec_free(&sig);
 }
 
+void meminfo_derive(MemInfo *mi)
+{
+	int min_chained_bits = derive_ports(mi);
+	derive_edges(mi);
+	derive_ctrls(mi, min_chained_bits);
+	derive_signals(mi);
+}
+
 /* ---- writing ---- */
 
 static void write_gen(YWriter *w, const char *key, const MemInfo *mi, const MemAddrGen *a)
@@ -267,118 +291,157 @@ static void write_gen(YWriter *w, const char *key, const MemInfo *mi, const MemA
 	yw_flow_end(w);
 }
 
+/* Words over all units, and the widest SRAM fetch. */
+static long capacity(const MemInfo *mi, int *fetch)
+{
+	long cap = 0;
+	*fetch = 1;
+	for (int u = 0; u < mi->nunits; u++) {
+		cap += mi->units[u].words;
+		if (mi->units[u].kind == MEM_SRAM && mi->units[u].fetch > *fetch)
+			*fetch = mi->units[u].fetch;
+	}
+	return cap;
+}
+
+static void write_header(const MemInfo *mi, YWriter *w)
+{
+	int fetch;
+	yw_comment(w, "Memory-tile collateral written by lake (format: lake/COLLATERAL.md).");
+	yw_str(w, "mem", mi->name);
+	yw_str(w, "verilog", mi->verilog);
+	yw_int(w, "word", mi->word);
+	yw_int(w, "capacity", capacity(mi, &fetch));
+	yw_int(w, "fetch", fetch);
+	yw_flow_begin(w, "controller");
+	yw_fint(w, "dims", mi->dims);
+	yw_fint(w, "counter_bits", mi->counter_bits);
+	yw_fstr(w, "affine", mi->affine == MEM_RECURRENCE ? "recurrence" : "multiply");
+	yw_fbool(w, "share", mi->share);
+	yw_flow_end(w);
+	yw_bool(w, "chain", mi->chain);
+}
+
+static void write_units(const MemInfo *mi, YWriter *w)
+{
+	yw_seq(w, "units");
+	for (int u = 0; u < mi->nunits; u++) {
+		const MemUnitInfo *unit = &mi->units[u];
+		yw_item(w);
+		yw_str(w, "name", unit->name);
+		yw_str(w, "kind", unit->kind == MEM_SRAM ? "sram" : "regfile");
+		yw_int(w, "words", unit->words);
+		yw_int(w, "fetch", unit->fetch);
+		yw_int(w, "rows", unit->words / unit->fetch);
+		yw_bool(w, "chained", unit->chained);
+		yw_seq(w, "ports");
+		for (int p = 0; p < unit->nports; p++) {
+			const MemPortInfo *port = &unit->ports[p];
+			yw_flow_begin(w, NULL);
+			yw_fstr(w, "name", port->name);
+			yw_fstr(w, "op", op_names[port->op]);
+			yw_fint(w, "width", port->width);
+			yw_fint(w, "latency", port->latency);
+			yw_fint(w, "ii", port->ii);
+			yw_fint(w, "addr_bits", port->addr_bits);
+			yw_flow_end(w);
+		}
+		yw_end(w);
+		yw_end(w);
+	}
+	yw_end(w);
+}
+
+static void write_names(YWriter *w, const char *key, const char *const *names, int n)
+{
+	yw_seq(w, key);
+	for (int i = 0; i < n; i++)
+		yw_item_str(w, names[i]);
+	yw_end(w);
+}
+
+static void write_edges(const MemInfo *mi, YWriter *w)
+{
+	yw_seq(w, "edges");
+	for (int i = 0; i < mi->nedges; i++) {
+		const MemEdgeInfo *e = &mi->edges[i];
+		yw_flow_begin(w, NULL);
+		yw_fstr(w, "src", mem_end_name(mi, e->src));
+		yw_fstr(w, "dst", mem_end_name(mi, e->dst));
+		yw_fint(w, "width", e->width);
+		yw_fint(w, "latency", e->latency);
+		yw_flow_end(w);
+	}
+	yw_end(w);
+}
+
+static void write_ctrls(const MemInfo *mi, YWriter *w)
+{
+	yw_seq(w, "controllers");
+	for (int c = 0; c < mi->nctrls; c++) {
+		const MemCtrl *ct = &mi->ctrls[c];
+		yw_item(w);
+		yw_str(w, "name", ct->name);
+		yw_int(w, "edge", ct->edge);
+		yw_str(w, "side", side_names[ct->side]);
+		yw_int(w, "feature", c + 1);
+		if (ct->src)
+			write_gen(w, "src_address", mi, ct->src);
+		if (ct->dst)
+			write_gen(w, "dst_address", mi, ct->dst);
+		yw_end(w);
+	}
+	yw_end(w);
+}
+
+static void write_regs(const MemInfo *mi, YWriter *w)
+{
+	char addr[16];
+	yw_seq(w, "registers");
+	for (int i = 0; i < mi->nregs; i++) {
+		const MemReg *r = &mi->regs[i];
+		yw_flow_begin(w, NULL);
+		yw_fstr(w, "name", r->name);
+		yw_fint(w, "width", r->width);
+		snprintf(addr, sizeof addr, "0x%08x", mem_reg_address(r));
+		yw_fstr(w, "address", addr);
+		yw_fint(w, "reg", r->index);
+		yw_fint(w, "feature", r->feature);
+		yw_fstr(w, "role", mem_role_name(r->role));
+		yw_fstr(w, "doc", r->doc);
+		yw_flow_end(w);
+	}
+	yw_end(w);
+	yw_int(w, "config_bits", mem_config_bits(mi));
+}
+
+static void write_interface(const MemInfo *mi, YWriter *w)
+{
+	yw_seq(w, "interface");
+	for (int i = 0; i < mi->nsignals; i++) {
+		const MemSignal *sg = &mi->signals[i];
+		yw_flow_begin(w, NULL);
+		yw_fstr(w, "name", sg->name);
+		yw_fstr(w, "dir", sg->input ? "input" : "output");
+		yw_fint(w, "width", sg->width);
+		yw_fstr(w, "role", mem_role_name(sg->role));
+		yw_flow_end(w);
+	}
+	yw_end(w);
+}
+
 void meminfo_write(const MemInfo *mi, FILE *f)
 {
 	YWriter w;
 	yw_init(&w, f);
-	yw_comment(&w, "Memory-tile collateral written by lake (format: lake/COLLATERAL.md).");
-	yw_str(&w, "mem", mi->name);
-	yw_str(&w, "verilog", mi->verilog);
-	yw_int(&w, "word", mi->word);
-	long cap = 0;
-	int fetch = 1;
-	for (int u = 0; u < mi->nunits; u++) {
-		cap += mi->units[u].words;
-		if (mi->units[u].kind == MEM_SRAM && mi->units[u].fetch > fetch)
-			fetch = mi->units[u].fetch;
-	}
-	yw_int(&w, "capacity", cap);
-	yw_int(&w, "fetch", fetch);
-	yw_flow_begin(&w, "controller");
-	yw_fint(&w, "dims", mi->dims);
-	yw_fint(&w, "counter_bits", mi->counter_bits);
-	yw_fstr(&w, "affine", mi->affine == MEM_RECURRENCE ? "recurrence" : "multiply");
-	yw_fbool(&w, "share", mi->share);
-	yw_flow_end(&w);
-	yw_bool(&w, "chain", mi->chain);
-	yw_seq(&w, "units");
-	for (int u = 0; u < mi->nunits; u++) {
-		const MemUnitInfo *unit = &mi->units[u];
-		yw_item(&w);
-		yw_str(&w, "name", unit->name);
-		yw_str(&w, "kind", unit->kind == MEM_SRAM ? "sram" : "regfile");
-		yw_int(&w, "words", unit->words);
-		yw_int(&w, "fetch", unit->fetch);
-		yw_int(&w, "rows", unit->words / unit->fetch);
-		yw_bool(&w, "chained", unit->chained);
-		yw_seq(&w, "ports");
-		for (int p = 0; p < unit->nports; p++) {
-			const MemPortInfo *port = &unit->ports[p];
-			yw_flow_begin(&w, NULL);
-			yw_fstr(&w, "name", port->name);
-			yw_fstr(&w, "op", op_names[port->op]);
-			yw_fint(&w, "width", port->width);
-			yw_fint(&w, "latency", port->latency);
-			yw_fint(&w, "ii", port->ii);
-			yw_fint(&w, "addr_bits", port->addr_bits);
-			yw_flow_end(&w);
-		}
-		yw_end(&w);
-		yw_end(&w);
-	}
-	yw_end(&w);
-	yw_seq(&w, "inputs");
-	for (int i = 0; i < mi->nins; i++)
-		yw_item_str(&w, mi->ins[i]);
-	yw_end(&w);
-	yw_seq(&w, "outputs");
-	for (int i = 0; i < mi->nouts; i++)
-		yw_item_str(&w, mi->outs[i]);
-	yw_end(&w);
-	yw_seq(&w, "edges");
-	for (int i = 0; i < mi->nedges; i++) {
-		const MemEdgeInfo *e = &mi->edges[i];
-		yw_flow_begin(&w, NULL);
-		yw_fstr(&w, "src", mem_end_name(mi, e->src));
-		yw_fstr(&w, "dst", mem_end_name(mi, e->dst));
-		yw_fint(&w, "width", e->width);
-		yw_fint(&w, "latency", e->latency);
-		yw_flow_end(&w);
-	}
-	yw_end(&w);
-	yw_seq(&w, "controllers");
-	for (int c = 0; c < mi->nctrls; c++) {
-		const MemCtrl *ct = &mi->ctrls[c];
-		yw_item(&w);
-		yw_str(&w, "name", ct->name);
-		yw_int(&w, "edge", ct->edge);
-		yw_str(&w, "side", side_names[ct->side]);
-		yw_int(&w, "feature", c + 1);
-		if (ct->src)
-			write_gen(&w, "src_address", mi, ct->src);
-		if (ct->dst)
-			write_gen(&w, "dst_address", mi, ct->dst);
-		yw_end(&w);
-	}
-	yw_end(&w);
-	yw_seq(&w, "registers");
-	char addr[16];
-	for (int i = 0; i < mi->nregs; i++) {
-		const MemReg *r = &mi->regs[i];
-		yw_flow_begin(&w, NULL);
-		yw_fstr(&w, "name", r->name);
-		yw_fint(&w, "width", r->width);
-		snprintf(addr, sizeof addr, "0x%08x", mem_reg_address(r));
-		yw_fstr(&w, "address", addr);
-		yw_fint(&w, "reg", r->index);
-		yw_fint(&w, "feature", r->feature);
-		yw_fstr(&w, "role", mem_role_name(r->role));
-		yw_fstr(&w, "doc", r->doc);
-		yw_flow_end(&w);
-	}
-	yw_end(&w);
-	yw_int(&w, "config_bits", mem_config_bits(mi));
-	yw_seq(&w, "interface");
-	for (int i = 0; i < mi->nsignals; i++) {
-		const MemSignal *s = &mi->signals[i];
-		yw_flow_begin(&w, NULL);
-		yw_fstr(&w, "name", s->name);
-		yw_fstr(&w, "dir", s->input ? "input" : "output");
-		yw_fint(&w, "width", s->width);
-		yw_fstr(&w, "role", mem_role_name(s->role));
-		yw_flow_end(&w);
-	}
-	yw_end(&w);
+	write_header(mi, &w);
+	write_units(mi, &w);
+	write_names(&w, "inputs", mi->ins, mi->nins);
+	write_names(&w, "outputs", mi->outs, mi->nouts);
+	write_edges(mi, &w);
+	write_ctrls(mi, &w);
+	write_regs(mi, &w);
+	write_interface(mi, &w);
 }
 
 /* ---- reading ---- */
@@ -606,14 +669,11 @@ static void check_units(Reader *r, const YNode *root)
 {
 	const MemInfo *mi = r->mi;
 	const YNode *units = ymap_get(root, "units");
-	long cap = 0;
-	int fetch = 1;
+	int fetch;
+	long cap = capacity(mi, &fetch);
 	for (int u = 0; u < mi->nunits; u++) {
 		const MemUnitInfo *unit = &mi->units[u];
 		const YNode *n = units->items[u];
-		cap += unit->words;
-		if (unit->kind == MEM_SRAM && unit->fetch > fetch)
-			fetch = unit->fetch;
 		expect_int(r, n, "rows", unit->words / unit->fetch);
 		expect_str(r, n, "chained", unit->chained ? "true" : "false");
 		const YNode *ports = ymap_get(n, "ports");
@@ -718,10 +778,79 @@ static void check_unique(Reader *r, const YNode *root)
 	strmap_free(&seen);
 }
 
+/* mem, verilog, word, controller options and chain. */
+static void read_header(Reader *r, const YNode *root)
+{
+	MemInfo *mi = r->mi;
+	mi->name = rd_name(r, root, "mem");
+	mi->verilog = rd_str(r, root, "verilog");
+	if (mi->name && mi->verilog && strcmp(mi->verilog, arena_printf(mi->arena, "%s.v", mi->name)) != 0)
+		ynode_error(r->d, ymap_get(root, "verilog"), "the Verilog of memory '%s' is '%s.v', not '%s'",
+			   mi->name, mi->name, mi->verilog);
+	rd_int(r, root, "word", 1, 64, &mi->word);
+	const YNode *ctl = ymap_get(root, "controller");
+	if (!ctl) {
+		ynode_error(r->d, root, "missing 'controller'");
+	} else if (ynode_expect(ctl, YN_MAP, "controller", r->d)) {
+		int aff = rd_choice(r, ctl, "affine", (const char *const[]){ "recurrence", "multiply" }, 2);
+		mi->affine = aff == 1 ? MEM_MULTIPLY : MEM_RECURRENCE;
+		rd_int(r, ctl, "dims", 1, MEM_MAX_DIMS, &mi->dims);
+		rd_int(r, ctl, "counter_bits", 1, 32, &mi->counter_bits);
+		rd_bool(r, ctl, "share", &mi->share);
+	}
+	rd_bool(r, root, "chain", &mi->chain);
+}
+
+static void read_units(Reader *r, const YNode *root)
+{
+	MemInfo *mi = r->mi;
+	const YNode *units = rd_seq(r, root, "units");
+	if (!units)
+		return;
+	mi->units = arena_alloc(mi->arena, (size_t)(units->len + 1) * sizeof(MemUnitInfo));
+	memset(mi->units, 0, (size_t)(units->len + 1) * sizeof(MemUnitInfo));
+	mi->nunits = units->len;
+	for (int u = 0; u < units->len; u++)
+		rd_unit(r, units->items[u], &mi->units[u]);
+}
+
+static void read_edges(Reader *r, const YNode *root)
+{
+	MemInfo *mi = r->mi;
+	const YNode *edges = rd_seq(r, root, "edges");
+	if (!edges)
+		return;
+	if (edges->len > 126) {
+		ynode_error(r->d, edges, "at most 126 edges (each controller is a configuration feature)");
+		return;
+	}
+	mi->edges = arena_alloc(mi->arena, (size_t)(edges->len + 1) * sizeof(MemEdgeInfo));
+	memset(mi->edges, 0, (size_t)(edges->len + 1) * sizeof(MemEdgeInfo));
+	mi->nedges = edges->len;
+	for (int i = 0; i < edges->len; i++)
+		rd_edge(r, edges->items[i], &mi->edges[i]);
+}
+
+/* The counters must reach every slot, and above it on a chained SRAM. */
+static void check_counter_bits(Reader *r, const YNode *root)
+{
+	const MemInfo *mi = r->mi;
+	const YNode *units = ymap_get(root, "units");
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++) {
+			int bits = log2_exact(mi->units[u].words / mi->units[u].ports[p].width);
+			int chained = mi->chain && mi->units[u].kind == MEM_SRAM;
+			if (bits > mi->counter_bits || (chained && bits >= mi->counter_bits)) {
+				ynode_error(r->d, units->items[u], "%d-bit counters cannot address '%s'%s",
+					   mi->counter_bits, mi->units[u].name,
+					   chained ? " and select a tile of a chain" : "");
+				break;
+			}
+		}
+}
+
 static MemInfo *read_doc(YDoc *doc, Diags *d)
 {
-	Reader rd = { NULL, d, diags_errors(d) };
-	Reader *r = &rd;
 	const YNode *root = doc->root;
 	if (!root || root->kind != YN_MAP) {
 		diag_error(d, doc->file, root ? root->line : 1, root ? root->col : 1,
@@ -732,61 +861,19 @@ static MemInfo *read_doc(YDoc *doc, Diags *d)
 	MemInfo *mi = arena_alloc(a, sizeof *mi);
 	memset(mi, 0, sizeof *mi);
 	mi->arena = a;
-	r->mi = mi;
-	mi->name = rd_name(r, root, "mem");
-	mi->verilog = rd_str(r, root, "verilog");
-	if (mi->name && mi->verilog && strcmp(mi->verilog, arena_printf(a, "%s.v", mi->name)) != 0)
-		ynode_error(d, ymap_get(root, "verilog"), "the Verilog of memory '%s' is '%s.v', not '%s'",
-			   mi->name, mi->name, mi->verilog);
-	rd_int(r, root, "word", 1, 64, &mi->word);
-	const YNode *ctl = ymap_get(root, "controller");
-	if (!ctl || !ynode_expect(ctl, YN_MAP, "controller", d)) {
-		if (!ctl)
-			ynode_error(d, root, "missing 'controller'");
-	} else {
-		int aff = rd_choice(r, ctl, "affine", (const char *const[]){ "recurrence", "multiply" }, 2);
-		mi->affine = aff == 1 ? MEM_MULTIPLY : MEM_RECURRENCE;
-		rd_int(r, ctl, "dims", 1, MEM_MAX_DIMS, &mi->dims);
-		rd_int(r, ctl, "counter_bits", 1, 32, &mi->counter_bits);
-		rd_bool(r, ctl, "share", &mi->share);
-	}
-	rd_bool(r, root, "chain", &mi->chain);
-	const YNode *units = rd_seq(r, root, "units");
-	if (units) {
-		mi->units = arena_alloc(a, (size_t)(units->len + 1) * sizeof(MemUnitInfo));
-		memset(mi->units, 0, (size_t)(units->len + 1) * sizeof(MemUnitInfo));
-		mi->nunits = units->len;
-		for (int u = 0; u < units->len; u++)
-			rd_unit(r, units->items[u], &mi->units[u]);
-	}
-	mi->ins = rd_names(r, root, "inputs", &mi->nins);
-	mi->outs = rd_names(r, root, "outputs", &mi->nouts);
-	if (diags_errors(d) == rd.errors)
-		check_unique(r, root);
-	const YNode *edges = diags_errors(d) == rd.errors ? rd_seq(r, root, "edges") : NULL;
-	if (edges) {
-		mi->edges = arena_alloc(a, (size_t)(edges->len + 1) * sizeof(MemEdgeInfo));
-		memset(mi->edges, 0, (size_t)(edges->len + 1) * sizeof(MemEdgeInfo));
-		mi->nedges = edges->len;
-		for (int i = 0; i < edges->len; i++)
-			rd_edge(r, edges->items[i], &mi->edges[i]);
-	}
-	if (diags_errors(d) == rd.errors && mi->nedges > 126)
-		ynode_error(d, edges, "at most 126 edges (each controller is a configuration feature)");
-	for (int u = 0; diags_errors(d) == rd.errors && u < mi->nunits; u++)
-		for (int p = 0; p < mi->units[u].nports; p++) {
-			int bits = log2_exact(mi->units[u].words / mi->units[u].ports[p].width);
-			int chained = mi->chain && mi->units[u].kind == MEM_SRAM;
-			if (bits > mi->counter_bits || (chained && bits >= mi->counter_bits)) {
-				ynode_error(d, units->items[u], "%d-bit counters cannot address '%s'%s",
-					   mi->counter_bits, mi->units[u].name,
-					   chained ? " and select a tile of a chain" : "");
-				break;
-			}
-		}
+	Reader rd = { mi, d, diags_errors(d) };
+	read_header(&rd, root);
+	read_units(&rd, root);
+	mi->ins = rd_names(&rd, root, "inputs", &mi->nins);
+	mi->outs = rd_names(&rd, root, "outputs", &mi->nouts);
+	/* each step needs the ones before it to be sound */
+	void (*const steps[])(Reader *, const YNode *) = { check_unique, read_edges, check_counter_bits,
+							   NULL };
+	for (int i = 0; steps[i] && diags_errors(d) == rd.errors; i++)
+		steps[i](&rd, root);
 	if (diags_errors(d) == rd.errors) {
 		meminfo_derive(mi);
-		check_derived(r, root);
+		check_derived(&rd, root);
 	}
 	if (diags_errors(d) != rd.errors) {
 		arena_free(a);

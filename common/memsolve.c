@@ -539,29 +539,27 @@ static int hits(const Solve *sv, const EndCheck *x, long i)
 	return !x->chained || address_of(sv, x, i) >> x->addr_bits == x->tile;
 }
 
-/* The chain_id runs: the distinct high bits of the first chained end's
- * addresses, in order of appearance (up to MAX_CHAIN_RUNS); one run of tile 0
- * without chaining. */
+/* The chain_id runs: the distinct high bits of the chained ends' addresses,
+ * in order of appearance (up to MAX_CHAIN_RUNS); one run of tile 0 without
+ * chaining. */
 static int chain_tiles(const Solve *sv, const EndCheck *ec, int nec, uint64_t *tiles)
 {
+	const MemInfo *mi = sv->tg.mi;
 	int n = 0;
-	const EndCheck *x = NULL;
-	for (int j = 0; j < nec; j++)
-		if (ec[j].chained && !x)
-			x = &ec[j];
-	if (!x || sv->tg.mi->chain_id < 0) {
-		tiles[0] = 0;
-		return 1;
+	if (mi->chain_id >= 0) {
+		uint64_t cmask = mask(mi->regs[mi->chain_id].width);
+		for (int j = 0; j < nec; j++)
+			for (long i = 0; ec[j].chained && i < sv->s->n && n < MAX_CHAIN_RUNS; i++) {
+				uint64_t t = (address_of(sv, &ec[j], i) >> ec[j].addr_bits) & cmask;
+				int seen = 0;
+				for (int k = 0; k < n; k++)
+					seen |= tiles[k] == t;
+				if (!seen)
+					tiles[n++] = t;
+			}
 	}
-	uint64_t cmask = mask(sv->tg.mi->regs[sv->tg.mi->chain_id].width);
-	for (long i = 0; i < sv->s->n && n < MAX_CHAIN_RUNS; i++) {
-		uint64_t t = (address_of(sv, x, i) >> x->addr_bits) & cmask;
-		int seen = 0;
-		for (int j = 0; j < n; j++)
-			seen |= tiles[j] == t;
-		if (!seen)
-			tiles[n++] = t;
-	}
+	if (n == 0)
+		tiles[n++] = 0;
 	return n;
 }
 

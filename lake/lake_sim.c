@@ -289,68 +289,146 @@ static void write_config(const MemInfo *mi, const uint32_t *regs, int x, FILE *f
 
 /* ---- scenarios ---- */
 
-/* Runs a scenario's tiles (a chain: tile k-1's outputs are tile k's chain
- * inputs), writes the bench files and checks the designed outputs on the last
- * tile. Returns 0 (with messages) if the model misses any. */
+/* A scenario in progress: the tiles' models and the check of the last
+ * tile's outputs against the designed words. */
+typedef struct ScenarioRun {
+	const MemInfo *mi;
+	const Scenario *sc;
+	MemModel *m[SCENARIO_MAX_TILES];
+	uint64_t *in, *chain;
+	int *cvalid;
+	long next, wrong, extra;
+} ScenarioRun;
+
+/* The inputs of cycle t (chain inputs of tile 0 stay 0), also to inputs.hex. */
+static void scenario_inputs(ScenarioRun *sr, long t, FILE *fi)
+{
+	const MemInfo *mi = sr->mi;
+	int digits = (mi->word + 3) / 4;
+	for (int i = 0; i < mi->nins; i++) {
+		sr->in[i] = scenario_input(mi, sr->sc, i, t);
+		fprintf(fi, "%s%0*llx", i ? " " : "", digits, (unsigned long long)sr->in[i]);
+	}
+	for (int o = 0; mi->chain && o < mi->nouts; o++)
+		fprintf(fi, " %0*x 0", digits, 0);
+	fputc('\n', fi);
+}
+
+/* One cycle of the chain: tile k-1's outputs are tile k's chain inputs.
+ * Returns the last tile's cycle. */
+static const MemCycle *scenario_step(ScenarioRun *sr, FILE *ft)
+{
+	const MemInfo *mi = sr->mi;
+	const MemCycle *c = NULL;
+	memset(sr->chain, 0, (size_t)mi->nouts * sizeof *sr->chain);
+	memset(sr->cvalid, 0, (size_t)mi->nouts * sizeof *sr->cvalid);
+	for (int k = 0; k < sr->sc->tiles; k++) {
+		c = memmodel_step(sr->m[k], sr->in, sr->chain, sr->cvalid);
+		if (k)
+			fputs(" | ", ft);
+		memmodel_trace_fields(sr->m[k], c, ft);
+		memcpy(sr->chain, c->out, (size_t)mi->nouts * sizeof *sr->chain);
+		memcpy(sr->cvalid, c->out_valid, (size_t)mi->nouts * sizeof *sr->cvalid);
+	}
+	fputc('\n', ft);
+	return c;
+}
+
+/* Compares cycle t's outputs with the designed words due then. */
+static void scenario_check(ScenarioRun *sr, long t, const MemCycle *c)
+{
+	const Scenario *sc = sr->sc;
+	for (int o = 0; o < sr->mi->nouts; o++) {
+		const ScenarioOut *x = sr->next < sc->nexpect ? &sc->expect[sr->next] : NULL;
+		int want = x && x->t == t && x->out == o;
+		if (want && (!c->out_valid[o] || c->out[o] != x->value)) {
+			if (sr->wrong++ < 5)
+				fprintf(stderr, "lake vectors: %s: cycle %ld: %s is %s0x%llx, want 0x%llx\n", sc->name,
+					t, sr->mi->outs[o], c->out_valid[o] ? "" : "not valid, ",
+					(unsigned long long)c->out[o], (unsigned long long)x->value);
+		} else if (!want && c->out_valid[o]) {
+			sr->extra++;
+		}
+		sr->next += want;
+	}
+}
+
+/* Runs a scenario's tiles, writes the bench files and checks the designed
+ * outputs on the last tile. Returns 0 (with messages) if the model misses any
+ * or drops a request. */
 static int run_scenario(const MemInfo *mi, const Scenario *sc, FILE *fc, FILE *fi, FILE *ft)
 {
-	MemModel *m[SCENARIO_MAX_TILES];
+	ScenarioRun sr = { .mi = mi, .sc = sc };
 	for (int k = 0; k < sc->tiles; k++) {
-		m[k] = memmodel_new(mi);
-		memmodel_config(m[k], sc->regs[k]);
-		memmodel_flush(m[k]);
+		sr.m[k] = memmodel_new(mi);
+		memmodel_config(sr.m[k], sc->regs[k]);
+		memmodel_flush(sr.m[k]);
 		write_config(mi, sc->regs[k], k, fc);
 	}
-	uint64_t *in = xcalloc((size_t)mi->nins + 1, sizeof *in);
-	uint64_t *chain = xcalloc((size_t)mi->nouts + 1, sizeof *chain);
-	int *cvalid = xcalloc((size_t)mi->nouts + 1, sizeof *cvalid);
-	long next = 0, wrong = 0, extra = 0, conflicts = 0;
-	int digits = (mi->word + 3) / 4;
+	sr.in = xcalloc((size_t)mi->nins + 1, sizeof *sr.in);
+	sr.chain = xcalloc((size_t)mi->nouts + 1, sizeof *sr.chain);
+	sr.cvalid = xcalloc((size_t)mi->nouts + 1, sizeof *sr.cvalid);
 	for (long t = 0; t < sc->cycles; t++) {
-		for (int i = 0; i < mi->nins; i++) {
-			in[i] = scenario_input(mi, sc, i, t);
-			fprintf(fi, "%s%0*llx", i ? " " : "", digits, (unsigned long long)in[i]);
-		}
-		for (int o = 0; mi->chain && o < mi->nouts; o++)
-			fprintf(fi, " %0*x 0", digits, 0);
-		fputc('\n', fi);
-		memset(chain, 0, (size_t)mi->nouts * sizeof *chain);
-		memset(cvalid, 0, (size_t)mi->nouts * sizeof *cvalid);
-		const MemCycle *c = NULL;
-		for (int k = 0; k < sc->tiles; k++) {
-			c = memmodel_step(m[k], in, chain, cvalid);
-			if (k)
-				fputs(" | ", ft);
-			memmodel_trace_fields(m[k], c, ft);
-			memcpy(chain, c->out, (size_t)mi->nouts * sizeof *chain);
-			memcpy(cvalid, c->out_valid, (size_t)mi->nouts * sizeof *cvalid);
-		}
-		fputc('\n', ft);
-		for (int o = 0; o < mi->nouts; o++) {
-			int want = next < sc->nexpect && sc->expect[next].t == t && sc->expect[next].out == o;
-			if (want && (!c->out_valid[o] || c->out[o] != sc->expect[next].value)) {
-				if (wrong++ < 5)
-					fprintf(stderr, "lake vectors: %s: cycle %ld: %s is %s0x%llx, want 0x%llx\n",
-						sc->name, t, mi->outs[o], c->out_valid[o] ? "" : "not valid, ",
-						(unsigned long long)c->out[o],
-						(unsigned long long)sc->expect[next].value);
-			} else if (!want && c->out_valid[o]) {
-				extra++;
-			}
-			next += want;
-		}
+		scenario_inputs(&sr, t, fi);
+		scenario_check(&sr, t, scenario_step(&sr, ft));
 	}
+	long conflicts = 0;
 	for (int k = 0; k < sc->tiles; k++) {
-		conflicts += memmodel_conflicts(m[k]);
-		memmodel_free(m[k]);
+		conflicts += memmodel_conflicts(sr.m[k]);
+		memmodel_free(sr.m[k]);
 	}
-	free(in);
-	free(chain);
-	free(cvalid);
-	if (wrong || extra || conflicts || next != sc->nexpect)
+	free(sr.in);
+	free(sr.chain);
+	free(sr.cvalid);
+	int ok = sr.wrong == 0 && sr.extra == 0 && conflicts == 0 && sr.next == sc->nexpect;
+	if (!ok)
 		fprintf(stderr, "lake vectors: scenario %s: %ld of %ld words wrong, %ld unexpected, %ld dropped "
-			"requests\n", sc->name, wrong, sc->nexpect, extra, conflicts);
-	return wrong == 0 && extra == 0 && conflicts == 0 && next == sc->nexpect;
+			"requests\n", sc->name, sr.wrong, sc->nexpect, sr.extra, conflicts);
+	return ok;
+}
+
+/* The random configuration of seed o->seed and its run. */
+static void random_vectors(const MemInfo *mi, const SimOpts *o, FILE *fc, FILE *fi, FILE *ft)
+{
+	uint32_t *regs = xcalloc((size_t)mi->nregs + 1, sizeof *regs);
+	random_config(mi, o->seed, regs);
+	MemModel *m = memmodel_new(mi);
+	write_config(mi, regs, 0, fc);
+	memmodel_config(m, regs);
+	memmodel_flush(m);
+	long fires = run(m, mi, o, ft, fi);
+	if (!o->quiet)
+		printf("lake vectors: %s seed %llu: %d registers, %ld cycles, %ld controller firings, "
+		       "%ld dropped requests -> %s\n", mi->name, (unsigned long long)o->seed, mi->nregs,
+		       o->cycles, fires, memmodel_conflicts(m), o->out);
+	memmodel_free(m);
+	free(regs);
+}
+
+/* Writes config.hex, inputs.hex and expected.trace into o->out, all or
+ * nothing; sc is the scenario or NULL for a random configuration. */
+static int write_vectors(const MemInfo *mi, const SimOpts *o, const Scenario *sc)
+{
+	char *cpath = util_path_join(o->out, "config.hex");
+	char *ipath = util_path_join(o->out, "inputs.hex");
+	char *tpath = util_path_join(o->out, "expected.trace");
+	OutSet *set = outset_new();
+	FILE *fc = outset_open(set, cpath), *fi = fc ? outset_open(set, ipath) : NULL;
+	FILE *ft = fi ? outset_open(set, tpath) : NULL;
+	int ok = ft != NULL;
+	if (ok && sc)
+		ok = run_scenario(mi, sc, fc, fi, ft);
+	else if (ok)
+		random_vectors(mi, o, fc, fi, ft);
+	int status = !ok ? (outset_abort(set), 1) : outset_commit(set) == 0 ? 0 : 1;
+	if (status == 0 && sc && !o->quiet)
+		printf("lake vectors: %s scenario %s: %d tile%s, %ld cycles, %ld output words as designed -> "
+		       "%s\n", mi->name, sc->name, sc->tiles, sc->tiles == 1 ? "" : "s", sc->cycles,
+		       sc->nexpect, o->out);
+	free(cpath);
+	free(ipath);
+	free(tpath);
+	return status;
 }
 
 int lake_cmd_vectors(int argc, char **argv)
@@ -363,57 +441,16 @@ int lake_cmd_vectors(int argc, char **argv)
 		return 1;
 	Scenario sc;
 	char why[256];
+	int status = 1;
 	if (o.scenario && !scenario_build(mi, o.scenario, &sc, why, sizeof why)) {
 		fprintf(stderr, "lake vectors: %s\n", why);
 		meminfo_free(mi);
 		return 1;
 	}
-	if (util_mkdir_p(o.out) != 0) {
+	if (util_mkdir_p(o.out) != 0)
 		fprintf(stderr, "lake: cannot create '%s': %s\n", o.out, strerror(errno));
-		if (o.scenario)
-			scenario_free(&sc);
-		meminfo_free(mi);
-		return 1;
-	}
-	uint32_t *regs = xcalloc((size_t)mi->nregs + 1, sizeof *regs);
-	if (!o.scenario)
-		random_config(mi, o.seed, regs);
-	char *cpath = util_path_join(o.out, "config.hex");
-	char *ipath = util_path_join(o.out, "inputs.hex");
-	char *tpath = util_path_join(o.out, "expected.trace");
-	OutSet *set = outset_new();
-	FILE *fc = outset_open(set, cpath), *fi = fc ? outset_open(set, ipath) : NULL;
-	FILE *ft = fi ? outset_open(set, tpath) : NULL;
-	int status = 1;
-	if (!ft) {
-		outset_abort(set);
-	} else if (o.scenario) {
-		if (run_scenario(mi, &sc, fc, fi, ft)) {
-			status = outset_commit(set) == 0 ? 0 : 1;
-			if (status == 0 && !o.quiet)
-				printf("lake vectors: %s scenario %s: %d tile%s, %ld cycles, %ld output words as "
-				       "designed -> %s\n", mi->name, sc.name, sc.tiles, sc.tiles == 1 ? "" : "s",
-				       sc.cycles, sc.nexpect, o.out);
-		} else {
-			outset_abort(set);
-		}
-	} else {
-		MemModel *m = memmodel_new(mi);
-		write_config(mi, regs, 0, fc);
-		memmodel_config(m, regs);
-		memmodel_flush(m);
-		long fires = run(m, mi, &o, ft, fi);
-		if (!o.quiet)
-			printf("lake vectors: %s seed %llu: %d registers, %ld cycles, %ld controller firings, "
-			       "%ld dropped requests -> %s\n", mi->name, (unsigned long long)o.seed, mi->nregs,
-			       o.cycles, fires, memmodel_conflicts(m), o.out);
-		memmodel_free(m);
-		status = outset_commit(set) == 0 ? 0 : 1;
-	}
-	free(cpath);
-	free(ipath);
-	free(tpath);
-	free(regs);
+	else
+		status = write_vectors(mi, &o, o.scenario ? &sc : NULL);
 	if (o.scenario)
 		scenario_free(&sc);
 	meminfo_free(mi);
