@@ -357,6 +357,19 @@ static void note_event(const char *path, const StreamFile *sf, long event, Diags
 	}
 }
 
+/* Event k of an affine request is a point of its domain (level 0 fastest). */
+static void note_point(const AffineMap *m, long k)
+{
+	if (k < 0)
+		return;
+	fprintf(stderr, "lake: event %ld is the point (", k);
+	for (int l = 0; l < m->dims; l++) {
+		fprintf(stderr, "%s%ld", l ? ", " : "", k % (long)m->extent[l]);
+		k /= (long)m->extent[l];
+	}
+	fprintf(stderr, ") of the domain, innermost level first\n");
+}
+
 static void summary(const SolveOpts *o, const MemInfo *mi, int ctrl, long events, const MemSolveStats *st)
 {
 	char nest[200] = "";
@@ -391,13 +404,14 @@ static int solve(const SolveOpts *o, const MemInfo *mi, const char *smt2, int ct
 	memset(&st, 0, sizeof st);
 	long events = 0;
 	int read, ok = 0;
+	MemAffineReq r;
+	memset(&r, 0, sizeof r);
 	if (o->stream) {
 		MemStream s;
 		read = read_stream(o->stream, naddr, what, &sf, &s, d);
 		events = s.n;
 		ok = read && memsolve_stream(mi, smt2, ctrl, &s, regs, why, sizeof why, &st);
 	} else {
-		MemAffineReq r;
 		read = read_affine(o->affine, naddr, what, &r, d);
 		events = read ? domain_size(&r.sched) : 0;
 		ok = read && memsolve_affine(mi, smt2, ctrl, &r, regs, why, sizeof why, &st);
@@ -411,6 +425,8 @@ static int solve(const SolveOpts *o, const MemInfo *mi, const char *smt2, int ct
 	} else if (read) {
 		fprintf(stderr, "lake: %s\n", why);
 		note_event(o->stream, &sf, st.event, d);
+		if (o->affine)
+			note_point(&r.sched, st.event);
 	} else {
 		fprintf(stderr, "lake: %d error%s in %s\n", diags_errors(d), diags_errors(d) == 1 ? "" : "s",
 			o->stream ? o->stream : o->affine);
