@@ -1,5 +1,5 @@
-# The CGRA flow: PEak (PE specs), Lake (memory tiles), and soon Canal and the
-# cgrac compiler.
+# The CGRA flow: PEak (PE specs), Lake (memory tiles), Canal (the array and its
+# interconnect), and soon the cgrac compiler.
 # `make` installs what is missing, builds the tools, generates the default
 # collateral and prints a summary; `make test` runs every test.
 
@@ -9,22 +9,21 @@ CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDLIBS   := -lyaml -lz3 -lpthread
 DESIGN   ?= cgra_32x16
-PE       ?= pe_base
-MEM      ?= pub
 IR       := $(sort $(wildcard peak/ir/*.yaml))
 
 COMMON_SRC := $(sort $(wildcard common/*.c))
 PEAK_SRC   := $(filter-out peak/peak_main.c,$(sort $(wildcard peak/*.c)))
 LAKE_SRC   := $(filter-out lake/lake_main.c,$(sort $(wildcard lake/*.c)))
+CANAL_SRC  := $(filter-out canal/canal_main.c,$(sort $(wildcard canal/*.c)))
 LIB_SRC    := $(COMMON_SRC) $(PEAK_SRC)
 
 OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
 SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
 
-TOOLS     := bin/peak bin/lake
-TESTS     := bin/test_common bin/test_peak bin/test_lake
+TOOLS     := bin/peak bin/lake bin/canal
+TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal
 SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
-             build/san/bin/test_lake
+             build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal
 
 .PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary
 .DEFAULT_GOAL := all
@@ -59,6 +58,22 @@ build/san/bin/lake: $(call SANOBJ,lake/lake_main.c $(LAKE_SRC) $(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/canal: $(call OBJ,canal/canal_main.c $(CANAL_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/canal: $(call SANOBJ,canal/canal_main.c $(CANAL_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/test_canal: $(call OBJ,canal/tests/test_canal.c $(CANAL_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_canal: $(call SANOBJ,canal/tests/test_canal.c $(CANAL_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
 bin/test_lake: $(call OBJ,lake/tests/test_lake.c $(LAKE_SRC) $(COMMON_SRC))
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -87,14 +102,13 @@ build/san/bin/test_peak: $(call SANOBJ,peak/tests/test_peak.c $(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-# The default PE's and memory tile's collateral (the interconnect generator
-# will add the rest).
-rtl: bin/peak bin/lake
-	bin/peak peak/specs/$(PE).yaml -o rtl_out/$(DESIGN) $(addprefix --ir ,$(IR))
-	bin/lake lake/specs/$(MEM).yaml -o rtl_out/$(DESIGN)
+# A whole chip from its three specs (canal/specs/$(DESIGN).yaml names the PE
+# and MEM specs).
+rtl: bin/peak bin/lake bin/canal
+	@bash scripts/rtl.sh $(DESIGN)
 
 summary:
-	@bash scripts/summary.sh rtl_out/$(DESIGN) $(PE)
+	@bash scripts/summary.sh rtl_out/$(DESIGN)
 
 test: deps build $(SAN_TESTS)
 	@bash scripts/run_tests.sh
@@ -102,9 +116,10 @@ test: deps build $(SAN_TESTS)
 bench: build
 	@bash scripts/bench.sh
 
-update-golden: bin/peak bin/lake
+update-golden: bin/peak bin/lake bin/canal
 	@bash peak/tests/golden.sh --update
 	@bash lake/tests/golden.sh --update
+	@bash canal/tests/golden.sh --update
 
 clean:
 	rm -rf build bin rtl_out/*/

@@ -482,3 +482,43 @@ void ynode_error(Diags *d, const YNode *n, const char *fmt, ...)
 	diag_vreport(d, DIAG_ERROR, n->file, n->line, n->col, fmt, ap);
 	va_end(ap);
 }
+
+int yread_int(Diags *d, const YNode *n, const char *what, long lo, long hi, long dflt, int *out)
+{
+	long long v = dflt;
+	if (n && (n->kind != YN_SCALAR || yscalar_int(n, &v) != 0)) {
+		ynode_error(d, n, "expected a number for %s", what);
+		return 0;
+	}
+	if (v < lo || v > hi) {
+		ynode_error(d, n, "%s %lld is out of range (%ld to %ld)", what, v, lo, hi);
+		return 0;
+	}
+	*out = (int)v;
+	return 1;
+}
+
+int yread_bool(Diags *d, const YNode *n, const char *what, int *out)
+{
+	*out = 0;
+	if (!n)
+		return 1;
+	if (n->kind == YN_SCALAR && strcmp(n->value, "true") == 0)
+		return *out = 1;
+	if (n->kind == YN_SCALAR && strcmp(n->value, "false") == 0)
+		return 1;
+	ynode_error(d, n, "expected true or false for %s", what);
+	return 0;
+}
+
+int yread_choice(Diags *d, const YNode *n, const char *what, const char *const *words)
+{
+	for (int i = 0; n->kind == YN_SCALAR && words[i]; i++)
+		if (strcmp(n->value, words[i]) == 0)
+			return i;
+	char list[128] = "";
+	for (int i = 0; words[i]; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", words[i]);
+	ynode_error(d, n, "%s must be one of: %s", what, list);
+	return -1;
+}

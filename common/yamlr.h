@@ -75,4 +75,12 @@ void ypos_free(YPosMap *m);
 int yscalar_int(const YNode *n, long long *out);
 int yscalar_double(const YNode *n, double *out);
 
+/* Readers of spec values that report what is wrong at the node:
+ * an integer in [lo, hi] (dflt when n is NULL), true/false (false when n is
+ * NULL), one of a NULL-terminated list of words (its index, or -1). Each
+ * returns 0 (or -1) after reporting an error. */
+int yread_int(Diags *d, const YNode *n, const char *what, long lo, long hi, long dflt, int *out);
+int yread_bool(Diags *d, const YNode *n, const char *what, int *out);
+int yread_choice(Diags *d, const YNode *n, const char *what, const char *const *words);
+
 #endif

@@ -57,48 +57,20 @@ static const char *read_name_plain(Reader *r, const YNode *n, const char *what)
 	return arena_strdup(r->arena, n->value);
 }
 
-/* An integer in [lo, hi]; dflt when n is NULL. Returns 0 on error. */
 static int read_int(Reader *r, const YNode *n, const char *what, long lo, long hi, long dflt,
 		    int *out)
 {
-	long long v = dflt;
-	if (n && (n->kind != YN_SCALAR || yscalar_int(n, &v) != 0)) {
-		ynode_error(r->d, n, "expected a number for %s", what);
-		return 0;
-	}
-	if (v < lo || v > hi) {
-		ynode_error(r->d, n, "%s %lld is out of range (%ld to %ld)", what, v, lo, hi);
-		return 0;
-	}
-	*out = (int)v;
-	return 1;
+	return yread_int(r->d, n, what, lo, hi, dflt, out);
 }
 
 static int read_bool(Reader *r, const YNode *n, const char *what, int *out)
 {
-	*out = 0;
-	if (!n)
-		return 1;
-	if (n->kind == YN_SCALAR && strcmp(n->value, "true") == 0)
-		return *out = 1;
-	if (n->kind == YN_SCALAR && strcmp(n->value, "false") == 0)
-		return 1;
-	ynode_error(r->d, n, "expected true or false for %s", what);
-	return 0;
+	return yread_bool(r->d, n, what, out);
 }
 
-/* One of a list of words; returns its index or -1 (reported). */
 static int read_choice(Reader *r, const YNode *n, const char *what, const char *const *words)
 {
-	for (int i = 0; n->kind == YN_SCALAR && words[i]; i++)
-		if (strcmp(n->value, words[i]) == 0)
-			return i;
-	char list[128] = "";
-	for (int i = 0; words[i]; i++)
-		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
-			 words[i]);
-	ynode_error(r->d, n, "%s must be one of: %s", what, list);
-	return -1;
+	return yread_choice(r->d, n, what, words);
 }
 
 /* ---- storage ---- */

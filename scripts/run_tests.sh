@@ -56,6 +56,11 @@ suite "lake solve" bash lake/tests/solve.sh
 suite "lake solve (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/solve.sh
 suite "lake scenarios: line buffers, wide fetch, transpose, chaining" bash lake/tests/scenarios.sh
 suite "lake Verilator benches" bash lake/tests/verilator_bench.sh
+suite "canal unit tests: topologies, fan-in, reachability, edits" bin/test_canal
+suite "canal unit tests (ASan+UBSan)" build/san/bin/test_canal
+suite "canal bad input" bash canal/tests/bad.sh
+suite "canal bad input (ASan+UBSan)" env CANAL=build/san/bin/canal bash canal/tests/bad.sh
+suite "canal golden files and determinism" bash canal/tests/golden.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
 
 echo "all suites took $(($(date +%s) - t_start)) s"

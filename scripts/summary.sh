@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints what `make` generated: one line per PE and per memory tile in
-# rtl_out/<design>/.
+# rtl_out/<design>/, and the array's size.
 #   usage: scripts/summary.sh DIR
 set -u
 dir=$1
@@ -31,5 +31,13 @@ for info in "$dir"/*.info.yaml; do
 	lines=$(wc -l <"$dir/$mem.v")
 	printf '  %-10s %7s words %14s %11s %12s\n' "$mem" "$cap" "$lines" "$ctrls" "$bits"
 done
+if [ -f "$dir/design.yaml" ]; then
+	nodes=$(grep -c '^node ' "$dir/routing.graph")
+	edges=$(grep -c '^edge ' "$dir/routing.graph")
+	fields=$(grep -c '^field ' "$dir/config.map")
+	printf '  array: %s, %s routing nodes, %s edges, %s configuration fields\n' \
+		"$(sed -n 's/^array: { cols: \([0-9]*\), rows: \([0-9]*\) }/\1 x \2 tiles + an IO row/p' "$dir/design.yaml")" \
+		"$nodes" "$edges" "$fields"
+fi
 [ "$found" -eq 1 ] || { echo "  (nothing yet: run make)"; exit 1; }
 echo "Next: make test (every test), make bench (figures)."

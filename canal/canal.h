@@ -1,0 +1,129 @@
+/* canal.h - Canal interconnect specs (LANGUAGES.md section 3) and the graph
+ * built from them (canal/COLLATERAL.md): the array, the cores it holds, and
+ * the directed graph of switch boxes, connection boxes and pipeline
+ * registers from which the Verilog, routing.graph and config.map follow. */
+#ifndef CANAL_H
+#define CANAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/arena.h"
+#include "../common/coreinfo.h"
+#include "../common/diag.h"
+#include "../common/yamlr.h"
+
+#define CANAL_MAX_WIDTHS 4
+#define CANAL_MAX_TRACKS 32
+#define CANAL_MAX_DIM 255
+
+typedef enum { SB_DISJOINT, SB_WILTON, SB_IMRAN } CanalTopology;
+enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
+
+typedef struct CanalEdit {
+	int add;                /* 1 add, 0 remove */
+	const char *from, *to;
+	int line, col;
+} CanalEdit;
+
+typedef struct CanalSpec {
+	const char *name;
+	const char *file;
+	int cols, rows;          /* core rows; row 0 of the array is IO */
+	const char *pe_spec, *mem_spec;   /* paths as written (relative to the spec's folder) */
+	const char *pe_path, *mem_path;   /* resolved */
+	int pe_line, pe_col, mem_line, mem_col;
+	int mem_every, mem_first;
+	int has_mem;
+	int nwidths;
+	int width[CANAL_MAX_WIDTHS];      /* in the order given */
+	int tracks[CANAL_MAX_WIDTHS];
+	CanalTopology topology;
+	int cb_all;                       /* connection boxes see every track */
+	int cb_tracks[CANAL_MAX_TRACKS];  /* else these */
+	int ncb_tracks;
+	int sb_registers;
+	CanalEdit *edits;
+	int nedits;
+} CanalSpec;
+
+typedef struct CanalFile {
+	Arena *arena;
+	YDoc *doc;
+	CanalSpec *spec;
+} CanalFile;
+
+__give CanalFile *canal_load(const char *path, __keep Diags *d);
+__give CanalFile *canal_load_string(const char *name, const char *text, __keep Diags *d);
+void canal_file_free(__take CanalFile *f);
+
+/* ---- the graph ---- */
+
+typedef enum { CN_SB_IN, CN_SB_OUT, CN_REG, CN_RMUX, CN_PORT_IN, CN_PORT_OUT } CanalNodeKind;
+typedef enum { TILE_IO, TILE_PE, TILE_MEM } CanalTileKind;
+
+typedef struct CanalNode {
+	CanalNodeKind kind;
+	int width, x, y;
+	int side, track;        /* -1 when not a track node */
+	const char *name;
+	int *in;                /* incoming edges: source node ids, in select order */
+	int nin, capin;
+	int *out;
+	int nout, capout;
+} CanalNode;
+
+typedef struct CanalGraph {
+	Arena *arena;
+	const CanalSpec *spec;
+	const CoreInfo *pe, *mem, *io;
+	CanalNode *nodes;
+	int nnodes, capnodes;
+	/* lookup: node id of a name */
+	void *names;
+} CanalGraph;
+
+/* The kind of tile at (x, y). */
+CanalTileKind canal_tile_kind(const CanalSpec *s, int x, int y);
+const CoreInfo *canal_tile_core(const CanalGraph *g, int x, int y);
+
+/* Builds the graph by its passes; NULL (errors in d, at the spec's edits)
+ * if an edit names an unknown node or edge. */
+__give CanalGraph *canal_build(const CanalSpec *s, const CoreInfo *pe, const CoreInfo *mem,
+			       const CanalFile *f, __keep Diags *d);
+void canal_graph_free(__take CanalGraph *g);
+int canal_find(const CanalGraph *g, const char *name);
+/* The track a topology connects track t of side si to on side so (T tracks). */
+int canal_sb_track(CanalTopology topo, int si, int so, int t, int T);
+/* Estimated delay of a node in ns (canal/COLLATERAL.md). */
+double canal_node_delay(const CanalNode *n);
+
+/* ---- configuration ---- */
+
+#define CANAL_FEATURE 0x80      /* the interconnect's registers in a tile */
+
+typedef enum { FIELD_MUX, FIELD_CORE } CanalFieldKind;
+
+/* A configuration field: bits lo..hi of the 32-bit register at `address`
+ * (x and y included). A mux field holds the select of node `node`; a core
+ * field is register `reg` of the tile's core. */
+typedef struct CanalField {
+	CanalFieldKind kind;
+	uint32_t address;
+	int lo, hi;
+	int node;               /* FIELD_MUX */
+	int x, y, reg;          /* FIELD_CORE: index into the core's regs */
+} CanalField;
+
+/* Every configuration field of the array, tile by tile (row-major), core
+ * fields first; returns the count, *out owned by the caller. */
+int canal_fields(const CanalGraph *g, CanalField **out);
+/* Bits to select among n inputs (0 for n <= 1). */
+int canal_sel_bits(int n);
+
+/* Writers of the collateral (canal/COLLATERAL.md). */
+void canal_write_graph(const CanalGraph *g, FILE *f);
+void canal_write_map(const CanalGraph *g, const CanalField *fields, int nfields, FILE *f);
+void canal_write_design(const CanalGraph *g, FILE *f);
+
+#endif

@@ -1,0 +1,354 @@
+/* canal_graph.c - the interconnect graph, built by passes over a CanalGraph
+ * (canal/COLLATERAL.md, "The graph"): nodes of every tile, switch boxes,
+ * connection boxes, pipeline registers, the wires between tiles, and the
+ * spec's edits. A pass is a function of the graph; adding one is adding a
+ * line to `passes` in canal_build. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/strmap.h"
+#include "../common/util.h"
+#include "canal.h"
+
+static const char side_letter[] = "NESW";
+
+/* ---- topology ---- */
+
+static int mod(int a, int m)
+{
+	return ((a % m) + m) % m;
+}
+
+int canal_sb_track(CanalTopology topo, int si, int so, int t, int T)
+{
+	if (topo == SB_DISJOINT || (si + 2) % 4 == so)
+		return t;   /* straight through, or any turn of the disjoint box */
+	if (topo == SB_IMRAN)
+		return so == (si + 1) % 4 ? mod(t + 1, T) : mod(t - 1, T);
+	/* Wilton, as in VPR: W left, E right, N top, S bottom */
+	switch (si * 4 + so) {
+	case SIDE_W * 4 + SIDE_N: return mod(T - t, T);
+	case SIDE_W * 4 + SIDE_S: return mod(t - 1, T);
+	case SIDE_E * 4 + SIDE_N: return mod(t - 1, T);
+	case SIDE_E * 4 + SIDE_S: return mod(2 * T - 2 - t, T);
+	case SIDE_S * 4 + SIDE_W: return mod(t + 1, T);
+	case SIDE_S * 4 + SIDE_E: return mod(2 * T - 2 - t, T);
+	case SIDE_N * 4 + SIDE_W: return mod(T - t, T);
+	default: return mod(t + 1, T);   /* N -> E */
+	}
+}
+
+/* ---- nodes and edges ---- */
+
+static int add_node(CanalGraph *g, CanalNodeKind kind, int width, int x, int y, int side, int track,
+		    const char *name)
+{
+	if (g->nnodes == g->capnodes) {
+		g->capnodes = g->capnodes ? 2 * g->capnodes : 1024;
+		g->nodes = xrealloc(g->nodes, (size_t)g->capnodes * sizeof *g->nodes);
+	}
+	CanalNode *n = &g->nodes[g->nnodes];
+	memset(n, 0, sizeof *n);
+	*n = (CanalNode){ .kind = kind, .width = width, .x = x, .y = y, .side = side, .track = track,
+			  .name = name };
+	ALWAYS(strmap_put(g->names, name, g->nnodes));
+	return g->nnodes++;
+}
+
+static void push(int **v, int *n, int *cap, int x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 4;
+		*v = xrealloc(*v, (size_t)*cap * sizeof **v);
+	}
+	(*v)[(*n)++] = x;
+}
+
+static void add_edge(CanalGraph *g, int from, int to)
+{
+	push(&g->nodes[to].in, &g->nodes[to].nin, &g->nodes[to].capin, from);
+	push(&g->nodes[from].out, &g->nodes[from].nout, &g->nodes[from].capout, to);
+}
+
+static int drop(int *v, int *n, int x)
+{
+	for (int i = 0; i < *n; i++)
+		if (v[i] == x) {
+			memmove(&v[i], &v[i + 1], (size_t)(*n - i - 1) * sizeof *v);
+			(*n)--;
+			return 1;
+		}
+	return 0;
+}
+
+static int remove_edge(CanalGraph *g, int from, int to)
+{
+	return drop(g->nodes[to].in, &g->nodes[to].nin, from) &&
+	       drop(g->nodes[from].out, &g->nodes[from].nout, to);
+}
+
+int canal_find(const CanalGraph *g, const char *name)
+{
+	intptr_t id;
+	return strmap_get(g->names, name, &id) ? (int)id : -1;
+}
+
+/* ---- the array ---- */
+
+CanalTileKind canal_tile_kind(const CanalSpec *s, int x, int y)
+{
+	if (y == 0)
+		return TILE_IO;
+	if (s->has_mem && x >= s->mem_first && (x - s->mem_first) % s->mem_every == 0)
+		return TILE_MEM;
+	return TILE_PE;
+}
+
+const CoreInfo *canal_tile_core(const CanalGraph *g, int x, int y)
+{
+	CanalTileKind k = canal_tile_kind(g->spec, x, y);
+	return k == TILE_IO ? g->io : k == TILE_MEM ? g->mem : g->pe;
+}
+
+static const char *track_name(CanalGraph *g, const char *kind, int w, int x, int y, int side, int t,
+			      const char *dir)
+{
+	return arena_printf(g->arena, "%s%d_x%d_y%d_%c%s_t%d", kind, w, x, y, side_letter[side], dir, t);
+}
+
+/* The node ids of the track nodes are computed rather than looked up:
+ * tile-major, then width, side, track, with sb_in before sb_out. */
+typedef struct Layout {
+	int per_tile;
+	int width_base[CANAL_MAX_WIDTHS];
+	int *tile_base;         /* first node of each tile */
+} Layout;
+
+static int sb_node(const CanalGraph *g, const Layout *lay, int wi, int x, int y, int side, int t, int out)
+{
+	const CanalSpec *s = g->spec;
+	return lay->tile_base[y * s->cols + x] + lay->width_base[wi] + (side * s->tracks[wi] + t) * 2 + out;
+}
+
+/* Pass 1: the switch-box track nodes and core ports of every tile. */
+static void pass_tiles(CanalGraph *g, Layout *lay)
+{
+	const CanalSpec *s = g->spec;
+	int base = 0;
+	for (int wi = 0; wi < s->nwidths; wi++) {
+		lay->width_base[wi] = base;
+		base += 4 * s->tracks[wi] * 2;
+	}
+	lay->tile_base = xcalloc((size_t)(s->cols * (s->rows + 1)), sizeof(int));
+	for (int y = 0; y <= s->rows; y++)
+		for (int x = 0; x < s->cols; x++) {
+			lay->tile_base[y * s->cols + x] = g->nnodes;
+			for (int wi = 0; wi < s->nwidths; wi++)
+				for (int side = 0; side < 4; side++)
+					for (int t = 0; t < s->tracks[wi]; t++) {
+						int w = s->width[wi];
+						add_node(g, CN_SB_IN, w, x, y, side, t, track_name(g, "sb", w, x, y, side, t, "_in"));
+						add_node(g, CN_SB_OUT, w, x, y, side, t, track_name(g, "sb", w, x, y, side, t, "_out"));
+					}
+			const CoreInfo *c = canal_tile_core(g, x, y);
+			for (int i = 0; i < c->nins; i++)
+				add_node(g, CN_PORT_IN, c->ins[i].width, x, y, -1, -1,
+					 arena_printf(g->arena, "x%d_y%d_%s", x, y, c->ins[i].name));
+			for (int i = 0; i < c->nouts; i++)
+				add_node(g, CN_PORT_OUT, c->outs[i].width, x, y, -1, -1,
+					 arena_printf(g->arena, "x%d_y%d_%s", x, y, c->outs[i].name));
+		}
+}
+
+static int width_index(const CanalSpec *s, int w)
+{
+	for (int i = 0; i < s->nwidths; i++)
+		if (s->width[i] == w)
+			return i;
+	return -1;
+}
+
+/* Pass 2: switch-box multiplexers: the mapped track of each other side,
+ * then the core's outputs of that width. */
+static void pass_switchboxes(CanalGraph *g, const Layout *lay)
+{
+	const CanalSpec *s = g->spec;
+	for (int y = 0; y <= s->rows; y++)
+		for (int x = 0; x < s->cols; x++) {
+			const CoreInfo *c = canal_tile_core(g, x, y);
+			int first_out = canal_find(g, arena_printf(g->arena, "x%d_y%d_%s", x, y,
+								    c->nouts ? c->outs[0].name : ""));
+			for (int wi = 0; wi < s->nwidths; wi++)
+				for (int so = 0; so < 4; so++)
+					for (int t2 = 0; t2 < s->tracks[wi]; t2++) {
+						int out = sb_node(g, lay, wi, x, y, so, t2, 1);
+						for (int si = 0; si < 4; si++)
+							for (int t = 0; si != so && t < s->tracks[wi]; t++)
+								if (canal_sb_track(s->topology, si, so, t, s->tracks[wi]) == t2)
+									add_edge(g, sb_node(g, lay, wi, x, y, si, t, 0), out);
+						for (int i = 0; i < c->nouts; i++)
+							if (c->outs[i].width == s->width[wi])
+								add_edge(g, first_out + i, out);
+					}
+		}
+}
+
+/* Pass 3: a connection box per core input. */
+static void pass_connection_boxes(CanalGraph *g, const Layout *lay)
+{
+	const CanalSpec *s = g->spec;
+	for (int y = 0; y <= s->rows; y++)
+		for (int x = 0; x < s->cols; x++) {
+			const CoreInfo *c = canal_tile_core(g, x, y);
+			for (int i = 0; i < c->nins; i++) {
+				int wi = width_index(s, c->ins[i].width);
+				if (wi < 0)
+					continue;   /* no network of that width: reported by canal_build */
+				int in = canal_find(g, arena_printf(g->arena, "x%d_y%d_%s", x, y, c->ins[i].name));
+				for (int side = 0; side < 4; side++)
+					for (int k = 0; k < (s->cb_all ? s->tracks[wi] : s->ncb_tracks); k++)
+						add_edge(g, sb_node(g, lay, wi, x, y, side, s->cb_all ? k : s->cb_tracks[k], 0), in);
+			}
+		}
+}
+
+/* The node that drives the wire out of an sb_out: itself, or its rmux. */
+static int driver(const CanalGraph *g, int sb_out)
+{
+	const CanalNode *n = &g->nodes[sb_out];
+	for (int i = 0; i < n->nout; i++)
+		if (g->nodes[n->out[i]].kind == CN_RMUX)
+			return n->out[i];
+	return sb_out;
+}
+
+/* Pass 4: a bypassable register after every switch-box multiplexer. */
+static void pass_registers(CanalGraph *g, const Layout *lay)
+{
+	const CanalSpec *s = g->spec;
+	(void)lay;
+	if (!s->sb_registers)
+		return;
+	int n = g->nnodes;
+	for (int id = 0; id < n; id++) {
+		const CanalNode c = g->nodes[id];
+		if (c.kind != CN_SB_OUT)
+			continue;
+		int reg = add_node(g, CN_REG, c.width, c.x, c.y, c.side, c.track,
+				   track_name(g, "reg", c.width, c.x, c.y, c.side, c.track, ""));
+		int rmux = add_node(g, CN_RMUX, c.width, c.x, c.y, c.side, c.track,
+				    track_name(g, "rmux", c.width, c.x, c.y, c.side, c.track, ""));
+		add_edge(g, id, rmux);
+		add_edge(g, id, reg);
+		add_edge(g, reg, rmux);
+	}
+}
+
+/* Pass 5: the wires between neighbouring tiles. */
+static void pass_wires(CanalGraph *g, const Layout *lay)
+{
+	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
+	const CanalSpec *s = g->spec;
+	for (int y = 0; y <= s->rows; y++)
+		for (int x = 0; x < s->cols; x++)
+			for (int side = 0; side < 4; side++) {
+				int nx = x + dx[side], ny = y + dy[side];
+				if (nx < 0 || nx >= s->cols || ny < 0 || ny > s->rows)
+					continue;
+				for (int wi = 0; wi < s->nwidths; wi++)
+					for (int t = 0; t < s->tracks[wi]; t++)
+						add_edge(g, driver(g, sb_node(g, lay, wi, x, y, side, t, 1)),
+							 sb_node(g, lay, wi, nx, ny, (side + 2) % 4, t, 0));
+			}
+}
+
+/* Pass 6: the spec's edits, by node name. */
+static int pass_edits(CanalGraph *g, const CanalFile *f, Diags *d)
+{
+	const CanalSpec *s = g->spec;
+	int ok = 1;
+	for (int i = 0; i < s->nedits; i++) {
+		const CanalEdit *e = &s->edits[i];
+		int from = canal_find(g, e->from), to = canal_find(g, e->to);
+		if (from < 0 || to < 0) {
+			diag_error(d, f->doc->file, e->line, e->col, "no node named '%s'", from < 0 ? e->from : e->to);
+			ok = 0;
+		} else if (e->add && g->nodes[from].width != g->nodes[to].width) {
+			diag_error(d, f->doc->file, e->line, e->col, "'%s' is %d bits wide and '%s' %d", e->from,
+				   g->nodes[from].width, e->to, g->nodes[to].width);
+			ok = 0;
+		} else if (e->add) {
+			add_edge(g, from, to);
+		} else if (!remove_edge(g, from, to)) {
+			diag_error(d, f->doc->file, e->line, e->col, "there is no edge from '%s' to '%s'", e->from,
+				   e->to);
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
+/* Every core port needs a network of its width. */
+static int check_widths(const CanalSpec *s, const CoreInfo *core, const char *path, int line, int col,
+			Diags *d)
+{
+	int ok = 1;
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < (k ? core->nouts : core->nins); i++) {
+			const CorePort *p = k ? &core->outs[i] : &core->ins[i];
+			if (width_index(s, p->width) < 0) {
+				diag_error(d, path, line, col, "the %s port '%s' of core '%s' is %d bits wide and the "
+					   "interconnect has no %d-bit network", k ? "output" : "input", p->name, core->name,
+					   p->width, p->width);
+				ok = 0;
+			}
+		}
+	return ok;
+}
+
+CanalGraph *canal_build(const CanalSpec *s, const CoreInfo *pe, const CoreInfo *mem, const CanalFile *f,
+			Diags *d)
+{
+	int ok = check_widths(s, pe, s->file, s->pe_line, s->pe_col, d);
+	if (mem)
+		ok &= check_widths(s, mem, s->file, s->mem_line, s->mem_col, d);
+	if (!ok)
+		return NULL;
+	CanalGraph *g = xcalloc(1, sizeof *g);
+	g->arena = arena_new();
+	g->spec = s;
+	g->pe = pe;
+	g->mem = mem;
+	g->io = coreinfo_io(s->width, s->nwidths);
+	g->names = xcalloc(1, sizeof(StrMap));
+	strmap_init(g->names);
+	Layout lay;
+	memset(&lay, 0, sizeof lay);
+	void (*const passes[])(CanalGraph *, const Layout *) = { pass_switchboxes, pass_connection_boxes,
+								 pass_registers, pass_wires, NULL };
+	pass_tiles(g, &lay);
+	for (int i = 0; passes[i]; i++)
+		passes[i](g, &lay);
+	free(lay.tile_base);
+	if (!pass_edits(g, f, d)) {
+		canal_graph_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+void canal_graph_free(CanalGraph *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->nnodes; i++) {
+		free(g->nodes[i].in);
+		free(g->nodes[i].out);
+	}
+	free(g->nodes);
+	strmap_free(g->names);
+	free(g->names);
+	coreinfo_free((CoreInfo *)g->io);
+	arena_free(g->arena);
+	free(g);
+}

@@ -1,0 +1,269 @@
+/* canal_spec.c - reading and checking interconnect specs (LANGUAGES.md
+ * section 3). Every error is reported at its position and the reader goes
+ * on, so one run shows every error of a file. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/util.h"
+#include "canal.h"
+
+typedef struct Reader {
+	CanalFile *f;
+	CanalSpec *s;
+	Arena *arena;
+	Diags *d;
+} Reader;
+
+/* ---- cores ---- */
+
+/* A core spec path, relative to the folder of the interconnect spec; the
+ * file must exist (its collateral is what Canal reads, but a design names
+ * its cores by their specs). */
+static const char *read_core_spec(Reader *r, const YNode *core, const char *what, const char **path,
+				  int *line, int *col)
+{
+	const YNode *n = ymap_get(core, "spec");
+	if (!n || n->kind != YN_SCALAR) {
+		ynode_error(r->d, n ? n : core, "the %s core needs 'spec: <path to its spec>'", what);
+		return NULL;
+	}
+	const char *slash = strrchr(r->s->file, '/');
+	*path = n->value[0] == '/' || !slash
+		? arena_strdup(r->arena, n->value)
+		: arena_printf(r->arena, "%.*s/%s", (int)(slash - r->s->file), r->s->file, n->value);
+	*line = n->line;
+	*col = n->col;
+	if (access(*path, R_OK) != 0) {
+		ynode_error(r->d, n, "cannot read the %s spec '%s'", what, *path);
+		return NULL;
+	}
+	return arena_strdup(r->arena, n->value);
+}
+
+static void read_cores(Reader *r, const YNode *n)
+{
+	static const char *const keys[] = { "pe", "mem", NULL };
+	static const char *const mem_keys[] = { "spec", "columns", NULL };
+	static const char *const col_keys[] = { "every", "first", NULL };
+	CanalSpec *s = r->s;
+	if (!ynode_expect(n, YN_MAP, "cores { pe: { spec }, mem: { spec, columns } }", r->d))
+		return;
+	ymap_check_keys(n, keys, "cores", r->d);
+	const YNode *pe = ymap_get(n, "pe"), *mem = ymap_get(n, "mem");
+	if (!pe)
+		ynode_error(r->d, n, "missing the 'pe' core");
+	else if (ynode_expect(pe, YN_MAP, "pe: { spec }", r->d))
+		s->pe_spec = read_core_spec(r, pe, "PE", &s->pe_path, &s->pe_line, &s->pe_col);
+	if (!mem || !ynode_expect(mem, YN_MAP, "mem: { spec, columns: { every, first } }", r->d))
+		return;
+	ymap_check_keys(mem, mem_keys, "the mem core", r->d);
+	s->has_mem = 1;
+	s->mem_spec = read_core_spec(r, mem, "MEM", &s->mem_path, &s->mem_line, &s->mem_col);
+	const YNode *cols = ymap_get(mem, "columns");
+	if (!cols) {
+		ynode_error(r->d, mem, "the mem core needs 'columns: { every, first }'");
+		return;
+	}
+	if (!ynode_expect(cols, YN_MAP, "columns: { every, first }", r->d))
+		return;
+	ymap_check_keys(cols, col_keys, "columns", r->d);
+	yread_int(r->d, ymap_get(cols, "every"), "every", 1, CANAL_MAX_DIM, 4, &s->mem_every);
+	if (yread_int(r->d, ymap_get(cols, "first"), "first", 0, CANAL_MAX_DIM, 0, &s->mem_first) &&
+	    s->cols > 0 && s->mem_first >= s->cols)
+		ynode_error(r->d, ymap_get(cols, "first") ? ymap_get(cols, "first") : cols,
+			   "MEM column %d is outside the array (columns 0 to %d)", s->mem_first, s->cols - 1);
+}
+
+/* ---- routing ---- */
+
+static void read_tracks(Reader *r, const YNode *n)
+{
+	CanalSpec *s = r->s;
+	if (!ynode_expect(n, YN_MAP, "tracks { <bit width>: <tracks per direction> }", r->d))
+		return;
+	if (n->len == 0 || n->len > CANAL_MAX_WIDTHS) {
+		ynode_error(r->d, n, "1 to %d routing widths", CANAL_MAX_WIDTHS);
+		return;
+	}
+	for (int i = 0; i < n->len; i++) {
+		int w, t;
+		if (!yread_int(r->d, n->keys[i], "a routing width in bits", 1, 64, 1, &w) ||
+		    !yread_int(r->d, n->vals[i], "tracks", 1, CANAL_MAX_TRACKS, 1, &t))
+			continue;
+		for (int k = 0; k < s->nwidths; k++)
+			if (s->width[k] == w)
+				ynode_error(r->d, n->keys[i], "the %d-bit network is given twice", w);
+		s->width[s->nwidths] = w;
+		s->tracks[s->nwidths++] = t;
+	}
+}
+
+static void read_cb(Reader *r, const YNode *n)
+{
+	static const char *const keys[] = { "tracks", NULL };
+	CanalSpec *s = r->s;
+	s->cb_all = 1;
+	if (!ynode_expect(n, YN_MAP, "connection_box { tracks: all | [ ... ] }", r->d))
+		return;
+	ymap_check_keys(n, keys, "connection_box", r->d);
+	const YNode *t = ymap_get(n, "tracks");
+	if (!t || (t->kind == YN_SCALAR && strcmp(t->value, "all") == 0))
+		return;
+	if (!ynode_expect(t, YN_SEQ, "'all' or a list of track numbers", r->d))
+		return;
+	if (t->len == 0 || t->len > CANAL_MAX_TRACKS) {
+		ynode_error(r->d, t, "a connection box needs 1 to %d tracks", CANAL_MAX_TRACKS);
+		return;
+	}
+	s->cb_all = 0;
+	for (int i = 0; i < t->len; i++)
+		if (yread_int(r->d, t->items[i], "a track", 0, CANAL_MAX_TRACKS - 1, 0, &s->cb_tracks[s->ncb_tracks]))
+			s->ncb_tracks++;
+}
+
+/* Connection-box tracks must exist at every width. */
+static void check_cb_tracks(Reader *r, const YNode *n)
+{
+	const CanalSpec *s = r->s;
+	for (int i = 0; !s->cb_all && i < s->ncb_tracks; i++)
+		for (int k = 0; k < s->nwidths; k++)
+			if (s->cb_tracks[i] >= s->tracks[k]) {
+				ynode_error(r->d, ymap_get(n, "tracks")->items[i],
+					   "track %d does not exist on the %d-bit network (%d tracks)", s->cb_tracks[i],
+					   s->width[k], s->tracks[k]);
+				break;
+			}
+}
+
+static void read_edits(Reader *r, const YNode *n)
+{
+	CanalSpec *s = r->s;
+	if (!ynode_expect(n, YN_SEQ, "a list of { add: [FROM, TO] } or { remove: [FROM, TO] }", r->d))
+		return;
+	s->edits = arena_alloc(r->arena, (size_t)(n->len + 1) * sizeof(CanalEdit));
+	for (int i = 0; i < n->len; i++) {
+		const YNode *e = n->items[i];
+		const YNode *pair = e->kind == YN_MAP && e->len == 1 ? e->vals[0] : NULL;
+		const char *op = pair ? e->keys[0]->value : "";
+		if (!pair || (strcmp(op, "add") != 0 && strcmp(op, "remove") != 0) || pair->kind != YN_SEQ ||
+		    pair->len != 2 || pair->items[0]->kind != YN_SCALAR || pair->items[1]->kind != YN_SCALAR) {
+			ynode_error(r->d, e, "an edit is { add: [FROM, TO] } or { remove: [FROM, TO] } with node names");
+			continue;
+		}
+		s->edits[s->nedits++] = (CanalEdit){ strcmp(op, "add") == 0, arena_strdup(r->arena, pair->items[0]->value),
+						     arena_strdup(r->arena, pair->items[1]->value), e->line, e->col };
+	}
+}
+
+/* ---- the file ---- */
+
+static void read_array(Reader *r, const YNode *n)
+{
+	static const char *const keys[] = { "cols", "rows", NULL };
+	if (!ynode_expect(n, YN_MAP, "array { cols, rows }", r->d))
+		return;
+	ymap_check_keys(n, keys, "array", r->d);
+	const YNode *c = ymap_get(n, "cols"), *w = ymap_get(n, "rows");
+	if (!c || !w) {
+		ynode_error(r->d, n, "the array needs 'cols' and 'rows'");
+		return;
+	}
+	/* a 2x2 array is the smallest with a neighbour in each direction */
+	yread_int(r->d, c, "cols", 2, CANAL_MAX_DIM, 2, &r->s->cols);
+	yread_int(r->d, w, "rows", 2, CANAL_MAX_DIM - 1, 2, &r->s->rows);
+}
+
+static void read_io(Reader *r, const YNode *n)
+{
+	static const char *const keys[] = { "side", NULL };
+	static const char *const sides[] = { "north", NULL };
+	if (!ynode_expect(n, YN_MAP, "io { side: north }", r->d))
+		return;
+	ymap_check_keys(n, keys, "io", r->d);
+	if (ymap_get(n, "side"))
+		yread_choice(r->d, ymap_get(n, "side"), "the IO side (IO tiles sit on the north edge)", sides);
+}
+
+static void read_root(Reader *r, const YNode *root)
+{
+	static const char *const keys[] = { "interconnect", "array", "cores", "io", "tracks", "switchbox",
+					    "connection_box", "registers", "edits", NULL };
+	static const char *const topologies[] = { "disjoint", "wilton", "imran", NULL };
+	static const char *const reg_keys[] = { "switchbox_outputs", NULL };
+	CanalSpec *s = r->s;
+	ymap_check_keys(root, keys, "an interconnect spec", r->d);
+	for (int i = 0; i < 5; i++)
+		if (!ymap_get(root, keys[i]))
+			ynode_error(r->d, root, "missing '%s'", keys[i]);
+	const YNode *n = ymap_get(root, "interconnect");
+	if (n && (n->kind != YN_SCALAR || !util_is_identifier(n->value)))
+		ynode_error(r->d, n, "expected a design name (letters, digits, '_')");
+	else if (n)
+		s->name = arena_strdup(r->arena, n->value);
+	if ((n = ymap_get(root, "array")))
+		read_array(r, n);
+	if ((n = ymap_get(root, "cores")))
+		read_cores(r, n);
+	if ((n = ymap_get(root, "io")))
+		read_io(r, n);
+	if ((n = ymap_get(root, "tracks")))
+		read_tracks(r, n);
+	s->topology = SB_IMRAN;
+	if ((n = ymap_get(root, "switchbox")))
+		s->topology = (CanalTopology)yread_choice(r->d, n, "the switch box", topologies);
+	s->cb_all = 1;
+	if ((n = ymap_get(root, "connection_box"))) {
+		read_cb(r, n);
+		check_cb_tracks(r, n);
+	}
+	if ((n = ymap_get(root, "registers")) && ynode_expect(n, YN_MAP, "registers { switchbox_outputs }", r->d)) {
+		ymap_check_keys(n, reg_keys, "registers", r->d);
+		yread_bool(r->d, ymap_get(n, "switchbox_outputs"), "switchbox_outputs", &s->sb_registers);
+	}
+	if ((n = ymap_get(root, "edits")))
+		read_edits(r, n);
+}
+
+static CanalFile *load_doc(YDoc *doc, Diags *d)
+{
+	int errors = diags_errors(d);
+	CanalFile *f = xcalloc(1, sizeof *f);
+	f->arena = arena_new();
+	f->doc = doc;
+	f->spec = arena_alloc(f->arena, sizeof(CanalSpec));
+	memset(f->spec, 0, sizeof(CanalSpec));
+	f->spec->file = arena_strdup(f->arena, doc->file);
+	Reader r = { f, f->spec, f->arena, d };
+	if (!doc->root || doc->root->kind != YN_MAP)
+		diag_error(d, doc->file, doc->root ? doc->root->line : 1, doc->root ? doc->root->col : 1,
+			   "expected an interconnect spec (LANGUAGES.md section 3)");
+	else
+		read_root(&r, doc->root);
+	if (diags_errors(d) > errors) {
+		canal_file_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+CanalFile *canal_load(const char *path, Diags *d)
+{
+	YDoc *doc = ydoc_load_file(path, d);
+	return doc ? load_doc(doc, d) : NULL;
+}
+
+CanalFile *canal_load_string(const char *name, const char *text, Diags *d)
+{
+	YDoc *doc = ydoc_load_string(name, text, d);
+	return doc ? load_doc(doc, d) : NULL;
+}
+
+void canal_file_free(CanalFile *f)
+{
+	if (!f)
+		return;
+	ydoc_free(f->doc);
+	arena_free(f->arena);
+	free(f);
+}

@@ -1,0 +1,389 @@
+/* test_canal.c - unit tests of the interconnect graph: switch-box topologies
+ * (bijections, the Imran rotation, Wilton as in VPR), fan-in of switch and
+ * connection boxes, reachability of core inputs from neighbouring core
+ * outputs and from the IO row, edits, missing networks and determinism.
+ * Cores are built in code with the ports of pe_base and pub; the specs name
+ * the real core specs so that their paths check. Run from the repository
+ * root. Closing line: "canal: N passed, M failed". */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/util.h"
+#include "../canal.h"
+
+static const char *current_test = "?";
+static int n_passed, n_failed;
+
+static int check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int check(int ok, const char *fmt, ...)
+{
+	if (ok) {
+		n_passed++;
+		return 1;
+	}
+	n_failed++;
+	printf("FAIL %s: ", current_test);
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return 0;
+}
+
+#define CHECK(cond, ...) check((cond) ? 1 : 0, __VA_ARGS__)
+
+/* ---- fixtures ---- */
+
+static CoreInfo *make_core(CoreKind kind, const char *name, const CorePort *ins, int nins, const CorePort *outs,
+			   int nouts, int nregs)
+{
+	Arena *a = arena_new();
+	CoreInfo *c = arena_alloc(a, sizeof *c);
+	memset(c, 0, sizeof *c);
+	c->arena = a;
+	c->kind = kind;
+	c->name = name;
+	c->verilog = arena_printf(a, "%s.v", name);
+	c->ins = arena_alloc(a, (size_t)nins * sizeof(CorePort));
+	memcpy(c->ins, ins, (size_t)nins * sizeof(CorePort));
+	c->nins = nins;
+	c->outs = arena_alloc(a, (size_t)nouts * sizeof(CorePort));
+	memcpy(c->outs, outs, (size_t)nouts * sizeof(CorePort));
+	c->nouts = nouts;
+	c->regs = arena_alloc(a, (size_t)nregs * sizeof(CoreReg));
+	for (int i = 0; i < nregs; i++)
+		c->regs[i] = (CoreReg){ arena_printf(a, "r%d", i), 32, 0, i };
+	c->nregs = nregs;
+	return c;
+}
+
+static CoreInfo *pe_core(void)
+{
+	static const CorePort ins[] = { { "data0", 16 }, { "data1", 16 }, { "data2", 16 },
+					{ "bit0", 1 },	 { "bit1", 1 },	  { "bit2", 1 } };
+	static const CorePort outs[] = { { "res", 16 }, { "res_p", 1 } };
+	return make_core(CORE_PE, "pe_base", ins, 6, outs, 2, 3);
+}
+
+static CoreInfo *mem_core(void)
+{
+	static const CorePort ins[] = { { "in0", 16 }, { "in1", 16 } };
+	static const CorePort outs[] = { { "out0", 16 }, { "out0_valid", 1 }, { "out1", 16 }, { "out1_valid", 1 } };
+	return make_core(CORE_MEM, "pub", ins, 2, outs, 4, 5);
+}
+
+typedef struct Fixture {
+	Diags *d;
+	CanalFile *f;
+	CoreInfo *pe, *mem;
+	CanalGraph *g;
+} Fixture;
+
+static char *spec_text(int cols, int rows, const char *tracks, const char *topo, const char *cb, int regs,
+		       const char *edits)
+{
+	return xasprintf("interconnect: t\n"
+			 "array: { cols: %d, rows: %d }\n"
+			 "cores:\n"
+			 "  pe:  { spec: ../../peak/specs/pe_base.yaml }\n"
+			 "  mem: { spec: ../../lake/specs/pub.yaml, columns: { every: 4, first: 3 } }\n"
+			 "io: { side: north }\n"
+			 "tracks: %s\n"
+			 "switchbox: %s\n"
+			 "connection_box: { tracks: %s }\n"
+			 "registers: { switchbox_outputs: %s }\n%s",
+			 cols, rows, tracks, topo, cb, regs ? "true" : "false", edits ? edits : "");
+}
+
+static int setup(Fixture *x, char *text)
+{
+	memset(x, 0, sizeof *x);
+	x->d = diags_new(NULL);
+	x->f = canal_load_string("canal/specs/test.yaml", text, x->d);
+	free(text);
+	x->pe = pe_core();
+	x->mem = mem_core();
+	if (x->f)
+		x->g = canal_build(x->f->spec, x->pe, x->mem, x->f, x->d);
+	return x->g != NULL;
+}
+
+static void teardown(Fixture *x)
+{
+	canal_graph_free(x->g);
+	canal_file_free(x->f);
+	coreinfo_free(x->pe);
+	coreinfo_free(x->mem);
+	diags_free(x->d);
+}
+
+/* Marks everything reachable from the marked nodes. */
+static void reach(const CanalGraph *g, char *mark)
+{
+	int *stack = xcalloc((size_t)g->nnodes, sizeof(int)), n = 0;
+	for (int i = 0; i < g->nnodes; i++)
+		if (mark[i])
+			stack[n++] = i;
+	while (n) {
+		const CanalNode *v = &g->nodes[stack[--n]];
+		for (int k = 0; k < v->nout; k++)
+			if (!mark[v->out[k]]) {
+				mark[v->out[k]] = 1;
+				stack[n++] = v->out[k];
+			}
+	}
+	free(stack);
+}
+
+/* ---- topologies ---- */
+
+static void test_topologies_are_bijections(void)
+{
+	int bad = 0;
+	for (int topo = SB_DISJOINT; topo <= SB_IMRAN; topo++)
+		for (int T = 1; T <= 8; T++)
+			for (int si = 0; si < 4; si++)
+				for (int so = 0; so < 4; so++) {
+					unsigned seen = 0;
+					for (int t = 0; si != so && t < T; t++) {
+						int f = canal_sb_track((CanalTopology)topo, si, so, t, T);
+						if (f < 0 || f >= T || (seen >> f & 1))
+							bad++;
+						seen |= 1u << (f < 0 || f >= T ? 0 : f);
+					}
+				}
+	CHECK(bad == 0, "%d track maps are not permutations", bad);
+}
+
+static void test_imran_rotation(void)
+{
+	CHECK(canal_sb_track(SB_IMRAN, SIDE_W, SIDE_N, 2, 5) == 3, "Imran: IW2 drives ON3 (AHA 4.3)");
+	CHECK(canal_sb_track(SB_IMRAN, SIDE_W, SIDE_E, 2, 5) == 2, "Imran: straight keeps the track");
+	CHECK(canal_sb_track(SB_IMRAN, SIDE_W, SIDE_S, 0, 5) == 4, "Imran: counter-clockwise turns go down one");
+	int bad = 0;
+	for (int si = 0; si < 4; si++)
+		for (int t = 0; t < 5; t++) {
+			int so = (si + 1) % 4, f = canal_sb_track(SB_IMRAN, si, so, t, 5);
+			bad += canal_sb_track(SB_IMRAN, so, si, f, 5) != t;
+		}
+	CHECK(bad == 0, "a clockwise turn and its counter-clockwise return undo each other (%d do not)", bad);
+}
+
+static void test_wilton_as_vpr(void)
+{
+	static const struct {
+		int si, so, t, want;
+	} cases[] = {
+		{ SIDE_W, SIDE_N, 1, 4 }, { SIDE_W, SIDE_S, 0, 4 }, { SIDE_E, SIDE_N, 0, 4 }, { SIDE_E, SIDE_S, 1, 2 },
+		{ SIDE_S, SIDE_W, 4, 0 }, { SIDE_S, SIDE_E, 3, 0 }, { SIDE_N, SIDE_W, 2, 3 }, { SIDE_N, SIDE_E, 4, 0 },
+		{ SIDE_N, SIDE_S, 3, 3 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int got = canal_sb_track(SB_WILTON, cases[i].si, cases[i].so, cases[i].t, 5);
+		CHECK(got == cases[i].want, "Wilton %c%d -> %c: track %d, want %d", "NESW"[cases[i].si], cases[i].t,
+		      "NESW"[cases[i].so], got, cases[i].want);
+	}
+}
+
+/* ---- the graph ---- */
+
+static void test_fanin(void)
+{
+	for (int regs = 0; regs < 2; regs++) {
+		Fixture x;
+		CHECK(setup(&x, spec_text(4, 4, "{ 16: 3, 1: 2 }", "imran", "all", regs, NULL)), "the graph builds");
+		int bad_sb = 0, bad_cb = 0, bad_reg = 0, nsb = 0;
+		for (int i = 0; x.g && i < x.g->nnodes; i++) {
+			const CanalNode *n = &x.g->nodes[i];
+			const CoreInfo *c = canal_tile_core(x.g, n->x, n->y);
+			int outs = 0;
+			for (int k = 0; k < c->nouts; k++)
+				outs += c->outs[k].width == n->width;
+			if (n->kind == CN_SB_OUT) {
+				nsb++;
+				bad_sb += n->nin != 3 + outs;
+			} else if (n->kind == CN_PORT_IN) {
+				bad_cb += n->nin != 4 * (n->width == 16 ? 3 : 2);
+			} else if (n->kind == CN_RMUX || n->kind == CN_REG) {
+				bad_reg += n->nin != (n->kind == CN_RMUX ? 2 : 1);
+			}
+		}
+		CHECK(nsb == 5 * 4 * 4 * (3 + 2), "%d switch-box outputs", nsb);
+		CHECK(bad_sb == 0, "registers %d: every switch-box output has 3 tracks + the core outputs (%d differ)",
+		      regs, bad_sb);
+		CHECK(bad_cb == 0, "every connection box sees all 4T tracks (%d differ)", bad_cb);
+		CHECK(bad_reg == 0, "registers have one input, bypass muxes two (%d differ)", bad_reg);
+		teardown(&x);
+	}
+	Fixture x;
+	CHECK(setup(&x, spec_text(4, 4, "{ 16: 3, 1: 2 }", "wilton", "[ 0 ]", 0, NULL)), "a subset CB builds");
+	int bad = 0;
+	for (int i = 0; x.g && i < x.g->nnodes; i++)
+		bad += x.g->nodes[i].kind == CN_PORT_IN && x.g->nodes[i].nin != 4;
+	CHECK(bad == 0, "connection boxes on track 0 only have 4 inputs (%d differ)", bad);
+	teardown(&x);
+}
+
+/* Every core input is reachable from a core output of the same width on a
+ * neighbouring tile; every IO output reaches every core input of its width;
+ * every core output reaches an IO input. */
+static void test_reachability(void)
+{
+	static const char *const topo[] = { "disjoint", "wilton", "imran" };
+	for (int k = 0; k < 3; k++) {
+		Fixture x;
+		CHECK(setup(&x, spec_text(5, 4, "{ 16: 2, 1: 1 }", topo[k], "all", 1, NULL)), "%s builds", topo[k]);
+		const CanalGraph *g = x.g;
+		if (!g)
+			continue;
+		char *mark = xcalloc((size_t)g->nnodes, 1);
+		int unreached = 0, io_unreached = 0, to_io = 0;
+		for (int id = 0; id < g->nnodes; id++) {
+			const CanalNode *in = &g->nodes[id];
+			if (in->kind != CN_PORT_IN || in->y == 0)
+				continue;
+			memset(mark, 0, (size_t)g->nnodes);
+			for (int j = 0; j < g->nnodes; j++) {
+				const CanalNode *o = &g->nodes[j];
+				int dist = abs(o->x - in->x) + abs(o->y - in->y);
+				mark[j] = o->kind == CN_PORT_OUT && o->width == in->width && dist == 1 && o->y > 0;
+			}
+			reach(g, mark);
+			unreached += !mark[id];
+		}
+		memset(mark, 0, (size_t)g->nnodes);
+		for (int j = 0; j < g->nnodes; j++)
+			mark[j] = g->nodes[j].kind == CN_PORT_OUT && g->nodes[j].y == 0 && g->nodes[j].width == 16;
+		reach(g, mark);
+		for (int id = 0; id < g->nnodes; id++)
+			io_unreached += g->nodes[id].kind == CN_PORT_IN && g->nodes[id].y > 0 && g->nodes[id].width == 16 &&
+					!mark[id];
+		for (int id = 0; id < g->nnodes; id++) {
+			if (g->nodes[id].kind != CN_PORT_OUT || g->nodes[id].y == 0)
+				continue;
+			memset(mark, 0, (size_t)g->nnodes);
+			mark[id] = 1;
+			reach(g, mark);
+			int found = 0;
+			for (int j = 0; j < g->nnodes && !found; j++)
+				found = mark[j] && g->nodes[j].kind == CN_PORT_IN && g->nodes[j].y == 0;
+			to_io += !found;
+		}
+		CHECK(unreached == 0, "%s: %d core inputs unreachable from neighbouring core outputs", topo[k], unreached);
+		CHECK(io_unreached == 0, "%s: %d 16-bit core inputs unreachable from the IO row", topo[k], io_unreached);
+		CHECK(to_io == 0, "%s: %d core outputs cannot reach the IO row", topo[k], to_io);
+		free(mark);
+		teardown(&x);
+	}
+}
+
+static void test_edits(void)
+{
+	Fixture x;
+	CHECK(setup(&x, spec_text(4, 4, "{ 16: 2, 1: 2 }", "disjoint", "all", 0,
+				  "edits:\n"
+				  "  - { remove: [ sb16_x1_y1_N_in_t0, sb16_x1_y1_S_out_t0 ] }\n"
+				  "  - { add: [ x0_y1_res, x1_y1_data2 ] }\n")),
+	      "edits apply");
+	if (x.g) {
+		const CanalNode *s = &x.g->nodes[canal_find(x.g, "sb16_x1_y1_S_out_t0")];
+		const CanalNode *p = &x.g->nodes[canal_find(x.g, "x1_y1_data2")];
+		CHECK(s->nin == 3 && strcmp(x.g->nodes[s->in[0]].name, "sb16_x1_y1_E_in_t0") == 0,
+		      "the removed edge is gone and the others keep their order");
+		CHECK(p->nin == 9 && p->in[8] == canal_find(x.g, "x0_y1_res"), "the added edge is the last select");
+	}
+	teardown(&x);
+	CHECK(!setup(&x, spec_text(4, 4, "{ 16: 2, 1: 2 }", "disjoint", "all", 0,
+				   "edits:\n  - { add: [ nowhere, x1_y1_data2 ] }\n")) &&
+	      diags_errors(x.d) == 1 && strstr(diags_get(x.d, 0)->msg, "no node named 'nowhere'"),
+	      "an edit naming no node is an error");
+	teardown(&x);
+	CHECK(!setup(&x, spec_text(4, 4, "{ 16: 2, 1: 2 }", "disjoint", "all", 0,
+				   "edits:\n  - { add: [ x0_y1_res_p, x1_y1_data2 ] }\n")) &&
+	      diags_errors(x.d) == 1 && strstr(diags_get(x.d, 0)->msg, "is 1 bits wide"),
+	      "an edit between widths is an error");
+	teardown(&x);
+}
+
+static void test_missing_network(void)
+{
+	Fixture x;
+	CHECK(!setup(&x, spec_text(4, 4, "{ 16: 2 }", "imran", "all", 0, NULL)), "no 1-bit network: refused");
+	CHECK(diags_errors(x.d) == 6 && strstr(diags_get(x.d, 0)->msg, "no 1-bit network"),
+	      "each 1-bit core port is named (%d errors)", diags_errors(x.d));
+	teardown(&x);
+}
+
+static char *graph_text(const CanalGraph *g)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	canal_write_graph(g, f);
+	CanalField *fields;
+	int n = canal_fields(g, &fields);
+	canal_write_map(g, fields, n, f);
+	free(fields);
+	fclose(f);
+	return buf;
+}
+
+static void test_determinism_and_fields(void)
+{
+	Fixture a, b;
+	setup(&a, spec_text(4, 4, "{ 16: 5, 1: 5 }", "imran", "all", 1, NULL));
+	setup(&b, spec_text(4, 4, "{ 16: 5, 1: 5 }", "imran", "all", 1, NULL));
+	char *ta = a.g ? graph_text(a.g) : NULL, *tb = b.g ? graph_text(b.g) : NULL;
+	CHECK(ta && tb && strcmp(ta, tb) == 0, "two builds write the same graph and map");
+	CanalField *fields;
+	int n = a.g ? canal_fields(a.g, &fields) : 0, bad = 0, muxes = 0;
+	for (int i = 0; i < n; i++) {
+		const CanalField *f = &fields[i];
+		bad += f->lo < 0 || f->hi > 31 || f->lo > f->hi;
+		if (f->kind == FIELD_MUX) {
+			muxes++;
+			bad += (1 << (f->hi - f->lo + 1)) < a.g->nodes[f->node].nin || (f->address >> 16 & 0xff) != CANAL_FEATURE ||
+			       (int)(f->address >> 8 & 0xff) != a.g->nodes[f->node].x || (int)(f->address & 0xff) != a.g->nodes[f->node].y;
+		}
+	}
+	int need = 0;
+	for (int i = 0; a.g && i < a.g->nnodes; i++)
+		need += a.g->nodes[i].nin > 1;
+	CHECK(bad == 0 && muxes == need, "%d fields, %d bad; %d mux fields for %d muxes", n, bad, muxes, need);
+	if (n)
+		free(fields);
+	free(ta);
+	free(tb);
+	teardown(&a);
+	teardown(&b);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "topologies_are_bijections", test_topologies_are_bijections },
+	{ "imran_rotation", test_imran_rotation },
+	{ "wilton_as_vpr", test_wilton_as_vpr },
+	{ "fanin", test_fanin },
+	{ "reachability", test_reachability },
+	{ "edits", test_edits },
+	{ "missing_network", test_missing_network },
+	{ "determinism_and_fields", test_determinism_and_fields },
+};
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+		current_test = tests[i].name;
+		tests[i].fn();
+	}
+	printf("canal: %d passed, %d failed\n", n_passed, n_failed);
+	return n_failed ? 1 : 0;
+}
