@@ -68,3 +68,20 @@ for mem in dp pub; do
 done
 echo "== memory-tile Verilator benches"
 bash lake/tests/verilator_bench.sh --seeds 5 2>&1 | grep -E 'match|bench:'
+
+# ---- Canal (the whole chip) ----
+echo "== make rtl DESIGN=cgra_32x16 from clean (peak with rule synthesis, lake, canal)"
+rm -rf "$tmp/rtl" && mkdir -p "$tmp/rtl"
+for design in cgra_8x8 cgra_32x16; do
+	t0=$(date +%s.%N)
+	spec=canal/specs/$design.yaml
+	mapfile -t cores < <(bin/canal cores "$spec")
+	bin/peak "${cores[0]}" -o "$tmp/rtl/$design" $(printf -- '--ir %s ' peak/ir/*.yaml) -q >/dev/null
+	bin/lake "${cores[1]}" -o "$tmp/rtl/$design" -q
+	bin/canal "$spec" -o "$tmp/rtl/$design" -q
+	t1=$(date +%s.%N)
+	awk -v d="$design" -v a="$t0" -v b="$t1" \
+		-v n="$(grep -c '^node ' "$tmp/rtl/$design/routing.graph")" -v e="$(grep -c '^edge ' "$tmp/rtl/$design/routing.graph")" \
+		-v f="$(grep -c '^field ' "$tmp/rtl/$design/config.map")" \
+		'BEGIN { printf "  %-10s %.2f s (target < 10 s for cgra_32x16): %d nodes, %d edges, %d configuration fields\n", d, b - a, n, e, f }'
+done
