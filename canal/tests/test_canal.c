@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/bitstream.h"
 #include "../../common/util.h"
 #include "../canal.h"
 
@@ -364,6 +365,47 @@ static void test_determinism_and_fields(void)
 	teardown(&b);
 }
 
+/* The collateral readers of common/ (what the compiler uses) read back what
+ * canal wrote: same nodes, same select order, a field for every mux. */
+static void test_collateral_reads_back(void)
+{
+	Fixture x;
+	setup(&x, spec_text(4, 4, "{ 16: 2, 1: 2 }", "imran", "all", 1, NULL));
+	if (!x.g)
+		return;
+	char *gt = NULL, *mt = NULL;
+	size_t gl = 0, ml = 0;
+	FILE *fg = open_memstream(&gt, &gl), *fm = open_memstream(&mt, &ml);
+	CanalField *fields;
+	int n = canal_fields(x.g, &fields);
+	canal_write_graph(x.g, fg);
+	canal_write_map(x.g, fields, n, fm);
+	fclose(fg);
+	fclose(fm);
+	Diags *d = diags_new(NULL);
+	RGraph *rg = rgraph_load_string("routing.graph", gt, d);
+	ConfigMap *cm = configmap_load_string("config.map", mt, d);
+	CHECK(rg && cm && diags_errors(d) == 0, "routing.graph and config.map read back");
+	int bad = 0;
+	for (int i = 0; rg && cm && i < x.g->nnodes; i++) {
+		const CanalNode *a = &x.g->nodes[i];
+		const RNode *b = &rg->nodes[i];
+		bad += strcmp(a->name, b->name) != 0 || a->nin != b->nin || a->width != b->width ||
+		       (a->nin > 1 && configmap_find(cm, a->name) < 0);
+		for (int k = 0; k < a->nin && k < b->nin; k++)
+			bad += a->in[k] != b->in[k];
+	}
+	CHECK(rg && cm && rg->nnodes == x.g->nnodes && cm->nfields == n && bad == 0,
+	      "%d nodes and %d fields read back, %d differences", rg ? rg->nnodes : 0, cm ? cm->nfields : 0, bad);
+	rgraph_free(rg);
+	configmap_free(cm);
+	diags_free(d);
+	free(fields);
+	free(gt);
+	free(mt);
+	teardown(&x);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -376,6 +418,7 @@ static const struct {
 	{ "edits", test_edits },
 	{ "missing_network", test_missing_network },
 	{ "determinism_and_fields", test_determinism_and_fields },
+	{ "collateral_reads_back", test_collateral_reads_back },
 };
 
 int main(void)
