@@ -125,5 +125,8 @@ int canal_sel_bits(int n);
 void canal_write_graph(const CanalGraph *g, FILE *f);
 void canal_write_map(const CanalGraph *g, const CanalField *fields, int nfields, FILE *f);
 void canal_write_design(const CanalGraph *g, FILE *f);
+/* cgra.v: a module per group of identical tiles and the top module named
+ * after the design (canal/canal_verilog.c). */
+void canal_verilog(const CanalGraph *g, const CanalField *fields, int nfields, FILE *f);
 
 #endif

@@ -13,7 +13,7 @@
 static const char usage[] =
 	"usage: canal SPEC -o DIR [-q]\n"
 	"           DIR holds the collateral of the spec's cores (bin/peak and bin/lake write it);\n"
-	"           writes DIR/routing.graph, DIR/config.map and DIR/design.yaml\n"
+	"           writes DIR/cgra.v, DIR/routing.graph, DIR/config.map and DIR/design.yaml\n"
 	"       canal check SPEC...\n"
 	"           read and check interconnect specs (LANGUAGES.md section 3)\n"
 	"       canal cores SPEC\n"
@@ -94,7 +94,7 @@ static int cmd_cores(const char *path)
 }
 
 typedef struct Outputs {
-	char *graph, *map, *design;
+	char *graph, *map, *design, *verilog;
 } Outputs;
 
 static int write_all(const CanalGraph *g, const char *dir, Outputs *o)
@@ -102,18 +102,20 @@ static int write_all(const CanalGraph *g, const char *dir, Outputs *o)
 	o->graph = util_path_join(dir, "routing.graph");
 	o->map = util_path_join(dir, "config.map");
 	o->design = util_path_join(dir, "design.yaml");
+	o->verilog = util_path_join(dir, "cgra.v");
 	CanalField *fields;
 	int nfields = canal_fields(g, &fields);
 	OutSet *set = outset_new();
 	FILE *fg = outset_open(set, o->graph), *fm = fg ? outset_open(set, o->map) : NULL;
-	FILE *fd = fm ? outset_open(set, o->design) : NULL;
+	FILE *fd = fm ? outset_open(set, o->design) : NULL, *fv = fd ? outset_open(set, o->verilog) : NULL;
 	int status = 1;
-	if (!fd) {
+	if (!fv) {
 		outset_abort(set);
 	} else {
 		canal_write_graph(g, fg);
 		canal_write_map(g, fields, nfields, fm);
 		canal_write_design(g, fd);
+		canal_verilog(g, fields, nfields, fv);
 		status = outset_commit(set) == 0 ? 0 : 1;
 	}
 	free(fields);
@@ -130,7 +132,7 @@ static int generate(const char *spec, const char *dir, int quiet)
 	CoreInfo *mem = f && f->spec->has_mem ? load_core(dir, f->spec->mem_path, "mem", "lake", a, d) : NULL;
 	CanalGraph *g = pe && (mem || !f->spec->has_mem) ? canal_build(f->spec, pe, mem, f, d) : NULL;
 	int status = 1;
-	Outputs o = { NULL, NULL, NULL };
+	Outputs o = { NULL, NULL, NULL, NULL };
 	if (g)
 		status = write_all(g, dir, &o);
 	int errors = diags_errors(d);
@@ -141,13 +143,14 @@ static int generate(const char *spec, const char *dir, int quiet)
 		long edges = 0;
 		for (int i = 0; i < g->nnodes; i++)
 			edges += g->nodes[i].nin;
-		printf("canal: %s: %d x %d tiles + IO row, %d nodes, %ld edges -> %s, %s, %s in %.3f s\n",
-		       f->spec->name, f->spec->cols, f->spec->rows, g->nnodes, edges, o.graph, o.map, o.design,
-		       util_now() - t0);
+		printf("canal: %s: %d x %d tiles + IO row, %d nodes, %ld edges -> %s, %s, %s, %s in %.3f s\n",
+		       f->spec->name, f->spec->cols, f->spec->rows, g->nnodes, edges, o.verilog, o.graph, o.map,
+		       o.design, util_now() - t0);
 	}
 	free(o.graph);
 	free(o.map);
 	free(o.design);
+	free(o.verilog);
 	canal_graph_free(g);
 	coreinfo_free(pe);
 	coreinfo_free(mem);

@@ -255,6 +255,7 @@ static void derive_signals(MemInfo *mi)
 	add_signal(&sig, "config_addr", 1, 32, ROLE_X);
 	add_signal(&sig, "config_data", 1, 32, ROLE_X);
 	add_signal(&sig, "config_wr", 1, 1, ROLE_SET0);
+	add_signal(&sig, "config_rdata", 0, 32, ROLE_X);
 	for (int i = 0; i < mi->nins; i++)
 		add_signal(&sig, mi->ins[i], 1, mi->word, ROLE_SEQUENCE);
 	for (int i = 0; i < mi->nouts; i++) {

@@ -214,13 +214,37 @@ static const char *req_value(Gen *g, Req r)
 
 /* ---- helper modules ---- */
 
+/* Read-back: config_rdata is the register at config_addr[31:16], 0 if none. */
+static void emit_config_read(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	VWriter *w = &g->w;
+	vw_line(w, "always @(*)");
+	vw_indent(w);
+	vw_line(w, "case (config_addr[31:16])");
+	vw_indent(w);
+	for (int i = 0; i < mi->nregs; i++) {
+		const MemReg *r = &mi->regs[i];
+		if (r->width < 32)
+			vw_line(w, "16'h%04x: config_rdata = {%d'h0, cfg_%s};", mem_reg_address(r) >> 16, 32 - r->width,
+				r->name);
+		else
+			vw_line(w, "16'h%04x: config_rdata = cfg_%s;", mem_reg_address(r) >> 16, r->name);
+	}
+	vw_line(w, "default: config_rdata = 32'h0;");
+	vw_dedent(w);
+	vw_line(w, "endcase");
+	vw_dedent(w);
+}
+
 static void emit_config(Gen *g)
 {
 	const MemInfo *mi = g->mi;
 	VWriter *w = &g->w;
 	int maxw = 1;
 	vw_line(w, "// Configuration registers: config_wr writes the one whose address (register << 8 |");
-	vw_line(w, "// feature) is config_addr[31:16]; rst clears them.");
+	vw_line(w, "// feature) is config_addr[31:16]; rst clears them. config_rdata reads that register");
+	vw_line(w, "// back (0 if there is none).");
 	vw_line(w, "module %s_config (", mi->name);
 	vw_indent(w);
 	vw_line(w, "input  wire clk,");
@@ -228,6 +252,7 @@ static void emit_config(Gen *g)
 	vw_line(w, "input  wire [31:0] config_addr,");
 	vw_line(w, "input  wire [31:0] config_data,");
 	vw_line(w, "input  wire config_wr,");
+	vw_line(w, "output reg  [31:0] config_rdata,");
 	for (int i = 0; i < mi->nregs; i++) {
 		const MemReg *r = &mi->regs[i];
 		vw_line(w, "output reg  %scfg_%s%s", rng(g, r->width), r->name, i + 1 < mi->nregs ? "," : "");
@@ -237,6 +262,7 @@ static void emit_config(Gen *g)
 	vw_dedent(w);
 	vw_line(w, ");");
 	vw_indent(w);
+	emit_config_read(g);
 	vw_line(w, "always @(posedge clk)");
 	vw_indent(w);
 	vw_line(w, "if (rst) begin");
@@ -774,7 +800,7 @@ static void emit_config_inst(Gen *g)
 	vw_line(&g->w, "%s_config config_regs (", mi->name);
 	vw_indent(&g->w);
 	vw_line(&g->w, ".clk(clk), .rst(rst), .config_addr(config_addr), .config_data(config_data),");
-	vw_line(&g->w, ".config_wr(config_wr),");
+	vw_line(&g->w, ".config_wr(config_wr), .config_rdata(config_rdata),");
 	for (int i = 0; i < mi->nregs; i++)
 		vw_line(&g->w, ".cfg_%s(cfg_%s)%s", mi->regs[i].name, mi->regs[i].name,
 			i + 1 < mi->nregs ? "," : "");

@@ -85,3 +85,5 @@ for design in cgra_8x8 cgra_32x16; do
 		-v f="$(grep -c '^field ' "$tmp/rtl/$design/config.map")" \
 		'BEGIN { printf "  %-10s %.2f s (target < 10 s for cgra_32x16): %d nodes, %d edges, %d configuration fields\n", d, b - a, n, e, f }'
 done
+echo "== cgra.v of cgra_8x8: lines, lint -Wall and Verilator build time (several minutes with Verilator 5.006)"
+bash canal/tests/lint.sh cgra_8x8 2>&1 | grep -E 'PASS|FAIL|lint:'

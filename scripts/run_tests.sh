@@ -61,6 +61,8 @@ suite "canal unit tests (ASan+UBSan)" build/san/bin/test_canal
 suite "canal bad input" bash canal/tests/bad.sh
 suite "canal bad input (ASan+UBSan)" env CANAL=build/san/bin/canal bash canal/tests/bad.sh
 suite "canal golden files and determinism" bash canal/tests/golden.sh
+suite "canal cgra.v: determinism, lint -Wall, Verilator build (4x4 designs)" bash canal/tests/lint.sh
+suite "canal configuration bus: every register written and read back (cgra_4x4)" bash canal/tests/config_bus.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
 
 echo "all suites took $(($(date +%s) - t_start)) s"

@@ -11,13 +11,15 @@
 /* verilator lint_off DECLFILENAME */
 
 // Configuration registers: config_wr writes the one whose address (register << 8 |
-// feature) is config_addr[31:16]; rst clears them.
+// feature) is config_addr[31:16]; rst clears them. config_rdata reads that register
+// back (0 if there is none).
 module pub_config (
     input  wire clk,
     input  wire rst,
     input  wire [31:0] config_addr,
     input  wire [31:0] config_data,
     input  wire config_wr,
+    output reg  [31:0] config_rdata,
     output reg  cfg_tile_en,
     output reg  [6:0] cfg_chain_id,
     output reg  cfg_e0_en,
@@ -203,6 +205,194 @@ module pub_config (
     output reg  [2:0] cfg_e7_src_delta4,
     output reg  [2:0] cfg_e7_src_delta5
 );
+    always @(*)
+        case (config_addr[31:16])
+            16'h0000: config_rdata = {31'h0, cfg_tile_en};
+            16'h0100: config_rdata = {25'h0, cfg_chain_id};
+            16'h0001: config_rdata = {31'h0, cfg_e0_en};
+            16'h0101: config_rdata = {16'h0, cfg_e0_max0};
+            16'h0201: config_rdata = {16'h0, cfg_e0_max1};
+            16'h0301: config_rdata = {16'h0, cfg_e0_max2};
+            16'h0401: config_rdata = {16'h0, cfg_e0_max3};
+            16'h0501: config_rdata = {16'h0, cfg_e0_max4};
+            16'h0601: config_rdata = {16'h0, cfg_e0_max5};
+            16'h0701: config_rdata = {16'h0, cfg_e0_sched_start};
+            16'h0801: config_rdata = {16'h0, cfg_e0_sched_delta0};
+            16'h0901: config_rdata = {16'h0, cfg_e0_sched_delta1};
+            16'h0a01: config_rdata = {16'h0, cfg_e0_sched_delta2};
+            16'h0b01: config_rdata = {16'h0, cfg_e0_sched_delta3};
+            16'h0c01: config_rdata = {16'h0, cfg_e0_sched_delta4};
+            16'h0d01: config_rdata = {16'h0, cfg_e0_sched_delta5};
+            16'h0e01: config_rdata = {30'h0, cfg_e0_dst_start};
+            16'h0f01: config_rdata = {30'h0, cfg_e0_dst_delta0};
+            16'h1001: config_rdata = {30'h0, cfg_e0_dst_delta1};
+            16'h1101: config_rdata = {30'h0, cfg_e0_dst_delta2};
+            16'h1201: config_rdata = {30'h0, cfg_e0_dst_delta3};
+            16'h1301: config_rdata = {30'h0, cfg_e0_dst_delta4};
+            16'h1401: config_rdata = {30'h0, cfg_e0_dst_delta5};
+            16'h0002: config_rdata = {31'h0, cfg_e1_en};
+            16'h0102: config_rdata = {16'h0, cfg_e1_max0};
+            16'h0202: config_rdata = {16'h0, cfg_e1_max1};
+            16'h0302: config_rdata = {16'h0, cfg_e1_max2};
+            16'h0402: config_rdata = {16'h0, cfg_e1_max3};
+            16'h0502: config_rdata = {16'h0, cfg_e1_max4};
+            16'h0602: config_rdata = {16'h0, cfg_e1_max5};
+            16'h0702: config_rdata = {16'h0, cfg_e1_sched_start};
+            16'h0802: config_rdata = {16'h0, cfg_e1_sched_delta0};
+            16'h0902: config_rdata = {16'h0, cfg_e1_sched_delta1};
+            16'h0a02: config_rdata = {16'h0, cfg_e1_sched_delta2};
+            16'h0b02: config_rdata = {16'h0, cfg_e1_sched_delta3};
+            16'h0c02: config_rdata = {16'h0, cfg_e1_sched_delta4};
+            16'h0d02: config_rdata = {16'h0, cfg_e1_sched_delta5};
+            16'h0e02: config_rdata = {30'h0, cfg_e1_dst_start};
+            16'h0f02: config_rdata = {30'h0, cfg_e1_dst_delta0};
+            16'h1002: config_rdata = {30'h0, cfg_e1_dst_delta1};
+            16'h1102: config_rdata = {30'h0, cfg_e1_dst_delta2};
+            16'h1202: config_rdata = {30'h0, cfg_e1_dst_delta3};
+            16'h1302: config_rdata = {30'h0, cfg_e1_dst_delta4};
+            16'h1402: config_rdata = {30'h0, cfg_e1_dst_delta5};
+            16'h0003: config_rdata = {31'h0, cfg_e2_en};
+            16'h0103: config_rdata = {16'h0, cfg_e2_max0};
+            16'h0203: config_rdata = {16'h0, cfg_e2_max1};
+            16'h0303: config_rdata = {16'h0, cfg_e2_max2};
+            16'h0403: config_rdata = {16'h0, cfg_e2_max3};
+            16'h0503: config_rdata = {16'h0, cfg_e2_max4};
+            16'h0603: config_rdata = {16'h0, cfg_e2_max5};
+            16'h0703: config_rdata = {16'h0, cfg_e2_sched_start};
+            16'h0803: config_rdata = {16'h0, cfg_e2_sched_delta0};
+            16'h0903: config_rdata = {16'h0, cfg_e2_sched_delta1};
+            16'h0a03: config_rdata = {16'h0, cfg_e2_sched_delta2};
+            16'h0b03: config_rdata = {16'h0, cfg_e2_sched_delta3};
+            16'h0c03: config_rdata = {16'h0, cfg_e2_sched_delta4};
+            16'h0d03: config_rdata = {16'h0, cfg_e2_sched_delta5};
+            16'h0e03: config_rdata = {16'h0, cfg_e2_dst_start};
+            16'h0f03: config_rdata = {16'h0, cfg_e2_dst_delta0};
+            16'h1003: config_rdata = {16'h0, cfg_e2_dst_delta1};
+            16'h1103: config_rdata = {16'h0, cfg_e2_dst_delta2};
+            16'h1203: config_rdata = {16'h0, cfg_e2_dst_delta3};
+            16'h1303: config_rdata = {16'h0, cfg_e2_dst_delta4};
+            16'h1403: config_rdata = {16'h0, cfg_e2_dst_delta5};
+            16'h0004: config_rdata = {31'h0, cfg_e3_en};
+            16'h0104: config_rdata = {16'h0, cfg_e3_max0};
+            16'h0204: config_rdata = {16'h0, cfg_e3_max1};
+            16'h0304: config_rdata = {16'h0, cfg_e3_max2};
+            16'h0404: config_rdata = {16'h0, cfg_e3_max3};
+            16'h0504: config_rdata = {16'h0, cfg_e3_max4};
+            16'h0604: config_rdata = {16'h0, cfg_e3_max5};
+            16'h0704: config_rdata = {16'h0, cfg_e3_sched_start};
+            16'h0804: config_rdata = {16'h0, cfg_e3_sched_delta0};
+            16'h0904: config_rdata = {16'h0, cfg_e3_sched_delta1};
+            16'h0a04: config_rdata = {16'h0, cfg_e3_sched_delta2};
+            16'h0b04: config_rdata = {16'h0, cfg_e3_sched_delta3};
+            16'h0c04: config_rdata = {16'h0, cfg_e3_sched_delta4};
+            16'h0d04: config_rdata = {16'h0, cfg_e3_sched_delta5};
+            16'h0e04: config_rdata = {16'h0, cfg_e3_dst_start};
+            16'h0f04: config_rdata = {16'h0, cfg_e3_dst_delta0};
+            16'h1004: config_rdata = {16'h0, cfg_e3_dst_delta1};
+            16'h1104: config_rdata = {16'h0, cfg_e3_dst_delta2};
+            16'h1204: config_rdata = {16'h0, cfg_e3_dst_delta3};
+            16'h1304: config_rdata = {16'h0, cfg_e3_dst_delta4};
+            16'h1404: config_rdata = {16'h0, cfg_e3_dst_delta5};
+            16'h0005: config_rdata = {31'h0, cfg_e4_en};
+            16'h0105: config_rdata = {16'h0, cfg_e4_max0};
+            16'h0205: config_rdata = {16'h0, cfg_e4_max1};
+            16'h0305: config_rdata = {16'h0, cfg_e4_max2};
+            16'h0405: config_rdata = {16'h0, cfg_e4_max3};
+            16'h0505: config_rdata = {16'h0, cfg_e4_max4};
+            16'h0605: config_rdata = {16'h0, cfg_e4_max5};
+            16'h0705: config_rdata = {16'h0, cfg_e4_sched_start};
+            16'h0805: config_rdata = {16'h0, cfg_e4_sched_delta0};
+            16'h0905: config_rdata = {16'h0, cfg_e4_sched_delta1};
+            16'h0a05: config_rdata = {16'h0, cfg_e4_sched_delta2};
+            16'h0b05: config_rdata = {16'h0, cfg_e4_sched_delta3};
+            16'h0c05: config_rdata = {16'h0, cfg_e4_sched_delta4};
+            16'h0d05: config_rdata = {16'h0, cfg_e4_sched_delta5};
+            16'h0e05: config_rdata = {16'h0, cfg_e4_src_start};
+            16'h0f05: config_rdata = {16'h0, cfg_e4_src_delta0};
+            16'h1005: config_rdata = {16'h0, cfg_e4_src_delta1};
+            16'h1105: config_rdata = {16'h0, cfg_e4_src_delta2};
+            16'h1205: config_rdata = {16'h0, cfg_e4_src_delta3};
+            16'h1305: config_rdata = {16'h0, cfg_e4_src_delta4};
+            16'h1405: config_rdata = {16'h0, cfg_e4_src_delta5};
+            16'h1505: config_rdata = {31'h0, cfg_e4_dst_start};
+            16'h1605: config_rdata = {31'h0, cfg_e4_dst_delta0};
+            16'h1705: config_rdata = {31'h0, cfg_e4_dst_delta1};
+            16'h1805: config_rdata = {31'h0, cfg_e4_dst_delta2};
+            16'h1905: config_rdata = {31'h0, cfg_e4_dst_delta3};
+            16'h1a05: config_rdata = {31'h0, cfg_e4_dst_delta4};
+            16'h1b05: config_rdata = {31'h0, cfg_e4_dst_delta5};
+            16'h0006: config_rdata = {31'h0, cfg_e5_en};
+            16'h0106: config_rdata = {16'h0, cfg_e5_max0};
+            16'h0206: config_rdata = {16'h0, cfg_e5_max1};
+            16'h0306: config_rdata = {16'h0, cfg_e5_max2};
+            16'h0406: config_rdata = {16'h0, cfg_e5_max3};
+            16'h0506: config_rdata = {16'h0, cfg_e5_max4};
+            16'h0606: config_rdata = {16'h0, cfg_e5_max5};
+            16'h0706: config_rdata = {16'h0, cfg_e5_sched_start};
+            16'h0806: config_rdata = {16'h0, cfg_e5_sched_delta0};
+            16'h0906: config_rdata = {16'h0, cfg_e5_sched_delta1};
+            16'h0a06: config_rdata = {16'h0, cfg_e5_sched_delta2};
+            16'h0b06: config_rdata = {16'h0, cfg_e5_sched_delta3};
+            16'h0c06: config_rdata = {16'h0, cfg_e5_sched_delta4};
+            16'h0d06: config_rdata = {16'h0, cfg_e5_sched_delta5};
+            16'h0e06: config_rdata = {16'h0, cfg_e5_src_start};
+            16'h0f06: config_rdata = {16'h0, cfg_e5_src_delta0};
+            16'h1006: config_rdata = {16'h0, cfg_e5_src_delta1};
+            16'h1106: config_rdata = {16'h0, cfg_e5_src_delta2};
+            16'h1206: config_rdata = {16'h0, cfg_e5_src_delta3};
+            16'h1306: config_rdata = {16'h0, cfg_e5_src_delta4};
+            16'h1406: config_rdata = {16'h0, cfg_e5_src_delta5};
+            16'h1506: config_rdata = {31'h0, cfg_e5_dst_start};
+            16'h1606: config_rdata = {31'h0, cfg_e5_dst_delta0};
+            16'h1706: config_rdata = {31'h0, cfg_e5_dst_delta1};
+            16'h1806: config_rdata = {31'h0, cfg_e5_dst_delta2};
+            16'h1906: config_rdata = {31'h0, cfg_e5_dst_delta3};
+            16'h1a06: config_rdata = {31'h0, cfg_e5_dst_delta4};
+            16'h1b06: config_rdata = {31'h0, cfg_e5_dst_delta5};
+            16'h0007: config_rdata = {31'h0, cfg_e6_en};
+            16'h0107: config_rdata = {16'h0, cfg_e6_max0};
+            16'h0207: config_rdata = {16'h0, cfg_e6_max1};
+            16'h0307: config_rdata = {16'h0, cfg_e6_max2};
+            16'h0407: config_rdata = {16'h0, cfg_e6_max3};
+            16'h0507: config_rdata = {16'h0, cfg_e6_max4};
+            16'h0607: config_rdata = {16'h0, cfg_e6_max5};
+            16'h0707: config_rdata = {16'h0, cfg_e6_sched_start};
+            16'h0807: config_rdata = {16'h0, cfg_e6_sched_delta0};
+            16'h0907: config_rdata = {16'h0, cfg_e6_sched_delta1};
+            16'h0a07: config_rdata = {16'h0, cfg_e6_sched_delta2};
+            16'h0b07: config_rdata = {16'h0, cfg_e6_sched_delta3};
+            16'h0c07: config_rdata = {16'h0, cfg_e6_sched_delta4};
+            16'h0d07: config_rdata = {16'h0, cfg_e6_sched_delta5};
+            16'h0e07: config_rdata = {29'h0, cfg_e6_src_start};
+            16'h0f07: config_rdata = {29'h0, cfg_e6_src_delta0};
+            16'h1007: config_rdata = {29'h0, cfg_e6_src_delta1};
+            16'h1107: config_rdata = {29'h0, cfg_e6_src_delta2};
+            16'h1207: config_rdata = {29'h0, cfg_e6_src_delta3};
+            16'h1307: config_rdata = {29'h0, cfg_e6_src_delta4};
+            16'h1407: config_rdata = {29'h0, cfg_e6_src_delta5};
+            16'h0008: config_rdata = {31'h0, cfg_e7_en};
+            16'h0108: config_rdata = {16'h0, cfg_e7_max0};
+            16'h0208: config_rdata = {16'h0, cfg_e7_max1};
+            16'h0308: config_rdata = {16'h0, cfg_e7_max2};
+            16'h0408: config_rdata = {16'h0, cfg_e7_max3};
+            16'h0508: config_rdata = {16'h0, cfg_e7_max4};
+            16'h0608: config_rdata = {16'h0, cfg_e7_max5};
+            16'h0708: config_rdata = {16'h0, cfg_e7_sched_start};
+            16'h0808: config_rdata = {16'h0, cfg_e7_sched_delta0};
+            16'h0908: config_rdata = {16'h0, cfg_e7_sched_delta1};
+            16'h0a08: config_rdata = {16'h0, cfg_e7_sched_delta2};
+            16'h0b08: config_rdata = {16'h0, cfg_e7_sched_delta3};
+            16'h0c08: config_rdata = {16'h0, cfg_e7_sched_delta4};
+            16'h0d08: config_rdata = {16'h0, cfg_e7_sched_delta5};
+            16'h0e08: config_rdata = {29'h0, cfg_e7_src_start};
+            16'h0f08: config_rdata = {29'h0, cfg_e7_src_delta0};
+            16'h1008: config_rdata = {29'h0, cfg_e7_src_delta1};
+            16'h1108: config_rdata = {29'h0, cfg_e7_src_delta2};
+            16'h1208: config_rdata = {29'h0, cfg_e7_src_delta3};
+            16'h1308: config_rdata = {29'h0, cfg_e7_src_delta4};
+            16'h1408: config_rdata = {29'h0, cfg_e7_src_delta5};
+            default: config_rdata = 32'h0;
+        endcase
     always @(posedge clk)
         if (rst) begin
             cfg_tile_en <= 1'b0;
@@ -861,6 +1051,7 @@ module pub (
     input  wire [31:0] config_addr,
     input  wire [31:0] config_data,
     input  wire config_wr,
+    output wire [31:0] config_rdata,
     input  wire [15:0] in0,
     input  wire [15:0] in1,
     output wire [15:0] out0,
@@ -1059,7 +1250,7 @@ module pub (
     wire [2:0] cfg_e7_src_delta5;
     pub_config config_regs (
         .clk(clk), .rst(rst), .config_addr(config_addr), .config_data(config_data),
-        .config_wr(config_wr),
+        .config_wr(config_wr), .config_rdata(config_rdata),
         .cfg_tile_en(cfg_tile_en),
         .cfg_chain_id(cfg_chain_id),
         .cfg_e0_en(cfg_e0_en),
