@@ -72,17 +72,6 @@ static const char *const kind_key[] = { "io", "pe", "mem" };
 
 /* ---- text ---- */
 
-static const char *fmt(Emit *e, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static const char *fmt(Emit *e, const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	char *s = arena_vprintf(e->a, f, ap);
-	va_end(ap);
-	return s;
-}
-
 static void text_add(Text *t, const char *s)
 {
 	size_t n = strlen(s);
@@ -170,9 +159,9 @@ static const char *local_name(Emit *e, int id)
 	static const char *const dir[] = { "_in", "_out", "", "" };
 	const CanalNode *n = node(e, id);
 	if (n->kind <= CN_RMUX)
-		return fmt(e, "%s%d_%c%s_t%d", prefix[n->kind], n->width, "NESW"[n->side], dir[n->kind], n->track);
-	const char *port = n->name + strlen(fmt(e, "x%d_y%d_", n->x, n->y));
-	return is_io_port(e, id) ? port : fmt(e, "core_%s", port);
+		return arena_printf(e->a, "%s%d_%c%s_t%d", prefix[n->kind], n->width, "NESW"[n->side], dir[n->kind], n->track);
+	const char *port = n->name + strlen(arena_printf(e->a, "x%d_y%d_", n->x, n->y));
+	return is_io_port(e, id) ? port : arena_printf(e->a, "core_%s", port);
 }
 
 /* ---- tiles and their groups ---- */
@@ -222,22 +211,22 @@ static void collect_fields(Emit *e)
 static const char *signature(Emit *e, const Tile *t)
 {
 	Text s = { 0 };
-	text_add(&s, fmt(e, "%s\n", kind_key[t->kind]));
+	text_add(&s, arena_printf(e->a, "%s\n", kind_key[t->kind]));
 	for (int k = 0; k < t->nnodes; k++) {
 		int id = t->nodes[k];
 		const CanalNode *n = node(e, id);
-		text_add(&s, fmt(e, "%d %d %s", n->kind, n->width, e->lname[id]));
+		text_add(&s, arena_printf(e->a, "%d %d %s", n->kind, n->width, e->lname[id]));
 		for (int i = 0; !is_input(e, id) && i < n->nin; i++)
-			text_add(&s, is_ext(e, id, i) ? " ext" : fmt(e, " %d", e->local[n->in[i]]));
+			text_add(&s, is_ext(e, id, i) ? " ext" : arena_printf(e->a, " %d", e->local[n->in[i]]));
 		if (e->field[id] >= 0) {
 			const CanalField *f = &e->fields[e->field[id]];
-			text_add(&s, fmt(e, " @%x:%d:%d", f->address >> 16, f->lo, f->hi));
+			text_add(&s, arena_printf(e->a, " @%x:%d:%d", f->address >> 16, f->lo, f->hi));
 		}
 		text_add(&s, is_input(e, id) ? " input\n" : "\n");
 	}
 	for (int i = t->field0; i < t->field0 + t->nfields; i++)
 		if (e->fields[i].kind == FIELD_CORE)
-			text_add(&s, fmt(e, "core %x:%d:%d %d\n", e->fields[i].address >> 16, e->fields[i].lo,
+			text_add(&s, arena_printf(e->a, "core %x:%d:%d %d\n", e->fields[i].address >> 16, e->fields[i].lo,
 					 e->fields[i].hi, e->fields[i].reg));
 	const char *sig = arena_strdup(e->a, s.len ? s.data : "");
 	vec_free(&s);
@@ -250,8 +239,8 @@ static void name_groups(Emit *e)
 	int count[3] = { 0, 0, 0 };
 	for (int gi = 0; gi < e->ngroups; gi++) {
 		CanalTileKind k = e->tiles[e->groups[gi].rep].kind;
-		e->groups[gi].module = ++count[k] == 1 ? fmt(e, "%s_%s_tile", e->g->spec->name, kind_key[k])
-						       : fmt(e, "%s_%s_tile_%d", e->g->spec->name, kind_key[k], count[k]);
+		e->groups[gi].module = ++count[k] == 1 ? arena_printf(e->a, "%s_%s_tile", e->g->spec->name, kind_key[k])
+						       : arena_printf(e->a, "%s_%s_tile_%d", e->g->spec->name, kind_key[k], count[k]);
 	}
 }
 
@@ -297,8 +286,8 @@ static void collect_regs(Emit *e, Group *gr)
 			r++;
 		if (r == gr->nregs)
 			gr->regs[gr->nregs++] = (TileReg){ key, 0, f->kind == FIELD_MUX
-								     ? fmt(e, "cfg_ic%u", key >> 8)
-								     : fmt(e, "cfg_%s", c->regs[f->reg].name) };
+								     ? arena_printf(e->a, "cfg_ic%u", key >> 8)
+								     : arena_printf(e->a, "cfg_%s", c->regs[f->reg].name) };
 		if (f->hi + 1 > gr->regs[r].width)
 			gr->regs[r].width = f->hi + 1;
 	}
@@ -347,14 +336,14 @@ static void emit_tile_ports(Emit *e, const Group *gr)
 		int id = t->nodes[k];
 		const CanalNode *n = node(e, id);
 		if (is_input(e, id))
-			vec_push(&l, fmt(e, "input  wire %s%s", rng(e, n->width), e->lname[id]));
+			vec_push(&l, arena_printf(e->a, "input  wire %s%s", rng(e, n->width), e->lname[id]));
 		for (int i = 0; !is_driven(e, id) && i < n->nin; i++)
 			if (is_ext(e, id, i))
-				vec_push(&l, fmt(e, "input  wire %s%s_e%d", rng(e, n->width), e->lname[id], i));
+				vec_push(&l, arena_printf(e->a, "input  wire %s%s_e%d", rng(e, n->width), e->lname[id], i));
 	}
 	for (int k = 0; k < t->nnodes; k++)
 		if (gr->out[k])
-			vec_push(&l, fmt(e, "output %s %s%s", node(e, t->nodes[k])->kind == CN_REG ? "reg " : "wire",
+			vec_push(&l, arena_printf(e->a, "output %s %s%s", node(e, t->nodes[k])->kind == CN_REG ? "reg " : "wire",
 					 rng(e, node(e, t->nodes[k])->width), e->lname[t->nodes[k]]));
 	vw_line(&e->w, "module %s (", gr->module);
 	vw_indent(&e->w);
@@ -392,7 +381,7 @@ static void emit_reg_writes(Emit *e, const Group *gr)
 	for (int r = 0; r < gr->nregs; r++) {
 		int wd = gr->regs[r].width;
 		vw_line(w, "16'h%04x: %s <= config_data%s;", gr->regs[r].key, gr->regs[r].name,
-			wd == 1 ? "[0]" : fmt(e, "[%d:0]", wd - 1));
+			wd == 1 ? "[0]" : arena_printf(e->a, "[%d:0]", wd - 1));
 	}
 	vw_line(w, "default: ;");
 	vw_dedent(w);
@@ -415,7 +404,7 @@ static void emit_reg_reads(Emit *e, const Group *gr)
 	for (int r = 0; r < gr->nregs; r++) {
 		int wd = gr->regs[r].width;
 		vw_line(w, "16'h%04x: config_rdata = %s;", gr->regs[r].key,
-			wd == 32 ? gr->regs[r].name : fmt(e, "{%d'h0, %s}", 32 - wd, gr->regs[r].name));
+			wd == 32 ? gr->regs[r].name : arena_printf(e->a, "{%d'h0, %s}", 32 - wd, gr->regs[r].name));
 	}
 	vw_line(w, "default: config_rdata = %s;", mem ? "config_addr[23] ? 32'h0 : mem_rdata" : "32'h0");
 	vw_dedent(w);
@@ -440,7 +429,7 @@ static void emit_tile_config(Emit *e, const Group *gr)
 static const char *in_ref(Emit *e, int id, int i)
 {
 	if (is_ext(e, id, i))
-		return fmt(e, "%s_e%d", e->lname[id], i);
+		return arena_printf(e->a, "%s_e%d", e->lname[id], i);
 	return e->lname[node(e, id)->in[i]];
 }
 
@@ -453,8 +442,8 @@ static const char *select_of(Emit *e, const Group *gr, int id)
 		r++;
 	ALWAYS(r < gr->nregs);
 	if (f->lo == f->hi)
-		return fmt(e, "%s[%d]", gr->regs[r].name, f->lo);
-	return fmt(e, "%s[%d:%d]", gr->regs[r].name, f->hi, f->lo);
+		return arena_printf(e->a, "%s[%d]", gr->regs[r].name, f->lo);
+	return arena_printf(e->a, "%s[%d:%d]", gr->regs[r].name, f->hi, f->lo);
 }
 
 /* assign lhs = the input of node id its select picks (0 out of range). */
@@ -486,7 +475,7 @@ static const char *reg_input(Emit *e, const Group *gr, int id)
 	const CanalNode *n = node(e, id);
 	if (n->nin == 1)
 		return in_ref(e, id, 0);
-	const char *d = fmt(e, "%s_d", e->lname[id]);
+	const char *d = arena_printf(e->a, "%s_d", e->lname[id]);
 	vw_line(&e->w, "wire %s%s;", rng(e, n->width), d);
 	emit_mux(e, gr, id, d);
 	return d;
@@ -541,10 +530,10 @@ static void core_connections(Emit *e, const Group *gr, List *l)
 {
 	const CoreInfo *c = group_core(e, gr);
 	const Tile *t = rep(e, gr);
-	vec_push(l, fmt(e, ".%s(clk)", c->clock));
-	vec_push(l, fmt(e, ".%s(rst)", c->reset));
+	vec_push(l, arena_printf(e->a, ".%s(clk)", c->clock));
+	vec_push(l, arena_printf(e->a, ".%s(rst)", c->reset));
 	if (c->inst)
-		vec_push(l, fmt(e, ".%s(pe_inst)", c->inst));
+		vec_push(l, arena_printf(e->a, ".%s(pe_inst)", c->inst));
 	if (c->config_bus) {
 		vec_push(l, ".flush(flush)");
 		vec_push(l, ".config_addr(config_addr)");
@@ -555,7 +544,7 @@ static void core_connections(Emit *e, const Group *gr, List *l)
 	for (int k = 0; k < t->nnodes; k++) {
 		int id = t->nodes[k];
 		if (node(e, id)->kind == CN_PORT_IN || node(e, id)->kind == CN_PORT_OUT)
-			vec_push(l, fmt(e, ".%s(%s)", node(e, id)->name + strlen(fmt(e, "x%d_y%d_", t->x, t->y)),
+			vec_push(l, arena_printf(e->a, ".%s(%s)", node(e, id)->name + strlen(arena_printf(e->a, "x%d_y%d_", t->x, t->y)),
 					e->lname[id]));
 	}
 }
@@ -566,7 +555,7 @@ static void emit_pe_inst(Emit *e, const Group *gr)
 	const CoreInfo *c = group_core(e, gr);
 	Text cat = { 0 };
 	for (int i = c->nregs - 1; i >= 0; i--)
-		text_add(&cat, fmt(e, "%scfg_%s", i == c->nregs - 1 ? "" : ", ", c->regs[i].name));
+		text_add(&cat, arena_printf(e->a, "%scfg_%s", i == c->nregs - 1 ? "" : ", ", c->regs[i].name));
 	vw_line(&e->w, "wire %spe_inst = {%s};", rng(e, c->inst_width), cat.len ? cat.data : "");
 	vec_free(&cat);
 }
@@ -609,7 +598,7 @@ static void emit_tile_unused(Emit *e, const Group *gr)
 	Text sink = { 0 };
 	for (int k = 0; k < t->nnodes; k++)
 		if (!read[k])
-			text_add(&sink, fmt(e, ", %s", e->lname[t->nodes[k]]));
+			text_add(&sink, arena_printf(e->a, ", %s", e->lname[t->nodes[k]]));
 	for (int r = 0; r < gr->nregs; r++)
 		maxw = gr->regs[r].width > maxw ? gr->regs[r].width : maxw;
 	if (!clocked && !gr->nregs)
@@ -617,7 +606,7 @@ static void emit_tile_unused(Emit *e, const Group *gr)
 	if (!c->config_bus)
 		text_add(&sink, gr->nregs ? ", flush, config_addr[15:0]" : ", flush, config_addr, config_wr");
 	if (!c->config_bus && maxw < 32)
-		text_add(&sink, maxw ? fmt(e, ", config_data[31:%d]", maxw) : ", config_data");
+		text_add(&sink, maxw ? arena_printf(e->a, ", config_data[31:%d]", maxw) : ", config_data");
 	emit_sink(e, &sink, "inputs and nodes nothing in the tile reads");
 	vec_free(&sink);
 }
@@ -648,7 +637,7 @@ static void emit_tile_module(Emit *e, const Group *gr)
 static const char *io_top_name(Emit *e, int id)
 {
 	const CanalNode *n = node(e, id);
-	return fmt(e, "io_%s_x%d_%d", n->kind == CN_PORT_OUT ? "in" : "out", n->x, n->width);
+	return arena_printf(e->a, "io_%s_x%d_%d", n->kind == CN_PORT_OUT ? "in" : "out", n->x, n->width);
 }
 
 /* What the top module connects for the value of node id: the wire of the
@@ -681,12 +670,12 @@ static void emit_top_ports(Emit *e)
 	for (int x = 0; x < s->cols; x++)
 		for (int wi = 0; wi < s->nwidths; wi++) {
 			int w = s->width[wi];
-			int in = canal_find(e->g, fmt(e, "x%d_y0_io2f_%d", x, w));
-			int out = canal_find(e->g, fmt(e, "x%d_y0_f2io_%d", x, w));
+			int in = canal_find(e->g, arena_printf(e->a, "x%d_y0_io2f_%d", x, w));
+			int out = canal_find(e->g, arena_printf(e->a, "x%d_y0_f2io_%d", x, w));
 			if (in >= 0)
-				vec_push(&l, fmt(e, "input  wire %s%s", rng(e, w), io_top_name(e, in)));
+				vec_push(&l, arena_printf(e->a, "input  wire %s%s", rng(e, w), io_top_name(e, in)));
 			if (out >= 0)
-				vec_push(&l, fmt(e, "output wire %s%s", rng(e, w), io_top_name(e, out)));
+				vec_push(&l, arena_printf(e->a, "output wire %s%s", rng(e, w), io_top_name(e, out)));
 		}
 	vw_line(&e->w, "module %s (", s->name);
 	vw_indent(&e->w);
@@ -711,22 +700,22 @@ static void tile_connections(Emit *e, const Tile *t, List *l)
 	const Group *gr = &e->groups[t->group];
 	vec_push(l, ".clk(clk), .rst(rst), .flush(flush)");
 	vec_push(l, ".config_addr(config_addr), .config_data(config_data)");
-	vec_push(l, fmt(e, ".config_wr(config_wr && sel_x%d_y%d), .config_rdata(rdata_x%d_y%d)", t->x, t->y,
+	vec_push(l, arena_printf(e->a, ".config_wr(config_wr && sel_x%d_y%d), .config_rdata(rdata_x%d_y%d)", t->x, t->y,
 			t->x, t->y));
 	for (int k = 0; k < t->nnodes; k++) {
 		int id = t->nodes[k];
 		const CanalNode *n = node(e, id);
 		if (is_io_port(e, id) && is_input(e, id))
-			vec_push(l, fmt(e, ".%s(%s)", e->lname[id], io_top_name(e, id)));
+			vec_push(l, arena_printf(e->a, ".%s(%s)", e->lname[id], io_top_name(e, id)));
 		else if (is_input(e, id))
-			vec_push(l, fmt(e, ".%s(%s)", e->lname[id], n->nin ? top_value(e, n->in[0], 0) : zero(e, n->width)));
+			vec_push(l, arena_printf(e->a, ".%s(%s)", e->lname[id], n->nin ? top_value(e, n->in[0], 0) : zero(e, n->width)));
 		for (int i = 0; !is_driven(e, id) && i < n->nin; i++)
 			if (is_ext(e, id, i))
-				vec_push(l, fmt(e, ".%s_e%d(%s)", e->lname[id], i, top_value(e, n->in[i], 0)));
+				vec_push(l, arena_printf(e->a, ".%s_e%d(%s)", e->lname[id], i, top_value(e, n->in[i], 0)));
 	}
 	for (int k = 0; k < t->nnodes; k++)
 		if (gr->out[k])
-			vec_push(l, fmt(e, ".%s(%s)", e->lname[t->nodes[k]],
+			vec_push(l, arena_printf(e->a, ".%s(%s)", e->lname[t->nodes[k]],
 					is_io_port(e, t->nodes[k]) ? io_top_name(e, t->nodes[k]) : node(e, t->nodes[k])->name));
 }
 
@@ -764,7 +753,7 @@ static void emit_top_unused(Emit *e)
 		for (int k = 0; k < tile->nnodes; k++) {
 			int id = tile->nodes[k];
 			if (e->groups[tile->group].out[k] && !is_io_port(e, id) && !e->used[id])
-				text_add(&sink, fmt(e, ", %s", node(e, id)->name));
+				text_add(&sink, arena_printf(e->a, ", %s", node(e, id)->name));
 		}
 	}
 	emit_sink(e, &sink, "tracks that leave the array");

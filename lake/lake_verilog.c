@@ -49,17 +49,6 @@ typedef VEC(const char *) List;
 
 /* ---- names and widths ---- */
 
-static const char *fmt(Gen *g, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static const char *fmt(Gen *g, const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	char *s = arena_vprintf(g->a, f, ap);
-	va_end(ap);
-	return s;
-}
-
 static void sink_add(Gen *g, const char *name)
 {
 	size_t n = strlen(name);
@@ -97,7 +86,7 @@ static const char *zero(Gen *g, int w)
 	char buf[32];
 	if (w <= 64)
 		return arena_strdup(g->a, vw_literal(buf, 0, w));
-	return fmt(g, "{%d{1'b0}}", w);
+	return arena_printf(g->a, "{%d{1'b0}}", w);
 }
 
 /* Bits [lo + w - 1 : lo] of a bus of `total` bits. */
@@ -105,7 +94,7 @@ static const char *slice(Gen *g, const char *bus, int total, int lo, int w)
 {
 	if (lo == 0 && w == total)
 		return bus;
-	return w == 1 ? fmt(g, "%s[%d]", bus, lo) : fmt(g, "%s[%d:%d]", bus, lo + w - 1, lo);
+	return w == 1 ? arena_printf(g->a, "%s[%d]", bus, lo) : arena_printf(g->a, "%s[%d:%d]", bus, lo + w - 1, lo);
 }
 
 static const MemPortInfo *port_of(const MemInfo *mi, MemEnd e)
@@ -116,7 +105,7 @@ static const MemPortInfo *port_of(const MemInfo *mi, MemEnd e)
 /* "<unit>_<port>": the prefix of a port's signals. */
 static const char *pname(Gen *g, MemEnd e)
 {
-	return fmt(g, "%s_%s", g->mi->units[e.unit].name, port_of(g->mi, e)->name);
+	return arena_printf(g->a, "%s_%s", g->mi->units[e.unit].name, port_of(g->mi, e)->name);
 }
 
 /* Bits of a port's address generators: cb on a chained unit, else addr_bits
@@ -201,15 +190,15 @@ static int delays_write(const MemInfo *mi, int e)
 static const char *req_sig(Gen *g, Req r)
 {
 	if (r.write)
-		return fmt(g, "e%d_wreq", r.edge);
-	return fmt(g, "%s_fire", ctrl0(g->mi, r.edge)->name);
+		return arena_printf(g->a, "e%d_wreq", r.edge);
+	return arena_printf(g->a, "%s_fire", ctrl0(g->mi, r.edge)->name);
 }
 
 static const char *req_value(Gen *g, Req r)
 {
 	if (r.write)
-		return fmt(g, "e%d_waddr", r.edge);
-	return fmt(g, "%s_src", ctrl0(g->mi, r.edge)->name);
+		return arena_printf(g->a, "e%d_waddr", r.edge);
+	return arena_printf(g->a, "%s_src", ctrl0(g->mi, r.edge)->name);
 }
 
 /* ---- helper modules ---- */
@@ -287,7 +276,7 @@ static void emit_config(Gen *g)
 	vw_dedent(w);
 	vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
 	vw_line(w, "wire unused_ok = &{1'b0, config_addr[15:0]%s};",
-		maxw < 32 ? fmt(g, ", %s", slice(g, "config_data", 32, maxw, 32 - maxw)) : "");
+		maxw < 32 ? arena_printf(g->a, ", %s", slice(g, "config_data", 32, maxw, 32 - maxw)) : "");
 	vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
 	vw_dedent(w);
 	vw_line(w, "endmodule");
@@ -474,19 +463,19 @@ static void storage_port_decls(Gen *g, MemEnd e, List *l)
 	const char *n = pi->name;
 	int bits = port_bits(mi, e);
 	if (!is_regfile(mi, e) && (pi->op & MEM_READ))
-		vec_push(l, fmt(g, "input  wire %s_ren", n));
+		vec_push(l, arena_printf(g->a, "input  wire %s_ren", n));
 	if (pi->op & MEM_WRITE)
-		vec_push(l, fmt(g, "input  wire %s_wen", n));
+		vec_push(l, arena_printf(g->a, "input  wire %s_wen", n));
 	if (pi->addr_bits > 0)
-		vec_push(l, fmt(g, "input  wire %s%s_addr", rng(g, pi->addr_bits), n));
+		vec_push(l, arena_printf(g->a, "input  wire %s%s_addr", rng(g, pi->addr_bits), n));
 	if (pi->op & MEM_WRITE)
-		vec_push(l, fmt(g, "input  wire %s%s_wdata", rng(g, bits), n));
+		vec_push(l, arena_printf(g->a, "input  wire %s%s_wdata", rng(g, bits), n));
 	if ((pi->op & MEM_WRITE) && has_flags(mi, e))
-		vec_push(l, fmt(g, "input  wire %s_wflag", n));
+		vec_push(l, arena_printf(g->a, "input  wire %s_wflag", n));
 	if (pi->op & MEM_READ)
-		vec_push(l, fmt(g, "output wire %s%s_rdata", rng(g, bits), n));
+		vec_push(l, arena_printf(g->a, "output wire %s%s_rdata", rng(g, bits), n));
 	if ((pi->op & MEM_READ) && has_flags(mi, e))
-		vec_push(l, fmt(g, "output wire %s_rflag", n));
+		vec_push(l, arena_printf(g->a, "output wire %s_rflag", n));
 }
 
 static void emit_storage_header(Gen *g, int u, const char *what)
@@ -539,8 +528,8 @@ static void emit_read_stages(Gen *g, MemEnd e, const char *src, int stages, int 
 	const MemInfo *mi = g->mi;
 	const char *n = port_of(mi, e)->name;
 	int bits = port_bits(mi, e) + flags;
-	const char *d = flags ? fmt(g, "{%s, %s_rf0}", src, n) : src;
-	const char *q = flags ? fmt(g, "{%s_rdata, %s_rflag}", n, n) : fmt(g, "%s_rdata", n);
+	const char *d = flags ? arena_printf(g->a, "{%s, %s_rf0}", src, n) : src;
+	const char *q = flags ? arena_printf(g->a, "{%s_rdata, %s_rflag}", n, n) : arena_printf(g->a, "%s_rdata", n);
 	if (stages == 0) {
 		vw_line(&g->w, "assign %s = %s;", q, d);
 		return;
@@ -554,8 +543,8 @@ static void emit_read_stages(Gen *g, MemEnd e, const char *src, int stages, int 
 static const char *at_slot(Gen *g, const char *bus, const MemPortInfo *pi, int w)
 {
 	if (!pi->addr_bits)
-		return fmt(g, "%s[%d:0]", bus, w - 1);
-	return fmt(g, "%s[%s_addr * %d +: %d]", bus, pi->name, w, w);
+		return arena_printf(g->a, "%s[%d:0]", bus, w - 1);
+	return arena_printf(g->a, "%s[%s_addr * %d +: %d]", bus, pi->name, w, w);
 }
 
 static void emit_regfile_writes(Gen *g, int u)
@@ -608,7 +597,7 @@ static void emit_regfile(Gen *g, int u)
 			at_slot(g, "data", pi, pi->width * wb));
 		if (fl)
 			vw_line(&g->w, "wire %s_rf0 = &%s;", pi->name, at_slot(g, "flags", pi, pi->width));
-		emit_read_stages(g, e, fmt(g, "%s_rd0", pi->name), read_stages(mi, e), fl);
+		emit_read_stages(g, e, arena_printf(g->a, "%s_rd0", pi->name), read_stages(mi, e), fl);
 	}
 	sink_unused_en(g, u);
 	vw_dedent(&g->w);
@@ -629,16 +618,16 @@ static void emit_macro_ports(Gen *g, int u)
 		const MemPortInfo *pi = &un->ports[p];
 		const char *n = pi->name;
 		if (rb)
-			vec_push(&l, fmt(g, "input  wire %s%s_row", rng(g, rb), n));
+			vec_push(&l, arena_printf(g->a, "input  wire %s%s_row", rng(g, rb), n));
 		if (pi->op & MEM_WRITE) {
-			vec_push(&l, fmt(g, "input  wire %s_wen", n));
+			vec_push(&l, arena_printf(g->a, "input  wire %s_wen", n));
 			if (un->fetch > 1)
-				vec_push(&l, fmt(g, "input  wire %s%s_wmask", rng(g, un->fetch), n));
-			vec_push(&l, fmt(g, "input  wire [%d:0] %s_wdata", rowbits - 1, n));
+				vec_push(&l, arena_printf(g->a, "input  wire %s%s_wmask", rng(g, un->fetch), n));
+			vec_push(&l, arena_printf(g->a, "input  wire [%d:0] %s_wdata", rowbits - 1, n));
 		}
 		if (pi->op & MEM_READ) {
-			vec_push(&l, fmt(g, "input  wire %s_ren", n));
-			vec_push(&l, fmt(g, "output %s [%d:0] %s_rdata", pi->latency ? "reg " : "wire", rowbits - 1, n));
+			vec_push(&l, arena_printf(g->a, "input  wire %s_ren", n));
+			vec_push(&l, arena_printf(g->a, "output %s [%d:0] %s_rdata", pi->latency ? "reg " : "wire", rowbits - 1, n));
 		}
 	}
 	vw_line(&g->w, "module %s_%s_macro (", mi->name, un->name);
@@ -666,7 +655,7 @@ static void emit_macro(Gen *g, int u)
 	vw_indent(w);
 	for (int p = 0; p < un->nports; p++) {
 		const MemPortInfo *pi = &un->ports[p];
-		const char *row = rb ? fmt(g, "mem[%s_row]", pi->name) : "mem[0]";
+		const char *row = rb ? arena_printf(g->a, "mem[%s_row]", pi->name) : "mem[0]";
 		if ((pi->op & MEM_READ) && pi->latency)
 			vw_line(w, "if (%s_ren) %s_rdata <= %s;", pi->name, pi->name, row);
 		if ((pi->op & MEM_WRITE) && un->fetch == 1)
@@ -682,7 +671,7 @@ static void emit_macro(Gen *g, int u)
 	for (int p = 0; p < un->nports; p++) {
 		const MemPortInfo *pi = &un->ports[p];
 		if ((pi->op & MEM_READ) && !pi->latency) {
-			vw_line(w, "assign %s_rdata = %s;", pi->name, rb ? fmt(g, "mem[%s_row]", pi->name) : "mem[0]");
+			vw_line(w, "assign %s_rdata = %s;", pi->name, rb ? arena_printf(g->a, "mem[%s_row]", pi->name) : "mem[0]");
 			vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
 			vw_line(w, "wire unused_%s = %s_ren;", pi->name, pi->name);
 			vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
@@ -705,32 +694,32 @@ static void emit_sram_port(Gen *g, int u, int p)
 	int per_row = un->fetch / pi->width, sb = log2i(per_row), rb = pi->addr_bits - sb;
 	int bits = port_bits(mi, e), wb = log2i(pi->width);
 	if (rb)
-		vw_line(&g->w, "wire %s%s_row = %s;", rng(g, rb), n, slice(g, fmt(g, "%s_addr", n), pi->addr_bits, sb, rb));
+		vw_line(&g->w, "wire %s%s_row = %s;", rng(g, rb), n, slice(g, arena_printf(g->a, "%s_addr", n), pi->addr_bits, sb, rb));
 	if (sb)
-		vw_line(&g->w, "wire %s%s_sub = %s;", rng(g, sb), n, slice(g, fmt(g, "%s_addr", n), pi->addr_bits, 0, sb));
+		vw_line(&g->w, "wire %s%s_sub = %s;", rng(g, sb), n, slice(g, arena_printf(g->a, "%s_addr", n), pi->addr_bits, 0, sb));
 	if (pi->op & MEM_WRITE) {
-		const char *ones = fmt(g, "{{%d{1'b0}}, {%d{1'b1}}}", un->fetch - pi->width, pi->width);
+		const char *ones = arena_printf(g->a, "{{%d{1'b0}}, {%d{1'b1}}}", un->fetch - pi->width, pi->width);
 		if (!sb && un->fetch > 1)
 			vw_line(&g->w, "wire %s%s_wmask = {%d{1'b1}};", rng(g, un->fetch), n, un->fetch);
 		else if (sb)
 			vw_line(&g->w, "wire %s%s_wmask = %s << %s;", rng(g, un->fetch), n, ones,
-				wb ? fmt(g, "{%s_sub, %d'b0}", n, wb) : fmt(g, "%s_sub", n));
+				wb ? arena_printf(g->a, "{%s_sub, %d'b0}", n, wb) : arena_printf(g->a, "%s_sub", n));
 	}
 	if (!(pi->op & MEM_READ))
 		return;
 	vw_line(&g->w, "wire [%d:0] %s_row_rdata;", un->fetch * mi->word - 1, n);
-	const char *sel = fmt(g, "%s_sub", n);
+	const char *sel = arena_printf(g->a, "%s_sub", n);
 	if (sb && pi->latency) {
 		vw_line(&g->w, "reg  %s%s_sub_q;", rng(g, sb), n);
 		vw_line(&g->w, "always @(posedge clk)");
 		vw_line(&g->w, "    if (%s_ren) %s_sub_q <= %s_sub;", n, n, n);
-		sel = fmt(g, "%s_sub_q", n);
+		sel = arena_printf(g->a, "%s_sub_q", n);
 	}
 	if (sb)
 		vw_line(&g->w, "wire %s%s_rd0 = %s_row_rdata[%s * %d +: %d];", rng(g, bits), n, n, sel, bits, bits);
 	else
 		vw_line(&g->w, "wire %s%s_rd0 = %s_row_rdata;", rng(g, bits), n, n);
-	emit_read_stages(g, e, fmt(g, "%s_rd0", n), read_stages(mi, e), 0);
+	emit_read_stages(g, e, arena_printf(g->a, "%s_rd0", n), read_stages(mi, e), 0);
 }
 
 static void emit_macro_inst(Gen *g, int u)
@@ -744,13 +733,13 @@ static void emit_macro_inst(Gen *g, int u)
 		const MemPortInfo *pi = &un->ports[p];
 		const char *n = pi->name;
 		if (rb)
-			vec_push(&l, fmt(g, ".%s_row(%s_row)", n, n));
+			vec_push(&l, arena_printf(g->a, ".%s_row(%s_row)", n, n));
 		if (pi->op & MEM_WRITE)
-			vec_push(&l, fmt(g, ".%s_wen(%s_wen), %s.%s_wdata({%d{%s_wdata}})", n, n,
-					 un->fetch > 1 ? fmt(g, ".%s_wmask(%s_wmask), ", n, n) : "", n,
+			vec_push(&l, arena_printf(g->a, ".%s_wen(%s_wen), %s.%s_wdata({%d{%s_wdata}})", n, n,
+					 un->fetch > 1 ? arena_printf(g->a, ".%s_wmask(%s_wmask), ", n, n) : "", n,
 					 un->fetch / pi->width, n));
 		if (pi->op & MEM_READ)
-			vec_push(&l, fmt(g, ".%s_ren(%s_ren), .%s_rdata(%s_row_rdata)", n, n, n, n));
+			vec_push(&l, arena_printf(g->a, ".%s_ren(%s_ren), .%s_rdata(%s_row_rdata)", n, n, n, n));
 	}
 	vw_line(&g->w, "%s_%s_macro macro (", mi->name, un->name);
 	vw_indent(&g->w);
@@ -829,8 +818,8 @@ static const char *levels(Gen *g, const int *regs)
 	const MemInfo *mi = g->mi;
 	const char *s = "";
 	for (int l = mi->dims - 1; l >= 0; l--)
-		s = fmt(g, "%s%scfg_%s", s, l == mi->dims - 1 ? "" : ", ", mi->regs[regs[l]].name);
-	return fmt(g, "{%s}", s);
+		s = arena_printf(g->a, "%s%scfg_%s", s, l == mi->dims - 1 ? "" : ", ", mi->regs[regs[l]].name);
+	return arena_printf(g->a, "{%s}", s);
 }
 
 /* One generator of controller c, named <c>_<what>, value on that wire. */
@@ -933,7 +922,7 @@ static void emit_storage_delivery(Gen *g, int i)
 	const char *src = pname(g, e->src);
 	int chained = mi->units[e->src.unit].chained, L = e->latency;
 	int waddr = delays_write(mi, i) && gen_bits(mi, e->dst);
-	const char *dst = fmt(g, "%s_dst", ctrl0(mi, i)->name);
+	const char *dst = arena_printf(g->a, "%s_dst", ctrl0(mi, i)->name);
 	if (chained)
 		vw_line(&g->w, "wire e%d_hit;", i);
 	if (L == 0) {
@@ -944,10 +933,10 @@ static void emit_storage_delivery(Gen *g, int i)
 			vw_line(&g->w, "assign e%d_waddr = %s;", i, dst);
 	} else {
 		int bits = 1 + chained + (waddr ? gen_bits(mi, e->dst) : 0);
-		const char *d = fmt(g, "{%s_win_e%d%s%s}", src, i, chained ? fmt(g, ", %s_hit", src) : "",
-				    waddr ? fmt(g, ", %s", dst) : "");
-		const char *q = fmt(g, "{e%d_granted%s%s}", i, chained ? fmt(g, ", e%d_hit", i) : "",
-				    waddr ? fmt(g, ", e%d_waddr", i) : "");
+		const char *d = arena_printf(g->a, "{%s_win_e%d%s%s}", src, i, chained ? arena_printf(g->a, ", %s_hit", src) : "",
+				    waddr ? arena_printf(g->a, ", %s", dst) : "");
+		const char *q = arena_printf(g->a, "{e%d_granted%s%s}", i, chained ? arena_printf(g->a, ", e%d_hit", i) : "",
+				    waddr ? arena_printf(g->a, ", e%d_waddr", i) : "");
 		vw_line(&g->w, "wire e%d_granted;", i);
 		vw_line(&g->w, "%s_delay #(.W(%d), .L(%d)) e%d_stages (.clk(clk), .clear(rst | flush), "
 			".en(run),", mi->name, bits, L, i);
@@ -961,7 +950,7 @@ static void emit_storage_delivery(Gen *g, int i)
 		vw_line(&g->w, "assign e%d_del_data = %s_rdata;", i, src);
 	if (edge_flag(mi, i))
 		vw_line(&g->w, "assign e%d_del_flag = %s;", i,
-			chained ? fmt(g, "e%d_hit", i) : is_regfile(mi, e->src) ? fmt(g, "%s_rflag", src) : "1'b1");
+			chained ? arena_printf(g->a, "e%d_hit", i) : is_regfile(mi, e->src) ? arena_printf(g->a, "%s_rflag", src) : "1'b1");
 }
 
 /* Deliveries and write requests of an edge. */
@@ -1045,22 +1034,22 @@ static const char *and_or(Gen *g, const char *n, const Req *r, int nr, int write
 	for (int i = 0; i < nr; i++) {
 		if (r[i].write != write && write >= 0)
 			continue;
-		const char *sel = fmt(g, "%s_win_e%d", n, r[i].edge);
-		const char *term = w == 1 ? fmt(g, "(%s & %s)", sel, value(g, r[i]))
-					  : fmt(g, "({%d{%s}} & %s)", w, sel, value(g, r[i]));
-		s = s ? fmt(g, "%s | %s", s, term) : term;
+		const char *sel = arena_printf(g->a, "%s_win_e%d", n, r[i].edge);
+		const char *term = w == 1 ? arena_printf(g->a, "(%s & %s)", sel, value(g, r[i]))
+					  : arena_printf(g->a, "({%d{%s}} & %s)", w, sel, value(g, r[i]));
+		s = s ? arena_printf(g->a, "%s | %s", s, term) : term;
 	}
 	return s ? s : zero(g, w);
 }
 
 static const char *req_data(Gen *g, Req r)
 {
-	return fmt(g, "e%d_data", r.edge);
+	return arena_printf(g->a, "e%d_data", r.edge);
 }
 
 static const char *req_flag(Gen *g, Req r)
 {
-	return fmt(g, "e%d_flag", r.edge);
+	return arena_printf(g->a, "e%d_flag", r.edge);
 }
 
 /* Grants: the lowest-numbered edge's request wins. */
@@ -1070,8 +1059,8 @@ static void emit_grants(Gen *g, const char *n, const Req *r, int nr)
 	for (int i = 0; i < nr; i++) {
 		const char *s = req_sig(g, r[i]);
 		vw_line(&g->w, "assign %s_win_e%d = %s%s;", n, r[i].edge, s,
-			any ? fmt(g, " & ~(%s)", any) : "");
-		any = any ? fmt(g, "%s | %s", any, s) : s;
+			any ? arena_printf(g->a, " & ~(%s)", any) : "");
+		any = any ? arena_printf(g->a, "%s | %s", any, s) : s;
 	}
 }
 
@@ -1083,8 +1072,8 @@ static const char *chain_match(Gen *g, MemEnd e)
 	int cw = mi->regs[mi->chain_id].width;
 	const char *id = hb == cw ? "cfg_chain_id"
 		       : hb < cw ? slice(g, "cfg_chain_id", cw, 0, hb)
-				 : fmt(g, "{%d'b0, cfg_chain_id}", hb - cw);
-	return fmt(g, "%s == %s", slice(g, fmt(g, "%s_value", pname(g, e)), mi->counter_bits, ab, hb), id);
+				 : arena_printf(g->a, "{%d'b0, cfg_chain_id}", hb - cw);
+	return arena_printf(g->a, "%s == %s", slice(g, arena_printf(g->a, "%s_value", pname(g, e)), mi->counter_bits, ab, hb), id);
 }
 
 /* The OR of the grants of a kind of request ("1'b0" if none). */
@@ -1093,7 +1082,7 @@ static const char *any_win(Gen *g, const char *n, const Req *r, int nr, int writ
 	const char *s = NULL;
 	for (int i = 0; i < nr; i++)
 		if (r[i].write == write)
-			s = s ? fmt(g, "%s | %s_win_e%d", s, n, r[i].edge) : fmt(g, "%s_win_e%d", n, r[i].edge);
+			s = s ? arena_printf(g->a, "%s | %s_win_e%d", s, n, r[i].edge) : arena_printf(g->a, "%s_win_e%d", n, r[i].edge);
 	return s ? s : "1'b0";
 }
 
@@ -1104,14 +1093,14 @@ static void emit_port_op(Gen *g, MemEnd e, const Req *r, int nr)
 	const MemInfo *mi = g->mi;
 	const MemPortInfo *pi = port_of(mi, e);
 	const char *n = pname(g, e);
-	const char *hit = mi->units[e.unit].chained ? fmt(g, " & %s_hit", n) : "";
+	const char *hit = mi->units[e.unit].chained ? arena_printf(g->a, " & %s_hit", n) : "";
 	int gb = gen_bits(mi, e), ab = pi->addr_bits, bits = port_bits(mi, e);
 	const char *rd = any_win(g, n, r, nr, 0), *wr = any_win(g, n, r, nr, 1);
-	vw_line(&g->w, "assign %s_ren = %s;", n, strcmp(rd, "1'b0") ? fmt(g, "(%s)%s", rd, hit) : rd);
-	vw_line(&g->w, "assign %s_wen = %s;", n, strcmp(wr, "1'b0") ? fmt(g, "(%s)%s", wr, hit) : wr);
+	vw_line(&g->w, "assign %s_ren = %s;", n, strcmp(rd, "1'b0") ? arena_printf(g->a, "(%s)%s", rd, hit) : rd);
+	vw_line(&g->w, "assign %s_wen = %s;", n, strcmp(wr, "1'b0") ? arena_printf(g->a, "(%s)%s", wr, hit) : wr);
 	if (ab)
 		vw_line(&g->w, "assign %s_addr = (%s_ren | %s_wen) ? %s : %s;", n, n, n,
-			slice(g, fmt(g, "%s_value", n), gb, 0, ab), zero(g, ab));
+			slice(g, arena_printf(g->a, "%s_value", n), gb, 0, ab), zero(g, ab));
 	else
 		vw_line(&g->w, "assign %s_addr = 1'b0;", n);
 	if (pi->op & MEM_WRITE)
@@ -1158,19 +1147,19 @@ static void emit_storage_inst(Gen *g, int u)
 		const MemPortInfo *pi = &un->ports[p];
 		const char *n = pi->name, *s = pname(g, e), *line = "";
 		if (!is_regfile(mi, e) && (pi->op & MEM_READ))
-			line = fmt(g, "%s, .%s_ren(%s_ren)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_ren(%s_ren)", line, n, s);
 		if (pi->op & MEM_WRITE)
-			line = fmt(g, "%s, .%s_wen(%s_wen)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_wen(%s_wen)", line, n, s);
 		if (pi->addr_bits)
-			line = fmt(g, "%s, .%s_addr(%s_addr)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_addr(%s_addr)", line, n, s);
 		if (pi->op & MEM_WRITE)
-			line = fmt(g, "%s, .%s_wdata(%s_wdata)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_wdata(%s_wdata)", line, n, s);
 		if ((pi->op & MEM_WRITE) && has_flags(mi, e))
-			line = fmt(g, "%s, .%s_wflag(%s_wflag)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_wflag(%s_wflag)", line, n, s);
 		if (pi->op & MEM_READ)
-			line = fmt(g, "%s, .%s_rdata(%s_rdata)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_rdata(%s_rdata)", line, n, s);
 		if ((pi->op & MEM_READ) && has_flags(mi, e))
-			line = fmt(g, "%s, .%s_rflag(%s_rflag)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_rflag(%s_rflag)", line, n, s);
 		vec_push(&l, line + 2);
 	}
 	vw_line(&g->w, "%s_%s_storage %s_storage (", mi->name, un->name, un->name);
@@ -1190,13 +1179,13 @@ static void emit_output(Gen *g, int o)
 		const MemEdgeInfo *e = &mi->edges[i];
 		if (e->dst.unit != MEM_TILE_OUT || e->dst.port != o)
 			continue;
-		const char *sel = fmt(g, "%s_sel_e%d", name, i);
-		vw_line(&g->w, "wire %s = e%d_del%s;", sel, i, prev ? fmt(g, " & ~(%s)", prev) : "");
-		prev = prev ? fmt(g, "%s | e%d_del", prev, i) : fmt(g, "e%d_del", i);
-		const char *l = mi->chain ? fmt(g, "(%s & e%d_del_flag)", sel, i) : sel;
-		local = local ? fmt(g, "%s | %s", local, l) : l;
-		const char *d = fmt(g, "({%d{%s}} & e%d_del_data)", wb, sel, i);
-		data = data ? fmt(g, "%s | %s", data, d) : d;
+		const char *sel = arena_printf(g->a, "%s_sel_e%d", name, i);
+		vw_line(&g->w, "wire %s = e%d_del%s;", sel, i, prev ? arena_printf(g->a, " & ~(%s)", prev) : "");
+		prev = prev ? arena_printf(g->a, "%s | e%d_del", prev, i) : arena_printf(g->a, "e%d_del", i);
+		const char *l = mi->chain ? arena_printf(g->a, "(%s & e%d_del_flag)", sel, i) : sel;
+		local = local ? arena_printf(g->a, "%s | %s", local, l) : l;
+		const char *d = arena_printf(g->a, "({%d{%s}} & e%d_del_data)", wb, sel, i);
+		data = data ? arena_printf(g->a, "%s | %s", data, d) : d;
 	}
 	vw_line(&g->w, "wire %s_local = %s;", name, local ? local : "1'b0");
 	vw_line(&g->w, "wire %s%s_data = %s;", rng(g, wb), name, data ? data : zero(g, wb));
@@ -1232,15 +1221,15 @@ static void emit_unused(Gen *g)
 			const MemPortInfo *pi = port_of(mi, e);
 			const char *n = pname(g, e);
 			if (is_regfile(mi, e) || !(pi->op & MEM_READ))
-				sink_add(g, fmt(g, "%s_ren", n));
+				sink_add(g, arena_printf(g->a, "%s_ren", n));
 			if (!(pi->op & MEM_WRITE))
-				sink_add(g, fmt(g, "%s_wen, %s_wdata", n, n));
+				sink_add(g, arena_printf(g->a, "%s_wen, %s_wdata", n, n));
 			if (!pi->addr_bits)
-				sink_add(g, fmt(g, "%s_addr", n));
+				sink_add(g, arena_printf(g->a, "%s_addr", n));
 			if ((pi->op & MEM_READ) && !end_read(mi, e, 0))
-				sink_add(g, fmt(g, "%s_rdata", n));
+				sink_add(g, arena_printf(g->a, "%s_rdata", n));
 			if ((pi->op & MEM_READ) && has_flags(mi, e) && !end_read(mi, e, 1))
-				sink_add(g, fmt(g, "%s_rflag", n));
+				sink_add(g, arena_printf(g->a, "%s_rflag", n));
 		}
 	vw_line(&g->w, "// signals only the bench reads, and data no edge takes");
 	vw_line(&g->w, "/* verilator lint_off UNUSEDSIGNAL */");
