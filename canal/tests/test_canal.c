@@ -12,32 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/tests/check.h"
 #include "../../common/bitstream.h"
 #include "../../common/util.h"
 #include "../canal.h"
 
-static const char *current_test = "?";
-static int n_passed, n_failed;
-
-static int check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int check(int ok, const char *fmt, ...)
-{
-	if (ok) {
-		n_passed++;
-		return 1;
-	}
-	n_failed++;
-	printf("FAIL %s: ", current_test);
-	va_list ap;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return 0;
-}
-
-#define CHECK(cond, ...) check((cond) ? 1 : 0, __VA_ARGS__)
 
 /* ---- fixtures ---- */
 
@@ -406,10 +385,7 @@ static void test_collateral_reads_back(void)
 	teardown(&x);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const TestCase tests[] = {
 	{ "topologies_are_bijections", test_topologies_are_bijections },
 	{ "imran_rotation", test_imran_rotation },
 	{ "wilton_as_vpr", test_wilton_as_vpr },
@@ -423,10 +399,5 @@ static const struct {
 
 int main(void)
 {
-	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-		current_test = tests[i].name;
-		tests[i].fn();
-	}
-	printf("canal: %d passed, %d failed\n", n_passed, n_failed);
-	return n_failed ? 1 : 0;
+	return check_run("canal", tests, COUNT(tests));
 }

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "../affine.h"
 #include "../arena.h"
 #include "../bitstream.h"
@@ -43,33 +44,6 @@
 #include "../yamlr.h"
 #include "../ywrite.h"
 
-/* ---- the check framework ---- */
-
-static const char *current_test = "?";
-static int n_passed, n_failed;
-
-static int check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int check(int ok, const char *fmt, ...)
-{
-	if (ok) {
-		n_passed++;
-		return 1;
-	}
-	n_failed++;
-	printf("FAIL %s: ", current_test);
-	va_list ap;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return 0;
-}
-
-/* CHECK(cond, fmt, ...): records cond; on failure prints the message. */
-#define CHECK(cond, ...) check((cond) ? 1 : 0, __VA_ARGS__)
-
-#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define U64(x) ((unsigned long long)(x))
 
 static int str_eq(const char *a, const char *b)
@@ -2074,10 +2048,7 @@ static void test_bitstream(void)
 	diags_free(d);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const TestCase tests[] = {
 	{ "bv_binary_ops", test_bv_binary_ops },
 	{ "bv_unary_ops", test_bv_unary_ops },
 	{ "bv_compare", test_bv_compare },
@@ -2132,10 +2103,5 @@ static const struct {
 
 int main(void)
 {
-	for (int i = 0; i < COUNT(tests); i++) {
-		current_test = tests[i].name;
-		tests[i].fn();
-	}
-	printf("common: %d passed, %d failed\n", n_passed, n_failed);
-	return n_failed ? 1 : 0;
+	return check_run("common", tests, COUNT(tests));
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <z3.h>
 
+#include "../../common/tests/check.h"
 #include "../../common/affine.h"
 #include "../../common/memmodel.h"
 #include "../../common/memsolve.h"
@@ -36,31 +37,6 @@
 #include "../../common/util.h"
 #include "../lake.h"
 
-/* ---- the check framework ---- */
-
-static const char *current_test = "?";
-static int n_passed, n_failed;
-
-static int check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int check(int ok, const char *fmt, ...)
-{
-	if (ok) {
-		n_passed++;
-		return 1;
-	}
-	n_failed++;
-	printf("FAIL %s: ", current_test);
-	va_list ap;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return 0;
-}
-
-#define CHECK(cond, ...) check((cond) ? 1 : 0, __VA_ARGS__)
-#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1
@@ -884,10 +860,7 @@ static void test_faults(void)
 	spec_free(&sp);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const TestCase tests[] = {
 	{ "smt2_loads", test_smt2_loads },
 	{ "smt2_matches_model", test_smt2_matches_model },
 	{ "solve_generated", test_solve_generated },
@@ -902,10 +875,5 @@ static const struct {
 
 int main(void)
 {
-	for (int i = 0; i < COUNT(tests); i++) {
-		current_test = tests[i].name;
-		tests[i].fn();
-	}
-	printf("lake: %d passed, %d failed\n", n_passed, n_failed);
-	return n_failed ? 1 : 0;
+	return check_run("lake", tests, COUNT(tests));
 }
