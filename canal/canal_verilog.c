@@ -366,29 +366,10 @@ static void emit_tile_decls(Emit *e, const Group *gr)
 
 static void emit_reg_writes(Emit *e, const Group *gr)
 {
-	VWriter *w = &e->w;
-	vw_line(w, "always @(posedge clk)");
-	vw_indent(w);
-	vw_line(w, "if (rst) begin");
-	vw_indent(w);
+	VwCfgReg *regs = arena_alloc(e->a, (size_t)(gr->nregs + 1) * sizeof *regs);
 	for (int r = 0; r < gr->nregs; r++)
-		vw_line(w, "%s <= %s;", gr->regs[r].name, zero(e, gr->regs[r].width));
-	vw_dedent(w);
-	vw_line(w, "end else if (config_wr) begin");
-	vw_indent(w);
-	vw_line(w, "case (config_addr[31:16])");
-	vw_indent(w);
-	for (int r = 0; r < gr->nregs; r++) {
-		int wd = gr->regs[r].width;
-		vw_line(w, "16'h%04x: %s <= config_data%s;", gr->regs[r].key, gr->regs[r].name,
-			wd == 1 ? "[0]" : arena_printf(e->a, "[%d:0]", wd - 1));
-	}
-	vw_line(w, "default: ;");
-	vw_dedent(w);
-	vw_line(w, "endcase");
-	vw_dedent(w);
-	vw_line(w, "end");
-	vw_dedent(w);
+		regs[r] = (VwCfgReg){ gr->regs[r].name, gr->regs[r].width, gr->regs[r].key };
+	vw_config_writes(&e->w, regs, gr->nregs);
 }
 
 /* config_rdata: the register at config_addr[31:16]; a memory core answers

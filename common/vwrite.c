@@ -91,3 +91,34 @@ int vw_is_keyword(const char *name)
 			return 1;
 	return 0;
 }
+
+void vw_config_writes(VWriter *w, const VwCfgReg *regs, int n)
+{
+	char buf[32];
+	vw_line(w, "always @(posedge clk)");
+	vw_indent(w);
+	vw_line(w, "if (rst) begin");
+	vw_indent(w);
+	for (int i = 0; i < n; i++)
+		vw_line(w, "%s <= %s;", regs[i].name, vw_literal(buf, 0, regs[i].width));
+	vw_dedent(w);
+	vw_line(w, "end else if (config_wr) begin");
+	vw_indent(w);
+	vw_line(w, "case (config_addr[31:16])");
+	vw_indent(w);
+	for (int i = 0; i < n; i++) {
+		int wd = regs[i].width;
+		if (wd == 32)
+			vw_line(w, "16'h%04x: %s <= config_data;", (unsigned)regs[i].key, regs[i].name);
+		else if (wd == 1)
+			vw_line(w, "16'h%04x: %s <= config_data[0];", (unsigned)regs[i].key, regs[i].name);
+		else
+			vw_line(w, "16'h%04x: %s <= config_data[%d:0];", (unsigned)regs[i].key, regs[i].name, wd - 1);
+	}
+	vw_line(w, "default: ;");
+	vw_dedent(w);
+	vw_line(w, "endcase");
+	vw_dedent(w);
+	vw_line(w, "end");
+	vw_dedent(w);
+}

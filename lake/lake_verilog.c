@@ -252,28 +252,11 @@ static void emit_config(Gen *g)
 	vw_line(w, ");");
 	vw_indent(w);
 	emit_config_read(g);
-	vw_line(w, "always @(posedge clk)");
-	vw_indent(w);
-	vw_line(w, "if (rst) begin");
-	vw_indent(w);
+	VwCfgReg *regs = arena_alloc(g->a, (size_t)(mi->nregs + 1) * sizeof *regs);
 	for (int i = 0; i < mi->nregs; i++)
-		vw_line(w, "cfg_%s <= %s;", mi->regs[i].name, zero(g, mi->regs[i].width));
-	vw_dedent(w);
-	vw_line(w, "end else if (config_wr) begin");
-	vw_indent(w);
-	vw_line(w, "case (config_addr[31:16])");
-	vw_indent(w);
-	for (int i = 0; i < mi->nregs; i++) {
-		const MemReg *r = &mi->regs[i];
-		vw_line(w, "16'h%04x: cfg_%s <= %s;", mem_reg_address(r) >> 16, r->name,
-			slice(g, "config_data", 32, 0, r->width));
-	}
-	vw_line(w, "default: ;");
-	vw_dedent(w);
-	vw_line(w, "endcase");
-	vw_dedent(w);
-	vw_line(w, "end");
-	vw_dedent(w);
+		regs[i] = (VwCfgReg){ arena_printf(g->a, "cfg_%s", mi->regs[i].name), mi->regs[i].width,
+				      mem_reg_address(&mi->regs[i]) >> 16 };
+	vw_config_writes(w, regs, mi->nregs);
 	vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
 	vw_line(w, "wire unused_ok = &{1'b0, config_addr[15:0]%s};",
 		maxw < 32 ? arena_printf(g->a, ", %s", slice(g, "config_data", 32, maxw, 32 - maxw)) : "");
