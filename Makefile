@@ -15,12 +15,13 @@ COMMON_SRC := $(sort $(wildcard common/*.c))
 PEAK_SRC   := $(filter-out peak/peak_main.c,$(sort $(wildcard peak/*.c)))
 LAKE_SRC   := $(filter-out lake/lake_main.c,$(sort $(wildcard lake/*.c)))
 CANAL_SRC  := $(filter-out canal/canal_main.c,$(sort $(wildcard canal/*.c)))
+CGRAC_SRC  := $(filter-out compiler/cgrac_main.c,$(sort $(wildcard compiler/*.c)))
 LIB_SRC    := $(COMMON_SRC) $(PEAK_SRC)
 
 OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
 SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
 
-TOOLS     := bin/peak bin/lake bin/canal
+TOOLS     := bin/peak bin/lake bin/canal bin/cgrac
 TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal
 SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
              build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal
@@ -63,6 +64,14 @@ bin/canal: $(call OBJ,canal/canal_main.c $(CANAL_SRC) $(COMMON_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/san/bin/canal: $(call SANOBJ,canal/canal_main.c $(CANAL_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/cgrac: $(call OBJ,compiler/cgrac_main.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/cgrac: $(call SANOBJ,compiler/cgrac_main.c $(CGRAC_SRC) $(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -1,0 +1,169 @@
+/* image.c - PGM/PPM/raw reading and writing (image.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image.h"
+
+typedef enum { FMT_NONE, FMT_PGM, FMT_PPM, FMT_RAW } Format;
+
+static Format format_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	if (!dot)
+		return FMT_NONE;
+	if (strcmp(dot, ".pgm") == 0)
+		return FMT_PGM;
+	if (strcmp(dot, ".ppm") == 0)
+		return FMT_PPM;
+	if (strcmp(dot, ".raw") == 0)
+		return FMT_RAW;
+	return FMT_NONE;
+}
+
+int image_format_known(const char *path)
+{
+	return format_of(path) != FMT_NONE;
+}
+
+long image_size(const Image *im)
+{
+	long n = 1;
+	for (int i = 0; i < im->dims; i++)
+		n *= im->extent[i];
+	return n;
+}
+
+void image_alloc(Image *im)
+{
+	im->px = xcalloc((size_t)image_size(im), sizeof *im->px);
+}
+
+void image_free(Image *im)
+{
+	free(im->px);
+	im->px = NULL;
+}
+
+/* The next header number of a PNM file, skipping white space and comments. */
+static long pnm_number(const unsigned char *s, size_t n, size_t *i)
+{
+	for (;;) {
+		while (*i < n && isspace(s[*i]))
+			(*i)++;
+		if (*i < n && s[*i] == '#') {
+			while (*i < n && s[*i] != '\n')
+				(*i)++;
+			continue;
+		}
+		break;
+	}
+	if (*i >= n || !isdigit(s[*i]))
+		return -1;
+	long v = 0;
+	while (*i < n && isdigit(s[*i]) && v < 1000000)
+		v = v * 10 + (s[(*i)++] - '0');
+	return v;
+}
+
+static int read_pnm(const char *path, const unsigned char *s, size_t n, Image *out, char **err)
+{
+	int channels = s[1] == '5' ? 1 : 3;
+	size_t i = 2;
+	long w = pnm_number(s, n, &i), h = pnm_number(s, n, &i), maxval = pnm_number(s, n, &i);
+	if (w <= 0 || h <= 0 || maxval <= 0 || maxval > 65535 || i >= n || !isspace(s[i])) {
+		*err = xasprintf("%s: malformed P%c header", path, s[1]);
+		return 0;
+	}
+	i++;
+	int bytes = maxval > 255 ? 2 : 1;
+	size_t need = (size_t)w * (size_t)h * (size_t)channels * (size_t)bytes;
+	if (n - i < need) {
+		*err = xasprintf("%s: %zu bytes of pixels for a %ldx%ld image need %zu", path, n - i, w, h, need);
+		return 0;
+	}
+	out->dims = channels == 1 ? 2 : 3;
+	out->extent[0] = (int)w;
+	out->extent[1] = (int)h;
+	out->extent[2] = channels;
+	image_alloc(out);
+	for (long y = 0; y < h; y++)
+		for (long x = 0; x < w; x++)
+			for (int c = 0; c < channels; c++) {
+				const unsigned char *p = s + i + (size_t)(((y * w + x) * channels + c) * bytes);
+				out->px[x + w * (y + h * c)] = bytes == 2 ? (uint16_t)(p[0] << 8 | p[1]) : p[0];
+			}
+	return 1;
+}
+
+int image_read(const char *path, const Image *want, Image *out, char **err)
+{
+	Format fmt = format_of(path);
+	memset(out, 0, sizeof *out);
+	if (fmt == FMT_NONE) {
+		*err = xasprintf("%s: unknown image format (expected .pgm, .ppm or .raw)", path);
+		return 0;
+	}
+	size_t n;
+	unsigned char *s = (unsigned char *)util_read_file(path, &n);
+	if (!s) {
+		*err = xasprintf("%s: cannot read the file", path);
+		return 0;
+	}
+	int ok;
+	if (fmt == FMT_RAW) {
+		if (!want) {
+			*err = xasprintf("%s: a raw image needs its size", path);
+			ok = 0;
+		} else if ((long)n != 2 * image_size(want)) {
+			*err = xasprintf("%s: %zu bytes, expected %ld for the image's size", path, n, 2 * image_size(want));
+			ok = 0;
+		} else {
+			out->dims = want->dims;
+			memcpy(out->extent, want->extent, sizeof out->extent);
+			image_alloc(out);
+			for (long i = 0; i < image_size(out); i++)
+				out->px[i] = (uint16_t)(s[2 * i] | s[2 * i + 1] << 8);
+			ok = 1;
+		}
+	} else if (n < 2 || s[0] != 'P' || s[1] != (fmt == FMT_PGM ? '5' : '6')) {
+		*err = xasprintf("%s: not a binary %s file (P%c)", path, fmt == FMT_PGM ? "PGM" : "PPM",
+				 fmt == FMT_PGM ? '5' : '6');
+		ok = 0;
+	} else {
+		ok = read_pnm(path, s, n, out, err);
+	}
+	free(s);
+	return ok;
+}
+
+int image_write(const Image *im, const char *path, FILE *f, char **err)
+{
+	Format fmt = format_of(path);
+	if (fmt == FMT_RAW) {
+		for (long i = 0; i < image_size(im); i++) {
+			fputc(im->px[i] & 0xff, f);
+			fputc(im->px[i] >> 8, f);
+		}
+		return 1;
+	}
+	int w = im->extent[0], h = im->dims >= 2 ? im->extent[1] : 1;
+	int channels = fmt == FMT_PPM ? 3 : 1;
+	if (fmt == FMT_NONE || (fmt == FMT_PGM && im->dims > 2) ||
+	    (fmt == FMT_PPM && (im->dims != 3 || im->extent[2] != 3))) {
+		*err = xasprintf("%s: a %d-dimensional image cannot be written as %s", path, im->dims,
+				 fmt == FMT_PGM ? "PGM (1 or 2 dimensions; use .ppm for 3 channels or .raw)"
+				 : fmt == FMT_PPM ? "PPM (3 channels)" : "this format (use .pgm, .ppm or .raw)");
+		return 0;
+	}
+	fprintf(f, "P%c\n%d %d\n65535\n", channels == 1 ? '5' : '6', w, h);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			for (int c = 0; c < channels; c++) {
+				uint16_t v = im->px[x + w * (y + h * c)];
+				fputc(v >> 8, f);
+				fputc(v & 0xff, f);
+			}
+	return 1;
+}

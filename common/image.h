@@ -1,0 +1,34 @@
+/* image.h - the images applications read and write: PGM (P5, one channel) and
+ * PPM (P6, three channels), 8-bit (maxval < 256) or 16-bit big-endian samples,
+ * and raw files (16-bit little-endian samples, x fastest, then y, then the
+ * channel; no header, so the caller gives the size). Written PGM/PPM files
+ * always have maxval 65535. Pixel (x, y) of channel c is
+ * px[x + w * (y + h * c)]. */
+#ifndef COMMON_IMAGE_H
+#define COMMON_IMAGE_H
+
+#include <stdint.h>
+
+#include "util.h"
+
+typedef struct Image {
+	int dims;               /* 1 to 4 */
+	int extent[4];
+	uint16_t *px;
+} Image;
+
+/* Reads path (its format from the extension .pgm, .ppm or .raw; a raw file
+ * takes its dims and extents from want, which may be NULL otherwise). On
+ * failure returns 0 and *err holds a message (to free). */
+int image_read(const char *path, const Image *want, Image *out, char **err);
+/* Writes im to f in the format of path's extension; 0 and *err on failure
+ * (a PGM holds 1 or 2 dimensions, a PPM 3 with 3 channels). */
+int image_write(const Image *im, const char *path, FILE *f, char **err);
+/* Allocates px for the extents set in im (zeroed). */
+void image_alloc(Image *im);
+void image_free(Image *im);
+long image_size(const Image *im);
+/* 1 if the path's extension names a format image_read knows. */
+int image_format_known(const char *path);
+
+#endif

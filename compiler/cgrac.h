@@ -1,0 +1,13 @@
+/* cgrac.h - the compiler's pipeline after parsing: reads the chip's
+ * collateral from --design DIR, lowers the program by its schedule, builds
+ * the compute kernels, and writes what --emit asks for into OUT. */
+#ifndef COMPILER_CGRAC_H
+#define COMPILER_CGRAC_H
+
+#include "hl.h"
+
+/* 0 with errors in d. design and out may be NULL (then nothing is written). */
+int cgrac_compile(const HProgram *p, const char *design, const char *out, const char *emit, int quiet,
+		  __keep Diags *d);
+
+#endif

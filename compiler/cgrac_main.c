@@ -1,0 +1,245 @@
+/* cgrac_main.c - the application compiler's command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/util.h"
+#include "app_input.h"
+#include "cgrac.h"
+#include "hl.h"
+#include "hl_interp.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit lowered|dfg]\n"
+	      "       cgrac APP.hl --run IN[,IN...] -o OUT.pgm\n"
+	      "       cgrac APP.hl --gen-input -o IN.pgm\n"
+	      "       cgrac APP.hl --check\n"
+	      "\n"
+	      "Compiles an application written in the Halide subset of LANGUAGES.md section 4.\n"
+	      "\n"
+	      "  --design DIR     the chip's collateral (rtl_out/<design>/): the word width and the\n"
+	      "                   IR operations come from its PE collateral\n"
+	      "  -o OUT           the output folder (compilation), or the output image\n"
+	      "  --emit lowered   print the loop nest lowered by the schedule (and write OUT/<app>.lowered)\n"
+	      "  --emit dfg       write the compute kernels as graphs of IR operations (OUT/<app>.dfg.json)\n"
+	      "                   and print them\n"
+	      "  --run IN,...     run the reference interpreter on the input images (one per ImageParam\n"
+	      "                   the program reads, in declaration order) and write the output image\n"
+	      "  --gen-input      write the application's deterministic input image(s), as set by\n"
+	      "                   input.yaml beside APP.hl (several inputs: OUT is a folder)\n"
+	      "  --check          parse and check only\n"
+	      "  -q               no progress or summary lines\n"
+	      "  -h, --help       this text\n"
+	      "\n"
+	      "Images: .pgm (1 channel), .ppm (3 channels), .raw (16-bit little-endian, no header).\n",
+	      f);
+}
+
+typedef struct Opts {
+	const char *app, *design, *out, *emit, *run;
+	int gen_input, check, quiet;
+} Opts;
+
+static int parse_opts(int argc, char **argv, Opts *o)
+{
+	memset(o, 0, sizeof *o);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < argc;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--design") && more) {
+			o->design = argv[++i];
+		} else if (!strcmp(a, "-o") && more) {
+			o->out = argv[++i];
+		} else if (!strcmp(a, "--emit") && more) {
+			o->emit = argv[++i];
+		} else if (!strcmp(a, "--run") && more) {
+			o->run = argv[++i];
+		} else if (!strcmp(a, "--gen-input")) {
+			o->gen_input = 1;
+		} else if (!strcmp(a, "--check")) {
+			o->check = 1;
+		} else if (!strcmp(a, "-q")) {
+			o->quiet = 1;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "cgrac: unknown option or missing value: %s\n", a);
+			return 0;
+		} else if (o->app) {
+			fprintf(stderr, "cgrac: two applications given (%s and %s)\n", o->app, a);
+			return 0;
+		} else {
+			o->app = a;
+		}
+	}
+	if (!o->app) {
+		fprintf(stderr, "cgrac: no application given\n");
+		return 0;
+	}
+	if (o->emit && strcmp(o->emit, "lowered") && strcmp(o->emit, "dfg")) {
+		fprintf(stderr, "cgrac: --emit %s: expected lowered or dfg\n", o->emit);
+		return 0;
+	}
+	if ((o->run || o->gen_input) && !o->out) {
+		fprintf(stderr, "cgrac: %s needs -o\n", o->run ? "--run" : "--gen-input");
+		return 0;
+	}
+	return 1;
+}
+
+/* Writes one image atomically. */
+static int write_image(const Image *im, const char *path)
+{
+	OutSet *set = outset_new();
+	FILE *f = outset_open(set, path);
+	char *err = NULL;
+	if (!f || !image_write(im, path, f, &err)) {
+		if (err)
+			fprintf(stderr, "cgrac: %s\n", err);
+		free(err);
+		outset_abort(set);
+		return 0;
+	}
+	return outset_commit(set) == 0;
+}
+
+static const char *image_ext(const HImage *im)
+{
+	return im->dims == 3 ? "ppm" : im->dims <= 2 ? "pgm" : "raw";
+}
+
+static int gen_input(const HProgram *p, const Opts *o, Diags *d)
+{
+	HRegions r;
+	if (!hli_regions(p, &r, d))
+		return 0;
+	char *dir = xstrdup(o->app);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = 0;
+	else
+		dir[0] = 0;
+	char *spec_path = xasprintf("%sinput.yaml", dir);
+	free(dir);
+	InputSpec spec;
+	int ok = input_spec_load(spec_path, &spec, d), used = 0;
+	free(spec_path);
+	for (int m = 0; m < p->images.len; m++)
+		used += r.image_used[m];
+	for (int m = 0, k = 0; ok && m < p->images.len; m++) {
+		if (!r.image_used[m])
+			continue;
+		const HImage *hi = &p->images.data[m];
+		Image im = { .dims = hi->dims };
+		for (int i = 0; i < hi->dims; i++)
+			im.extent[i] = (int)r.image[m][i].hi + 1;
+		input_generate(&spec, k++, &im);
+		char *path = used == 1 ? xstrdup(o->out) : xasprintf("%s/%s.%s", o->out, hi->name, image_ext(hi));
+		if (used > 1)
+			util_mkdir_p(o->out);
+		ok = write_image(&im, path);
+		if (ok && !o->quiet)
+			fprintf(stderr, "cgrac: %s: input %s (%d x %d x %d) -> %s\n", p->file, hi->name,
+				im.extent[0], im.dims > 1 ? im.extent[1] : 1, im.dims > 2 ? im.extent[2] : 1, path);
+		free(path);
+		image_free(&im);
+	}
+	hli_regions_free(&r);
+	return ok;
+}
+
+/* The next item of a comma-separated list at *cur, cut in place; NULL at
+ * the end. */
+static char *next_item(char **cur)
+{
+	char *s = *cur;
+	if (!s || !*s)
+		return NULL;
+	char *comma = strchr(s, ',');
+	if (comma) {
+		*comma = 0;
+		*cur = comma + 1;
+	} else {
+		*cur = s + strlen(s);
+	}
+	return s;
+}
+
+static int run(const HProgram *p, const Opts *o, Diags *d)
+{
+	HRegions r;
+	if (!hli_regions(p, &r, d))
+		return 0;
+	Image *inputs = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *inputs);
+	char *list = xstrdup(o->run), *cursor = list;
+	char *tok = next_item(&cursor);
+	int ok = 1;
+	for (int m = 0; ok && m < p->images.len; m++) {
+		if (!r.image_used[m])
+			continue;
+		if (!tok) {
+			fprintf(stderr, "cgrac: --run: no image given for input '%s'\n", p->images.data[m].name);
+			ok = 0;
+			break;
+		}
+		Image want = { .dims = p->images.data[m].dims };
+		for (int i = 0; i < want.dims; i++)
+			want.extent[i] = (int)r.image[m][i].hi + 1;
+		char *err = NULL;
+		if (!image_read(tok, &want, &inputs[m], &err)) {
+			fprintf(stderr, "cgrac: %s\n", err);
+			free(err);
+			ok = 0;
+		}
+		tok = next_item(&cursor);
+	}
+	if (ok && tok) {
+		fprintf(stderr, "cgrac: --run: more images than inputs the program reads (%s)\n", tok);
+		ok = 0;
+	}
+	free(list);
+	hli_regions_free(&r);
+	Image out = { 0 };
+	double t0 = util_now();
+	if (ok)
+		ok = hli_run(p, inputs, &out, d) && write_image(&out, o->out);
+	if (ok && !o->quiet)
+		fprintf(stderr, "cgrac: %s: interpreted %s (%d x %d x %d) in %.3f s -> %s\n", p->file,
+			p->funcs.data[p->output].name, out.extent[0], out.dims > 1 ? out.extent[1] : 1,
+			out.dims > 2 ? out.extent[2] : 1, util_now() - t0, o->out);
+	for (int m = 0; m < p->images.len; m++)
+		image_free(&inputs[m]);
+	free(inputs);
+	image_free(&out);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	Opts o;
+	if (!parse_opts(argc, argv, &o)) {
+		fprintf(stderr, "cgrac: --help for usage\n");
+		return 2;
+	}
+	char *text = util_read_file(o.app, NULL);
+	if (!text) {
+		fprintf(stderr, "cgrac: cannot read %s\n", o.app);
+		return 1;
+	}
+	Diags *d = diags_new(stderr);
+	HProgram *p = hl_parse(o.app, text, d);
+	free(text);
+	int ok = p != NULL;
+	if (ok && o.gen_input)
+		ok = gen_input(p, &o, d);
+	else if (ok && o.run)
+		ok = run(p, &o, d);
+	else if (ok && !o.check)
+		ok = cgrac_compile(p, o.design, o.out, o.emit, o.quiet, d);
+	diags_flush(d);
+	hl_free(p);
+	diags_free(d);
+	return ok ? 0 : 1;
+}
