@@ -16,6 +16,8 @@ PEAK_SRC   := $(filter-out peak/peak_main.c,$(sort $(wildcard peak/*.c)))
 LAKE_SRC   := $(filter-out lake/lake_main.c,$(sort $(wildcard lake/*.c)))
 CANAL_SRC  := $(filter-out canal/canal_main.c,$(sort $(wildcard canal/*.c)))
 CGRAC_SRC  := $(filter-out compiler/cgrac_main.c,$(sort $(wildcard compiler/*.c)))
+REF_SRC    := $(sort $(wildcard apps/reference/*.c))
+HL_APPS    := $(notdir $(basename $(sort $(wildcard apps/*/*.hl))))
 LIB_SRC    := $(COMMON_SRC) $(PEAK_SRC)
 
 OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
@@ -26,7 +28,7 @@ TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal
 SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
              build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal
 
-.PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary
+.PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
 .DEFAULT_GOAL := all
 
 all: deps
@@ -119,8 +121,39 @@ rtl: bin/peak bin/lake bin/canal
 summary:
 	@bash scripts/summary.sh rtl_out/$(DESIGN)
 
-test: deps build $(SAN_TESTS)
+test: deps build $(SAN_TESTS) bin/appref bin/halide_run
 	@bash scripts/run_tests.sh
+
+# The application suite's C references (bin/appref) and the application files
+# run by the real Halide library (bin/halide_run, Debian's libhalide14-0-dev):
+# see apps/reference/. All the applications share one C++ file, as parsing
+# Halide.h is most of their compile time.
+HALIDE_CXXFLAGS := -std=c++17 -O0 -Wall -Wextra -Wshadow -isystem /usr/include/halide14 \
+                   -I. -Iapps/reference -Ibuild/halide
+HALIDE_OBJ      := build/halide/halide_run.o build/halide/halide_semantics.o build/halide/halide_apps.o
+
+bin/appref: $(call OBJ,$(REF_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The list of application files, rewritten only when it changes.
+build/halide/halide_apps.inc: FORCE
+	@mkdir -p $(dir $@)
+	@{ :; $(foreach a,$(HL_APPS),printf 'HALIDE_APP_BEGIN(%s)\n#include "apps/%s/%s.hl"\nHALIDE_APP_END(%s)\n' $(a) $(a) $(a) $(a);) } >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+build/halide/halide_apps.o: build/halide/halide_apps.inc
+
+build/halide/%.o: apps/reference/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(HALIDE_CXXFLAGS) -MMD -MP -c $< -o $@
+
+bin/halide_run: $(HALIDE_OBJ) $(call OBJ,apps/reference/refimg.c)
+	@mkdir -p bin
+	$(CXX) -o $@ $^ -lHalide14 -lpthread -ldl
+
+halide-check: deps bin/appref bin/halide_run bin/cgrac
+	@bash apps/reference/tests/halide_check.sh
 
 bench: build
 	@bash scripts/bench.sh

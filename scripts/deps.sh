@@ -3,7 +3,7 @@
 # Quick when everything is present: one dpkg query per package, no network.
 set -euo pipefail
 
-packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config)
+packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev)
 
 missing=()
 for p in "${packages[@]}"; do
