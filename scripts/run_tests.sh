@@ -64,6 +64,9 @@ suite "canal golden files and determinism" bash canal/tests/golden.sh
 suite "canal cgra.v: determinism, lint -Wall, Verilator build (4x4 designs)" bash canal/tests/lint.sh
 suite "canal configuration bus: every register written and read back (cgra_4x4)" bash canal/tests/config_bus.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
+suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
+	bash apps/reference/tests/halide_check.sh
+suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh
 
 echo "all suites took $(($(date +%s) - t_start)) s"
 echo "total: $total_pass passed, $total_fail failed"
