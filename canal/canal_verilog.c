@@ -6,10 +6,15 @@
  * node is a register on clk, cleared by rst. Tiles whose structure (nodes,
  * internal edges, fields relative to the tile) is identical share one module
  * named by kind, <design>_io_tile, _pe_tile, _mem_tile (then _2, _3, ... when
- * edits make tiles of one kind differ). A tile module holds its interconnect
- * registers (feature 0x80) and, in a PE tile, the registers inst0.. that
- * drive the PE's instruction bus; a memory core takes the bus itself for
- * features below 0x80. Its ports: an input per switch-box input (or per
+ * edits make tiles of one kind differ). A tile module is two instances: its
+ * interconnect <design>_<kind>_ic (switch and connection boxes, pipeline
+ * registers, the interconnect's configuration registers (feature 0x80) and,
+ * for a PE, the registers inst0.. of the instruction, with the read-back) and
+ * its core (the PE or memory module; a memory takes the bus itself for
+ * features below 0x80). Every node of a tile is thus a signal of the tile
+ * module named by its local name, visible from outside even when a simulator
+ * compiles the interconnect and core modules separately (Verilator's
+ * hierarchical mode). The tile's ports: an input per switch-box input (or per
  * edge that enters a node from another tile), an output per node that
  * drives another tile in some tile of the group, and an IO tile's data.
  * The top module <design> instantiates one module per tile, wires the
@@ -45,7 +50,8 @@ typedef struct TileReg {
 
 typedef struct Group {
 	int rep;                /* its first tile */
-	const char *module;
+	const char *module;     /* the tile: its interconnect and its core */
+	const char *ic_module;  /* the interconnect */
 	const char *sig;        /* the structure its tiles share */
 	char *out;              /* per local node: drives a node of another tile */
 	TileReg *regs;
@@ -233,14 +239,15 @@ static const char *signature(Emit *e, const Tile *t)
 	return sig;
 }
 
-/* <design>_pe_tile, then <design>_pe_tile_2, ... */
+/* <design>_pe_tile and <design>_pe_ic, then <design>_pe_tile_2 and _pe_ic_2, ... */
 static void name_groups(Emit *e)
 {
 	int count[3] = { 0, 0, 0 };
 	for (int gi = 0; gi < e->ngroups; gi++) {
 		CanalTileKind k = e->tiles[e->groups[gi].rep].kind;
-		e->groups[gi].module = ++count[k] == 1 ? arena_printf(e->a, "%s_%s_tile", e->g->spec->name, kind_key[k])
-						       : arena_printf(e->a, "%s_%s_tile_%d", e->g->spec->name, kind_key[k], count[k]);
+		const char *suffix = ++count[k] == 1 ? "" : arena_printf(e->a, "_%d", count[k]);
+		e->groups[gi].module = arena_printf(e->a, "%s_%s_tile%s", e->g->spec->name, kind_key[k], suffix);
+		e->groups[gi].ic_module = arena_printf(e->a, "%s_%s_ic%s", e->g->spec->name, kind_key[k], suffix);
 	}
 }
 
@@ -311,7 +318,7 @@ static void group_tiles(Emit *e)
 		collect_regs(e, &e->groups[gi]);
 }
 
-/* ---- a tile module ---- */
+/* ---- a tile: its interconnect module and the tile module ---- */
 
 static const Tile *rep(const Emit *e, const Group *gr)
 {
@@ -323,45 +330,60 @@ static const CoreInfo *group_core(const Emit *e, const Group *gr)
 	return canal_tile_core(e->g, rep(e, gr)->x, rep(e, gr)->y);
 }
 
-static void emit_tile_ports(Emit *e, const Group *gr)
+/* A core's output: the interconnect module takes it from the core. */
+static int is_core_out(const Emit *e, int id)
+{
+	return node(e, id)->kind == CN_PORT_OUT && !is_io_port(e, id);
+}
+
+static void push_fixed(List *l, const char *const *fixed, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		vec_push(l, fixed[i]);
+}
+
+static void emit_module_header(Emit *e, const char *module, List *l)
+{
+	vw_line(&e->w, "module %s (", module);
+	vw_indent(&e->w);
+	emit_list(e, l);
+	vw_dedent(&e->w);
+	vw_line(&e->w, ");");
+}
+
+/* The interconnect module's ports: the bus, the nodes it takes (switch-box
+ * inputs, edges from other tiles, the core's outputs), every node it computes
+ * (so that a bench can observe each one, canal/COLLATERAL.md), and the
+ * PE's instruction or the memory's read-back. */
+static void emit_ic_ports(Emit *e, const Group *gr)
 {
 	const Tile *t = rep(e, gr);
+	const CoreInfo *c = group_core(e, gr);
 	List l = { 0 };
-	static const char *const fixed[] = { "input  wire clk", "input  wire rst", "input  wire flush",
-					     "input  wire [31:0] config_addr", "input  wire [31:0] config_data",
-					     "input  wire config_wr", "output reg  [31:0] config_rdata" };
-	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-		vec_push(&l, fixed[i]);
+	static const char *const fixed[] = { "input  wire clk", "input  wire rst", "input  wire [31:0] config_addr",
+					     "input  wire [31:0] config_data", "input  wire config_wr",
+					     "output reg  [31:0] config_rdata" };
+	push_fixed(&l, fixed, sizeof fixed / sizeof *fixed);
+	if (c->config_bus)
+		vec_push(&l, "input  wire [31:0] mem_rdata");
 	for (int k = 0; k < t->nnodes; k++) {
 		int id = t->nodes[k];
 		const CanalNode *n = node(e, id);
-		if (is_input(e, id))
+		if (is_input(e, id) || is_core_out(e, id))
 			vec_push(&l, arena_printf(e->a, "input  wire %s%s", rng(e, n->width), e->lname[id]));
 		for (int i = 0; !is_driven(e, id) && i < n->nin; i++)
 			if (is_ext(e, id, i))
 				vec_push(&l, arena_printf(e->a, "input  wire %s%s_e%d", rng(e, n->width), e->lname[id], i));
 	}
-	for (int k = 0; k < t->nnodes; k++)
-		if (gr->out[k])
-			vec_push(&l, arena_printf(e->a, "output %s %s%s", node(e, t->nodes[k])->kind == CN_REG ? "reg " : "wire",
-					 rng(e, node(e, t->nodes[k])->width), e->lname[t->nodes[k]]));
-	vw_line(&e->w, "module %s (", gr->module);
-	vw_indent(&e->w);
-	emit_list(e, &l);
-	vw_dedent(&e->w);
-	vw_line(&e->w, ");");
-}
-
-static void emit_tile_decls(Emit *e, const Group *gr)
-{
-	const Tile *t = rep(e, gr);
 	for (int k = 0; k < t->nnodes; k++) {
 		int id = t->nodes[k];
-		if (is_input(e, id) || gr->out[k])
-			continue;
-		vw_line(&e->w, "%s %s%s;", node(e, id)->kind == CN_REG ? "reg " : "wire", rng(e, node(e, id)->width),
-			e->lname[id]);
+		if (!is_driven(e, id))
+			vec_push(&l, arena_printf(e->a, "output %s %s%s", node(e, id)->kind == CN_REG ? "reg " : "wire",
+					 rng(e, node(e, id)->width), e->lname[id]));
 	}
+	if (c->inst)
+		vec_push(&l, arena_printf(e->a, "output wire %spe_inst", rng(e, c->inst_width)));
+	emit_module_header(e, gr->ic_module, &l);
 }
 
 static void emit_reg_writes(Emit *e, const Group *gr)
@@ -393,14 +415,12 @@ static void emit_reg_reads(Emit *e, const Group *gr)
 	vw_dedent(w);
 }
 
-static void emit_tile_config(Emit *e, const Group *gr)
+static void emit_ic_config(Emit *e, const Group *gr)
 {
 	vw_line(&e->w, "// configuration registers (config.map), written when config_wr and config_addr[31:16]");
 	vw_line(&e->w, "// names them, read back on config_rdata; rst clears them");
 	for (int r = 0; r < gr->nregs; r++)
 		vw_line(&e->w, "reg %s%s;", rng(e, gr->regs[r].width), gr->regs[r].name);
-	if (group_core(e, gr)->config_bus)
-		vw_line(&e->w, "wire [31:0] mem_rdata;");
 	if (gr->nregs)
 		emit_reg_writes(e, gr);
 	emit_reg_reads(e, gr);
@@ -462,7 +482,7 @@ static const char *reg_input(Emit *e, const Group *gr, int id)
 	return d;
 }
 
-static void emit_tile_muxes(Emit *e, const Group *gr)
+static void emit_ic_muxes(Emit *e, const Group *gr)
 {
 	const Tile *t = rep(e, gr);
 	vw_line(&e->w, "// switch and connection boxes: select = the position of the incoming edge");
@@ -473,7 +493,7 @@ static void emit_tile_muxes(Emit *e, const Group *gr)
 	}
 }
 
-static void emit_tile_registers(Emit *e, const Group *gr)
+static void emit_ic_registers(Emit *e, const Group *gr)
 {
 	const Tile *t = rep(e, gr);
 	VWriter *w = &e->w;
@@ -505,8 +525,153 @@ static void emit_tile_registers(Emit *e, const Group *gr)
 	vec_free(&ins);
 }
 
+/* The instruction bus of a PE: registers inst0.. concatenated LSB first. */
+static void emit_pe_inst(Emit *e, const Group *gr)
+{
+	const CoreInfo *c = group_core(e, gr);
+	Text cat = { 0 };
+	for (int i = c->nregs - 1; i >= 0; i--)
+		text_add(&cat, arena_printf(e->a, "%scfg_%s", i == c->nregs - 1 ? "" : ", ", c->regs[i].name));
+	vw_line(&e->w, "// the PE's instruction");
+	vw_line(&e->w, "assign pe_inst = {%s};", cat.len ? cat.data : "");
+	vec_free(&cat);
+}
+
+/* Inputs nothing in the interconnect module reads: a switch-box input no
+ * multiplexer of the tile uses, the clock of a tile without registers, bus
+ * bits no register takes. */
+static void emit_ic_unused(Emit *e, const Group *gr)
+{
+	const Tile *t = rep(e, gr);
+	const CoreInfo *c = group_core(e, gr);
+	char *read = arena_alloc(e->a, (size_t)t->nnodes + 1);
+	int maxw = 0, clocked = gr->nregs > 0;
+	memset(read, 0, (size_t)t->nnodes + 1);
+	for (int k = 0; k < t->nnodes; k++) {
+		int id = t->nodes[k];
+		const CanalNode *n = node(e, id);
+		read[k] |= !is_driven(e, id);
+		clocked |= n->kind == CN_REG;
+		for (int i = 0; !is_driven(e, id) && i < n->nin; i++)
+			if (!is_ext(e, id, i))
+				read[e->local[n->in[i]]] = 1;
+	}
+	Text sink = { 0 };
+	for (int k = 0; k < t->nnodes; k++)
+		if (!read[k])
+			text_add(&sink, arena_printf(e->a, ", %s", e->lname[t->nodes[k]]));
+	for (int r = 0; r < gr->nregs; r++)
+		maxw = gr->regs[r].width > maxw ? gr->regs[r].width : maxw;
+	if (!clocked)
+		text_add(&sink, ", clk, rst");
+	if (gr->nregs || c->config_bus)
+		text_add(&sink, gr->nregs ? ", config_addr[15:0]" : ", config_addr[15:0], config_wr");
+	else
+		text_add(&sink, ", config_addr, config_wr");
+	if (maxw < 32)
+		text_add(&sink, maxw ? arena_printf(e->a, ", config_data[31:%d]", maxw) : ", config_data");
+	emit_sink(e, &sink, "inputs nothing in the interconnect reads");
+	vec_free(&sink);
+}
+
+static int group_size(const Emit *e, const Group *gr)
+{
+	int n = 0;
+	for (int t = 0; t < e->ntiles; t++)
+		n += &e->groups[e->tiles[t].group] == gr;
+	return n;
+}
+
+static void emit_ic_module(Emit *e, const Group *gr)
+{
+	vw_line(&e->w, "// interconnect of the %s tile (%d of the array, first at x %d, y %d): switch and", kind_key[rep(e, gr)->kind],
+		group_size(e, gr), rep(e, gr)->x, rep(e, gr)->y);
+	vw_line(&e->w, "// connection boxes, pipeline registers, configuration registers; every node an output");
+	emit_ic_ports(e, gr);
+	vw_indent(&e->w);
+	emit_ic_config(e, gr);
+	emit_ic_muxes(e, gr);
+	emit_ic_registers(e, gr);
+	if (group_core(e, gr)->inst)
+		emit_pe_inst(e, gr);
+	emit_ic_unused(e, gr);
+	vw_dedent(&e->w);
+	vw_line(&e->w, "endmodule");
+	vw_line(&e->w, "%s", "");
+}
+
+static void emit_tile_ports(Emit *e, const Group *gr)
+{
+	const Tile *t = rep(e, gr);
+	List l = { 0 };
+	static const char *const fixed[] = { "input  wire clk", "input  wire rst", "input  wire flush",
+					     "input  wire [31:0] config_addr", "input  wire [31:0] config_data",
+					     "input  wire config_wr", "output wire [31:0] config_rdata" };
+	push_fixed(&l, fixed, sizeof fixed / sizeof *fixed);
+	for (int k = 0; k < t->nnodes; k++) {
+		int id = t->nodes[k];
+		const CanalNode *n = node(e, id);
+		if (is_input(e, id))
+			vec_push(&l, arena_printf(e->a, "input  wire %s%s", rng(e, n->width), e->lname[id]));
+		for (int i = 0; !is_driven(e, id) && i < n->nin; i++)
+			if (is_ext(e, id, i))
+				vec_push(&l, arena_printf(e->a, "input  wire %s%s_e%d", rng(e, n->width), e->lname[id], i));
+	}
+	for (int k = 0; k < t->nnodes; k++)
+		if (gr->out[k])
+			vec_push(&l, arena_printf(e->a, "output wire %s%s", rng(e, node(e, t->nodes[k])->width),
+					 e->lname[t->nodes[k]]));
+	emit_module_header(e, gr->module, &l);
+}
+
+/* The tile's wires: every node that is not a port of the tile. */
+static void emit_tile_decls(Emit *e, const Group *gr)
+{
+	const Tile *t = rep(e, gr);
+	const CoreInfo *c = group_core(e, gr);
+	for (int k = 0; k < t->nnodes; k++) {
+		int id = t->nodes[k];
+		if (!is_input(e, id) && !gr->out[k])
+			vw_line(&e->w, "wire %s%s;", rng(e, node(e, id)->width), e->lname[id]);
+	}
+	if (c->inst)
+		vw_line(&e->w, "wire %spe_inst;", rng(e, c->inst_width));
+	if (c->config_bus)
+		vw_line(&e->w, "wire [31:0] mem_rdata;");
+}
+
+static void emit_tile_ic(Emit *e, const Group *gr)
+{
+	const Tile *t = rep(e, gr);
+	const CoreInfo *c = group_core(e, gr);
+	List l = { 0 };
+	vec_push(&l, ".clk(clk), .rst(rst), .config_addr(config_addr), .config_data(config_data)");
+	vec_push(&l, ".config_wr(config_wr), .config_rdata(config_rdata)");
+	if (c->config_bus)
+		vec_push(&l, ".mem_rdata(mem_rdata)");
+	for (int k = 0; k < t->nnodes; k++) {
+		int id = t->nodes[k];
+		const CanalNode *n = node(e, id);
+		if (is_input(e, id) || is_core_out(e, id))
+			vec_push(&l, arena_printf(e->a, ".%s(%s)", e->lname[id], e->lname[id]));
+		for (int i = 0; !is_driven(e, id) && i < n->nin; i++)
+			if (is_ext(e, id, i))
+				vec_push(&l, arena_printf(e->a, ".%s_e%d(%s_e%d)", e->lname[id], i, e->lname[id], i));
+	}
+	for (int k = 0; k < t->nnodes; k++)
+		if (!is_driven(e, t->nodes[k]))
+			vec_push(&l, arena_printf(e->a, ".%s(%s)", e->lname[t->nodes[k]], e->lname[t->nodes[k]]));
+	if (c->inst)
+		vec_push(&l, ".pe_inst(pe_inst)");
+	vw_line(&e->w, "%s ic (", gr->ic_module);
+	vw_indent(&e->w);
+	emit_list(e, &l);
+	vw_dedent(&e->w);
+	vw_line(&e->w, ");");
+}
+
 /* The core's connections: clock, reset, its configuration (the instruction
- * registers of a PE, the bus of a memory), its ports. */
+ * of a PE, the bus of a memory), its ports. */
 static void core_connections(Emit *e, const Group *gr, List *l)
 {
 	const CoreInfo *c = group_core(e, gr);
@@ -530,25 +695,12 @@ static void core_connections(Emit *e, const Group *gr, List *l)
 	}
 }
 
-/* The instruction bus of a PE: registers inst0.. concatenated LSB first. */
-static void emit_pe_inst(Emit *e, const Group *gr)
-{
-	const CoreInfo *c = group_core(e, gr);
-	Text cat = { 0 };
-	for (int i = c->nregs - 1; i >= 0; i--)
-		text_add(&cat, arena_printf(e->a, "%scfg_%s", i == c->nregs - 1 ? "" : ", ", c->regs[i].name));
-	vw_line(&e->w, "wire %spe_inst = {%s};", rng(e, c->inst_width), cat.len ? cat.data : "");
-	vec_free(&cat);
-}
-
 static void emit_tile_core(Emit *e, const Group *gr)
 {
 	const CoreInfo *c = group_core(e, gr);
 	if (c->kind == CORE_IO)
 		return;
 	vw_line(&e->w, "// the core (%s)", c->verilog);
-	if (c->inst)
-		emit_pe_inst(e, gr);
 	List l = { 0 };
 	core_connections(e, gr, &l);
 	vw_line(&e->w, "%s core (", c->name);
@@ -558,53 +710,33 @@ static void emit_tile_core(Emit *e, const Group *gr)
 	vw_line(&e->w, ");");
 }
 
-/* Signals nothing in the module reads: nodes without a reader (a track that
- * leaves the array in every tile of the group), bus bits no register takes. */
+/* Nodes the interconnect computes that neither leave the tile nor feed the
+ * core: they are there for benches to observe. */
 static void emit_tile_unused(Emit *e, const Group *gr)
 {
 	const Tile *t = rep(e, gr);
 	const CoreInfo *c = group_core(e, gr);
-	char *read = arena_alloc(e->a, (size_t)t->nnodes + 1);
-	int maxw = 0, clocked = c->kind != CORE_IO;
-	memset(read, 0, (size_t)t->nnodes + 1);
+	Text sink = { 0 };
 	for (int k = 0; k < t->nnodes; k++) {
 		int id = t->nodes[k];
-		const CanalNode *n = node(e, id);
-		read[k] |= gr->out[k] || (n->kind == CN_PORT_IN && c->kind != CORE_IO);
-		clocked |= n->kind == CN_REG;
-		for (int i = 0; !is_driven(e, id) && i < n->nin; i++)
-			if (!is_ext(e, id, i))
-				read[e->local[n->in[i]]] = 1;
+		int read = is_driven(e, id) || gr->out[k] || (node(e, id)->kind == CN_PORT_IN && c->kind != CORE_IO);
+		if (!read)
+			text_add(&sink, arena_printf(e->a, ", %s", e->lname[id]));
 	}
-	Text sink = { 0 };
-	for (int k = 0; k < t->nnodes; k++)
-		if (!read[k])
-			text_add(&sink, arena_printf(e->a, ", %s", e->lname[t->nodes[k]]));
-	for (int r = 0; r < gr->nregs; r++)
-		maxw = gr->regs[r].width > maxw ? gr->regs[r].width : maxw;
-	if (!clocked && !gr->nregs)
-		text_add(&sink, ", clk, rst");
 	if (!c->config_bus)
-		text_add(&sink, gr->nregs ? ", flush, config_addr[15:0]" : ", flush, config_addr, config_wr");
-	if (!c->config_bus && maxw < 32)
-		text_add(&sink, maxw ? arena_printf(e->a, ", config_data[31:%d]", maxw) : ", config_data");
-	emit_sink(e, &sink, "inputs and nodes nothing in the tile reads");
+		text_add(&sink, ", flush");
+	emit_sink(e, &sink, "nodes only a bench observes, inputs nothing in the tile reads");
 	vec_free(&sink);
 }
 
 static void emit_tile_module(Emit *e, const Group *gr)
 {
-	int n = 0;
-	for (int t = 0; t < e->ntiles; t++)
-		n += &e->groups[e->tiles[t].group] == gr;
-	vw_line(&e->w, "// %s tile (%d of the array, first at x %d, y %d)", kind_key[rep(e, gr)->kind], n,
-		rep(e, gr)->x, rep(e, gr)->y);
+	vw_line(&e->w, "// %s tile (%d of the array, first at x %d, y %d): its interconnect and its core", kind_key[rep(e, gr)->kind],
+		group_size(e, gr), rep(e, gr)->x, rep(e, gr)->y);
 	emit_tile_ports(e, gr);
 	vw_indent(&e->w);
 	emit_tile_decls(e, gr);
-	emit_tile_config(e, gr);
-	emit_tile_muxes(e, gr);
-	emit_tile_registers(e, gr);
+	emit_tile_ic(e, gr);
 	emit_tile_core(e, gr);
 	emit_tile_unused(e, gr);
 	vw_dedent(&e->w);
@@ -768,8 +900,9 @@ void canal_verilog(const CanalGraph *g, const CanalField *fields, int nfields, F
 	group_tiles(&e);
 	vw_line(&e.w, "// Generated by canal; do not edit. The array %s (canal/COLLATERAL.md): %d tile", g->spec->name,
 		e.ngroups);
-	vw_line(&e.w, "// module%s, the top module %s. The cores' modules are in %s%s%s.", e.ngroups == 1 ? "" : "s",
-		g->spec->name, g->pe->verilog, g->mem ? " and " : "", g->mem ? g->mem->verilog : "");
+	vw_line(&e.w, "// module%s with %s interconnect module%s, the top module %s. The cores' modules are in %s%s%s.",
+		e.ngroups == 1 ? "" : "s", e.ngroups == 1 ? "its" : "their", e.ngroups == 1 ? "" : "s", g->spec->name,
+		g->pe->verilog, g->mem ? " and " : "", g->mem ? g->mem->verilog : "");
 	vw_line(&e.w, "`default_nettype none");
 	vw_line(&e.w, "/* verilator lint_off DECLFILENAME */");
 	vw_line(&e.w, "// Multiplexers, bypassed registers and the cores' combinational paths close loops");
@@ -780,8 +913,10 @@ void canal_verilog(const CanalGraph *g, const CanalField *fields, int nfields, F
 	vw_line(&e.w, "`verilog");
 	vw_line(&e.w, "`endif");
 	vw_line(&e.w, "%s", "");
-	for (int gi = 0; gi < e.ngroups; gi++)
+	for (int gi = 0; gi < e.ngroups; gi++) {
+		emit_ic_module(&e, &e.groups[gi]);
 		emit_tile_module(&e, &e.groups[gi]);
+	}
 	emit_top(&e);
 	vw_line(&e.w, "`default_nettype wire");
 	for (int t = 0; t < e.ntiles; t++)
