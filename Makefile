@@ -17,7 +17,10 @@ LAKE_SRC   := $(filter-out lake/lake_main.c,$(sort $(wildcard lake/*.c)))
 CANAL_SRC  := $(filter-out canal/canal_main.c,$(sort $(wildcard canal/*.c)))
 CGRAC_SRC  := $(filter-out compiler/cgrac_main.c,$(sort $(wildcard compiler/*.c)))
 REF_SRC    := $(sort $(wildcard apps/reference/*.c))
-HL_APPS    := $(notdir $(basename $(sort $(wildcard apps/*/*.hl))))
+# Application files for bin/halide_run: the suite's, and the semantics probes
+# (registered as sem_<name>).
+HL_FILES   := $(sort $(wildcard apps/*/*.hl)) $(sort $(wildcard apps/reference/semantics/*.hl))
+hl_name     = $(if $(findstring /semantics/,$(1)),sem_)$(notdir $(basename $(1)))
 LIB_SRC    := $(COMMON_SRC) $(PEAK_SRC)
 
 OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
@@ -139,7 +142,8 @@ bin/appref: $(call OBJ,$(REF_SRC) $(COMMON_SRC))
 # The list of application files, rewritten only when it changes.
 build/halide/halide_apps.inc: FORCE
 	@mkdir -p $(dir $@)
-	@{ :; $(foreach a,$(HL_APPS),printf 'HALIDE_APP_BEGIN(%s)\n#include "apps/%s/%s.hl"\nHALIDE_APP_END(%s)\n' $(a) $(a) $(a) $(a);) } >$@.tmp
+	@{ :; $(foreach f,$(HL_FILES),printf 'HALIDE_APP_BEGIN(%s)\n#include "%s"\nHALIDE_APP_END(%s)\n' \
+		$(call hl_name,$(f)) $(f) $(call hl_name,$(f));) } >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 build/halide/halide_apps.o: build/halide/halide_apps.inc

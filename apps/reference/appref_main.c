@@ -4,12 +4,13 @@
  *   appref list
  *   appref info APP
  *   appref run APP IN -o OUT
- *   appref gen APP -o OUT [--yaml FILE] [--pattern random|blocks] [--range LO HI] [--seed N]
+ *   appref gen APP|WxHxC -o OUT [--yaml FILE] [--pattern random|blocks] [--range LO HI]
+ *              [--seed N]
  *   appref cmp A B
  *
  * info prints "input WxHxC output WxHxC"; run computes APP's output from IN
  * with the C reference (ref_<app>.c); gen writes a deterministic input of APP's
- * size (gen.h; the options apply in order, so --yaml first and the others
+ * size or the size given (gen.h; the options apply in order, so --yaml first and the others
  * override it; by default random, 0..255, seed 1); cmp compares two images
  * sample by sample (exit 0 when equal, 1 when not). Images are .pgm/.ppm, or
  * .raw where the size is known (run's input and output, gen's output). Exit
@@ -44,7 +45,7 @@ static int usage(FILE *out, int status)
 		"usage: appref list\n"
 		"       appref info APP\n"
 		"       appref run APP IN -o OUT\n"
-		"       appref gen APP -o OUT [--yaml FILE] [--pattern random|blocks] "
+		"       appref gen APP|WxHxC -o OUT [--yaml FILE] [--pattern random|blocks] "
 		"[--range LO HI] [--seed N]\n"
 		"       appref cmp A B\n"
 		"C references of the application suite, their input generator, and an image\n"
@@ -150,9 +151,16 @@ static int cmd_gen(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage(stderr, 2);
-	const RefApp *app = find_app(argv[1]);
-	if (!app)
+	int w, h, c;
+	char end;
+	const RefApp *app = ref_find(argv[1]);
+	if (app)
+		w = app->in_w, h = app->in_h, c = app->in_c;
+	else if (sscanf(argv[1], "%dx%dx%d%c", &w, &h, &c, &end) != 3) {
+		fprintf(stderr, "error: '%s' is neither an application (appref list) nor WxHxC\n",
+			argv[1]);
 		return 2;
+	}
 	GenSettings s = { GEN_RANDOM, 0, 255, 1 };
 	const char *out = NULL;
 	for (int i = 2; i < argc;) {
@@ -162,9 +170,11 @@ static int cmd_gen(int argc, char **argv)
 	}
 	if (!out)
 		return usage(stderr, 2);
-	RefImage *im = gen_image(&s, app->in_w, app->in_h, app->in_c);
-	if (!im)
-		abort();
+	RefImage *im = gen_image(&s, w, h, c);
+	if (!im) {
+		fprintf(stderr, "error: bad image size %dx%dx%d\n", w, h, c);
+		return 2;
+	}
 	int status = refimg_write(out, im) == 0 ? 0 : 2;
 	refimg_free(im);
 	return status;

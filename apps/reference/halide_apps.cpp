@@ -1,9 +1,10 @@
-// halide_apps.cpp - every application file (apps/<app>/<app>.hl) compiled
+// halide_apps.cpp - every application file (apps/<app>/<app>.hl, and the
+// semantics probes apps/reference/semantics/<name>.hl as sem_<name>) compiled
 // against the real Halide library, each into the body of its own function,
 // registered under the application's name.
 //
 // The Makefile writes the list build/halide/halide_apps.inc, three lines per
-// application:
+// file:
 //     HALIDE_APP_BEGIN(gaussian)
 //     #include "apps/gaussian/gaussian.hl"
 //     HALIDE_APP_END(gaussian)

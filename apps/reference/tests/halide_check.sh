@@ -7,10 +7,14 @@
 #      output against the interpreter's golden image (bin/cgrac APP.hl --run)
 #      and against the C reference (bin/appref run);
 #   3. per application, on random inputs (SEEDS, samples in 0..255 and in
-#      0..65535): Halide's output against the C reference.
+#      0..65535): Halide's output against the C reference;
+#   4. per semantics probe (apps/reference/semantics/*.hl: division, modulo,
+#      shifts, mixed signedness, abs, select's literals ... on every pixel), on
+#      random 16-bit inputs (SEEDS): Halide's output against cgrac --run.
 # While bin/cgrac does not exist, the inputs of step 2 come from bin/appref gen
-# with apps/<app>/input.yaml's settings and the golden comparisons are skipped
-# (SKIP lines and ", N skipped" in the closing line).
+# with apps/<app>/input.yaml's settings, and the comparisons with cgrac (step 2's
+# golden images, step 4) are skipped (SKIP lines, ", N skipped" in the closing
+# line).
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
 suite_name=halide-check
@@ -79,10 +83,40 @@ check_app() {
 	done
 }
 
+# check_probe HL: step 4 for one semantics probe.
+check_probe() {
+	local hl=$1 name dir seed args=() err i=0
+	name=sem_$(basename "$hl" .hl) dir=$tmp/$name
+	if [ ! -x "$CGRAC" ]; then
+		skip "$name: Halide = cgrac --run: $CGRAC not built yet"
+		return
+	fi
+	mkdir -p "$dir"
+	for seed in $SEEDS; do
+		"$APPREF" gen 64x64x1 --seed "$seed" --range 0 65535 -o "$dir/in$seed.pgm"
+		args+=("$dir/in$seed.pgm" -o "$dir/halide$seed.pgm")
+	done
+	if ! err=$("$HALIDE_RUN" run "$name" "${args[@]}" 2>&1); then
+		fail "$name: Halide refused or failed to run it: $err"
+		return
+	fi
+	for seed in $SEEDS; do
+		if err=$("$CGRAC" "$hl" --run "$dir/in$seed.pgm" -o "$dir/cgrac$seed.pgm" 2>&1); then
+			same "$name: Halide = cgrac --run (random 0..65535, seed $seed)" \
+				"$dir/halide$seed.pgm" "$dir/cgrac$seed.pgm"
+		else
+			fail "$name: cgrac --run failed (seed $seed): $err"
+		fi
+	done
+}
+
 [ -x "$CGRAC" ] || echo "halide-check: $CGRAC is not built yet: the inputs come from bin/appref gen" \
 	"(apps/<app>/input.yaml) and the comparisons with cgrac's golden images are skipped"
 check_semantics
 for app in $(app_names); do
 	check_app "$app"
+done
+for hl in apps/reference/semantics/*.hl; do
+	[ -e "$hl" ] && check_probe "$hl"
 done
 closing "$suite_name"
