@@ -186,14 +186,14 @@ RefImage *refimg_read_raw(const char *path, int w, int h, int c)
 	return im;
 }
 
-static int write_samples(FILE *f, const RefImage *im, int raw)
+static void write_samples(FILE *f, const RefImage *im, int raw)
 {
 	if (raw) {
 		for (long i = 0; i < (long)im->w * im->h * im->c; i++) {
 			putc(im->px[i] & 0xff, f);
 			putc(im->px[i] >> 8, f);
 		}
-		return 0;
+		return;
 	}
 	fprintf(f, "P%c\n%d %d\n65535\n", im->c == 1 ? '5' : '6', im->w, im->h);
 	for (int y = 0; y < im->h; y++)
@@ -203,7 +203,6 @@ static int write_samples(FILE *f, const RefImage *im, int raw)
 				putc(v >> 8, f);
 				putc(v & 0xff, f);
 			}
-	return 0;
 }
 
 int refimg_write(const char *path, const RefImage *im)
