@@ -1,12 +1,112 @@
-/* cgrac.c - the pipeline of the compiler after parsing (cgrac.h). */
+/* cgrac.c - the pipeline of the compiler after parsing (cgrac.h): lowering
+ * by the schedule, then what --emit asks for. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cgrac.h"
+#include "collateral.h"
+#include "hl_dfg.h"
+#include "hl_exec.h"
+#include "hl_lower.h"
 
-int cgrac_compile(const HProgram *p, const char *design, const char *out, const char *emit, int quiet,
-		  Diags *d)
+/* OUT/<app>.<ext> for the application file app. */
+static char *out_path(const char *out, const char *app, const char *ext)
 {
-	(void)design, (void)out, (void)emit, (void)quiet;
-	diag_error(d, p->file, 0, 0, "lowering is not built yet");
-	return 0;
+	const char *base = strrchr(app, '/');
+	base = base ? base + 1 : app;
+	size_t n = strcspn(base, ".");
+	return xasprintf("%s/%.*s.%s", out, (int)n, base, ext);
+}
+
+/* Writes OUT/<app>.<ext> by fn (atomically); 1 if out is NULL. */
+static int write_out(const char *out, const char *app, const char *ext, void (*fn)(const void *, FILE *),
+		     const void *arg)
+{
+	if (!out)
+		return 1;
+	if (util_mkdir_p(out) != 0) {
+		fprintf(stderr, "cgrac: cannot create %s\n", out);
+		return 0;
+	}
+	OutSet *set = outset_new();
+	char *path = out_path(out, app, ext);
+	FILE *f = outset_open(set, path);
+	free(path);
+	if (!f) {
+		outset_abort(set);
+		return 0;
+	}
+	fn(arg, f);
+	return outset_commit(set) == 0;
+}
+
+static void print_lowered(const void *L, FILE *f)
+{
+	hl_lower_print(L, f);
+}
+
+static void print_dfg_json(const void *g, FILE *f)
+{
+	dfg_write_json(g, f);
+}
+
+static int emit_dfg(const LProgram *L, const char *design, const char *out, int quiet, Diags *d)
+{
+	if (!design) {
+		fprintf(stderr, "cgrac: --emit dfg needs --design DIR (the word and the IR operations come from the PE collateral)\n");
+		return 0;
+	}
+	Collateral c;
+	if (!coll_load(design, &c, d)) {
+		coll_free(&c);
+		return 0;
+	}
+	double t0 = util_now();
+	DGraph g;
+	int ok = dfg_build(&g, L, &c, d);
+	if (ok) {
+		dfg_print(&g, stdout);
+		ok = write_out(out, L->p->file, "dfg.json", print_dfg_json, &g);
+	}
+	if (ok && !quiet)
+		fprintf(stderr, "cgrac: %s: %d kernels on %s in %.3f s\n", L->p->file, g.kernels.len, c.pe,
+			util_now() - t0);
+	dfg_free(&g);
+	coll_free(&c);
+	return ok;
+}
+
+int cgrac_compile(HProgram *p, const char *design, const char *out, const char *emit, int quiet, Diags *d)
+{
+	double t0 = util_now();
+	LProgram L;
+	int ok = hl_lower(&L, p, d);
+	double t_lower = util_now() - t0;
+	if (ok && !quiet)
+		fprintf(stderr, "cgrac: %s: lowered in %.3f s\n", p->file, t_lower);
+	if (ok && emit && strcmp(emit, "lowered") == 0) {
+		hl_lower_print(&L, stdout);
+		ok = write_out(out, p->file, "lowered", print_lowered, &L);
+	} else if (ok) {
+		ok = emit_dfg(&L, design, out, quiet, d);
+	}
+	hl_lower_free(&L);
+	return ok;
+}
+
+int cgrac_run_lowered(HProgram *p, const char *design, const Image *inputs, Image *out, Diags *d)
+{
+	Collateral c;
+	if (!coll_load(design, &c, d)) {
+		coll_free(&c);
+		return 0;
+	}
+	LProgram L;
+	DGraph g = { 0 };
+	int ok = hl_lower(&L, p, d) && dfg_build(&g, &L, &c, d) && hx_run(&L, &g, inputs, out, d);
+	dfg_free(&g);
+	hl_lower_free(&L);
+	coll_free(&c);
+	return ok;
 }

@@ -4,10 +4,15 @@
 #ifndef COMPILER_CGRAC_H
 #define COMPILER_CGRAC_H
 
+#include "../common/image.h"
 #include "hl.h"
 
 /* 0 with errors in d. design and out may be NULL (then nothing is written). */
-int cgrac_compile(const HProgram *p, const char *design, const char *out, const char *emit, int quiet,
+int cgrac_compile(HProgram *p, const char *design, const char *out, const char *emit, int quiet,
 		  __keep Diags *d);
+
+/* Runs p through its lowered loop nest and compute kernels on hardware
+ * words (hl_exec.h); 0 with errors in d. */
+int cgrac_run_lowered(HProgram *p, const char *design, const Image *inputs, Image *out, __keep Diags *d);
 
 #endif

@@ -26,6 +26,8 @@ static void usage(FILE *f)
 	      "                   and print them\n"
 	      "  --run IN,...     run the reference interpreter on the input images (one per ImageParam\n"
 	      "                   the program reads, in declaration order) and write the output image\n"
+	      "  --run-lowered IN,...  the same through the lowered loop nest and the compute kernels on\n"
+	      "                   hardware words (needs --design): what the chip should compute\n"
 	      "  --gen-input      write the application's deterministic input image(s), as set by\n"
 	      "                   input.yaml beside APP.hl (several inputs: OUT is a folder)\n"
 	      "  --check          parse and check only\n"
@@ -38,6 +40,7 @@ static void usage(FILE *f)
 
 typedef struct Opts {
 	const char *app, *design, *out, *emit, *run;
+	int lowered;
 	int gen_input, check, quiet;
 } Opts;
 
@@ -56,7 +59,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->out = argv[++i];
 		} else if (!strcmp(a, "--emit") && more) {
 			o->emit = argv[++i];
-		} else if (!strcmp(a, "--run") && more) {
+		} else if ((!strcmp(a, "--run") || !strcmp(a, "--run-lowered")) && more) {
+			o->lowered = !strcmp(a, "--run-lowered");
 			o->run = argv[++i];
 		} else if (!strcmp(a, "--gen-input")) {
 			o->gen_input = 1;
@@ -167,7 +171,7 @@ static char *next_item(char **cur)
 	return s;
 }
 
-static int run(const HProgram *p, const Opts *o, Diags *d)
+static int run(HProgram *p, const Opts *o, Diags *d)
 {
 	HRegions r;
 	if (!hli_regions(p, &r, d))
@@ -203,11 +207,13 @@ static int run(const HProgram *p, const Opts *o, Diags *d)
 	hli_regions_free(&r);
 	Image out = { 0 };
 	double t0 = util_now();
-	if (ok)
+	if (ok && o->lowered)
+		ok = cgrac_run_lowered(p, o->design, inputs, &out, d) && write_image(&out, o->out);
+	else if (ok)
 		ok = hli_run(p, inputs, &out, d) && write_image(&out, o->out);
 	if (ok && !o->quiet)
-		fprintf(stderr, "cgrac: %s: interpreted %s (%d x %d x %d) in %.3f s -> %s\n", p->file,
-			p->funcs.data[p->output].name, out.extent[0], out.dims > 1 ? out.extent[1] : 1,
+		fprintf(stderr, "cgrac: %s: %s %s (%d x %d x %d) in %.3f s -> %s\n", p->file,
+			o->lowered ? "ran the lowered kernels of" : "interpreted", p->funcs.data[p->output].name, out.extent[0], out.dims > 1 ? out.extent[1] : 1,
 			out.dims > 2 ? out.extent[2] : 1, util_now() - t0, o->out);
 	for (int m = 0; m < p->images.len; m++)
 		image_free(&inputs[m]);
@@ -234,6 +240,8 @@ int main(int argc, char **argv)
 	int ok = p != NULL;
 	if (ok && o.gen_input)
 		ok = gen_input(p, &o, d);
+	else if (ok && o.run && o.lowered && !o.design)
+		ok = 0, fprintf(stderr, "cgrac: --run-lowered needs --design DIR\n");
 	else if (ok && o.run)
 		ok = run(p, &o, d);
 	else if (ok && !o.check)

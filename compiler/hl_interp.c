@@ -179,11 +179,7 @@ void hli_regions_free(HRegions *r)
 
 /* ---- evaluation ---- */
 
-typedef struct Buf {
-	int dims;
-	int64_t min[4], extent[4];
-	int64_t *v;
-} Buf;
+typedef HTable Buf;
 
 typedef struct Interp {
 	const HProgram *p;
@@ -192,7 +188,7 @@ typedef struct Interp {
 	int64_t *env;           /* per symbol */
 } Interp;
 
-static int64_t *buf_at(Buf *b, const int64_t *idx)
+int64_t *htable_at(const HTable *b, const int64_t *idx)
 {
 	int64_t off = 0;
 	for (int i = b->dims - 1; i >= 0; i--) {
@@ -221,7 +217,7 @@ static int64_t eval_call(Interp *I, const HExpr *e)
 		}
 		return ht_wrap(e->type, im->px[off]);
 	}
-	int64_t *v = buf_at(&I->funcs[e->callee], idx);
+	int64_t *v = htable_at(&I->funcs[e->callee], idx);
 	if (!v)
 		ICE("interpreter: %s read outside its region", I->p->funcs.data[e->callee].name);
 	return *v;
@@ -305,7 +301,7 @@ static void run_def(Interp *I, int f, const HDef *d)
 		for (int i = 0; i < d->nlhs; i++)
 			idx[i] = eval(I, d->lhs[i]);
 		int64_t v = ht_wrap(fn->type, eval(I, d->value));
-		int64_t *slot = buf_at(b, idx);
+		int64_t *slot = htable_at(b, idx);
 		if (!slot)
 			ICE("interpreter: %s written outside its region", fn->name);
 		*slot = v;
@@ -375,6 +371,16 @@ static int output_image(const HProgram *p, Buf *b, Image *out, Diags *d)
 	for (long i = 0; i < image_size(out); i++)
 		out->px[i] = (uint16_t)b->v[i];
 	return 1;
+}
+
+void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const, HTable *tables)
+{
+	Interp I = { p, tables, NULL, NULL };
+	I.env = xcalloc((size_t)(p->syms.len ? p->syms.len : 1), sizeof *I.env);
+	for (int k = 0; k < r->norder; k++)
+		if (is_const[r->order[k]])
+			realize(&I, r->order[k], r->func[r->order[k]]);
+	free(I.env);
 }
 
 int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)

@@ -19,6 +19,16 @@ typedef struct HRegions {
 	int norder;
 } HRegions;
 
+/* A realized Func: its values over a box. */
+typedef struct HTable {
+	int dims;
+	int64_t min[4], extent[4];
+	int64_t *v;             /* NULL when not realized */
+} HTable;
+
+/* The value at idx, or NULL outside the box. */
+int64_t *htable_at(const HTable *t, const int64_t *idx);
+
 /* Bounds inference; 0 with errors in d (a region that cannot be bounded, an
  * image read at a negative coordinate). */
 int hli_regions(const HProgram *p, HRegions *r, __keep Diags *d);
@@ -27,5 +37,9 @@ void hli_regions_free(HRegions *r);
  * images may be empty) and fills out (the output over its bounds, as 16-bit
  * values); 0 with errors in d. */
 int hli_run(const HProgram *p, const Image *inputs, Image *out, __keep Diags *d);
+
+/* Realizes, over their regions, the Funcs with is_const set that the output
+ * needs (they may call only each other); tables has one entry per Func. */
+void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const, HTable *tables);
 
 #endif

@@ -1,0 +1,24 @@
+/* collateral.h - what the front end reads of a chip's collateral
+ * (rtl_out/<design>/, ARCHITECTURE.md): the PE named by design.yaml, its
+ * word width (the widest data input of <pe>.info.yaml) and the IR
+ * operations its <pe>.rules.yaml knows (those with a rule and those it
+ * lists as unsupported). */
+#ifndef COMPILER_COLLATERAL_H
+#define COMPILER_COLLATERAL_H
+
+#include "../common/diag.h"
+#include "../common/strmap.h"
+
+typedef struct Collateral {
+	char *pe;               /* the PE's name */
+	char *rules_file;       /* <pe>.rules.yaml */
+	int word;               /* bits */
+	StrMap ops;             /* IR operation -> 1 with a rule, 0 unsupported */
+} Collateral;
+
+/* 0 with errors in d. */
+int coll_load(const char *dir, Collateral *c, __keep Diags *d);
+void coll_free(Collateral *c);
+int coll_has_op(const Collateral *c, const char *op);
+
+#endif

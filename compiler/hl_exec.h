@@ -1,0 +1,14 @@
+/* hl_exec.h - runs an application's lowered loop nest (hl_lower.h) with its
+ * compute kernels (hl_dfg.h) evaluated on hardware words, and writes the
+ * output: compared with the reference interpreter, it shows that lowering
+ * and the narrowing to the word keep the program's meaning. */
+#ifndef COMPILER_HL_EXEC_H
+#define COMPILER_HL_EXEC_H
+
+#include "../common/image.h"
+#include "hl_dfg.h"
+
+/* inputs: one image per ImageParam (as for hli_run); 0 with errors in d. */
+int hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out, __keep Diags *d);
+
+#endif
