@@ -27,9 +27,10 @@ OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
 SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
 
 TOOLS     := bin/peak bin/lake bin/canal bin/cgrac
-TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal
+TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal bin/test_cgrac
 SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
-             build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal
+             build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal \
+             build/san/bin/cgrac build/san/bin/test_cgrac
 
 .PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
 .DEFAULT_GOAL := all
@@ -79,6 +80,28 @@ bin/cgrac: $(call OBJ,compiler/cgrac_main.c $(CGRAC_SRC) $(COMMON_SRC))
 build/san/bin/cgrac: $(call SANOBJ,compiler/cgrac_main.c $(CGRAC_SRC) $(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/test_cgrac: $(call OBJ,compiler/tests/test_cgrac.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_cgrac: $(call SANOBJ,compiler/tests/test_cgrac.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# verif: the Verilator benches of the whole array (verif/README.md)
+VERIF_SRC := $(filter-out verif/verif_main.c,$(sort $(wildcard verif/*.c)))
+
+bin/verif: $(call OBJ,verif/verif_main.c $(VERIF_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/verif: $(call SANOBJ,verif/verif_main.c $(VERIF_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build: bin/verif
+test: build/san/bin/verif
 
 bin/test_canal: $(call OBJ,canal/tests/test_canal.c $(CANAL_SRC) $(COMMON_SRC))
 	@mkdir -p bin
@@ -166,6 +189,7 @@ update-golden: bin/peak bin/lake bin/canal
 	@bash peak/tests/golden.sh --update
 	@bash lake/tests/golden.sh --update
 	@bash canal/tests/golden.sh --update
+	@bash compiler/tests/golden.sh --update
 
 clean:
 	rm -rf build bin rtl_out/*/

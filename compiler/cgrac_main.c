@@ -30,6 +30,7 @@ static void usage(FILE *f)
 	      "                   hardware words (needs --design): what the chip should compute\n"
 	      "  --gen-input      write the application's deterministic input image(s), as set by\n"
 	      "                   input.yaml beside APP.hl (several inputs: OUT is a folder)\n"
+	      "  --seed S, --range LO:HI  with --gen-input: override input.yaml's seed and value range\n"
 	      "  --check          parse and check only\n"
 	      "  -q               no progress or summary lines\n"
 	      "  -h, --help       this text\n"
@@ -42,11 +43,14 @@ typedef struct Opts {
 	const char *app, *design, *out, *emit, *run;
 	int lowered;
 	int gen_input, check, quiet;
+	long seed;              /* -1: from input.yaml */
+	int range_lo, range_hi; /* range_hi < 0: from input.yaml */
 } Opts;
 
 static int parse_opts(int argc, char **argv, Opts *o)
 {
 	memset(o, 0, sizeof *o);
+	o->seed = o->range_hi = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;
@@ -62,6 +66,19 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		} else if ((!strcmp(a, "--run") || !strcmp(a, "--run-lowered")) && more) {
 			o->lowered = !strcmp(a, "--run-lowered");
 			o->run = argv[++i];
+		} else if (!strcmp(a, "--seed") && more) {
+			char *end;
+			o->seed = strtol(argv[++i], &end, 10);
+			if (*end || o->seed < 0) {
+				fprintf(stderr, "cgrac: --seed %s: expected a number\n", argv[i]);
+				return 0;
+			}
+		} else if (!strcmp(a, "--range") && more) {
+			if (sscanf(argv[++i], "%d:%d", &o->range_lo, &o->range_hi) != 2 || o->range_lo < 0 ||
+			    o->range_hi > 65535 || o->range_lo > o->range_hi) {
+				fprintf(stderr, "cgrac: --range %s: expected LO:HI within 0:65535\n", argv[i]);
+				return 0;
+			}
 		} else if (!strcmp(a, "--gen-input")) {
 			o->gen_input = 1;
 		} else if (!strcmp(a, "--check")) {
@@ -130,6 +147,12 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d)
 	InputSpec spec;
 	int ok = input_spec_load(spec_path, &spec, d), used = 0;
 	free(spec_path);
+	if (o->seed >= 0)
+		spec.seed = (uint64_t)o->seed;
+	if (o->range_hi >= 0) {
+		spec.lo = o->range_lo;
+		spec.hi = o->range_hi;
+	}
 	for (int m = 0; m < p->images.len; m++)
 		used += r.image_used[m];
 	for (int m = 0, k = 0; ok && m < p->images.len; m++) {

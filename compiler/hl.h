@@ -121,6 +121,7 @@ typedef struct HLevel {
 typedef struct HSplit {
 	int old, outer, inner;  /* symbols */
 	int64_t factor;
+	int line, col;          /* the schedule call */
 } HSplit;
 
 /* The loops of one stage, innermost first, as the schedule leaves them. */

@@ -358,10 +358,12 @@ static DVal lower_wide(Builder *B, const HExpr *e, int low_only)
 			all = iv_union(all, range_of(&B->rc, ops[i]));
 		HType ot;
 		if (!narrow_type(B, all, e->a->type.is_signed, &ot)) {
-			const HExpr *w = ops[e->kind == HE_SELECT ? 1 : 0];
-			berr(B, w, "this %s value ranges over [%lld, %lld], which no %d-bit word holds, and the "
-				   "operation on it needs its exact value", ht_name(w->type), (long long)all.lo,
-			     (long long)all.hi, B->W);
+			char *s = he_str(B->L->p, e);
+			berr(B, e, "'%s' cannot be computed on %d-bit words: its operands range over [%lld, %lld] and "
+				   "it needs their exact values (of wide products only (a * b) >> %d and >> %d are PE "
+				   "operations: mulmid, mulhi)", s, B->W, (long long)all.lo, (long long)all.hi, B->W / 2,
+			     B->W);
+			free(s);
 			return bad;
 		}
 		if (e->kind == HE_SELECT) {
@@ -585,7 +587,9 @@ static void json_tables(const DGraph *g, FILE *f)
 		const HTable *tb = &P->tables[t];
 		fprintf(f, "%s\n    { \"table\": ", first ? "" : ",");
 		json_str(f, g->L->p->funcs.data[t].name);
-		LRegion r = { tb->dims, { 0 }, { 0 } };
+		LRegion r;
+		memset(&r, 0, sizeof r);
+		r.dims = tb->dims;
 		int64_t n = 1;
 		for (int i = 0; i < tb->dims; i++) {
 			r.min[i] = tb->min[i];

@@ -191,9 +191,9 @@ int hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out, 
 		int64_t n = 1;
 		b->dims = r->dims;
 		for (int i = 0; i < r->dims; i++) {
-			b->min[i] = r->min[i];
-			b->extent[i] = r->extent[i];
-			n *= r->extent[i];
+			b->min[i] = r->box_min[i];
+			b->extent[i] = r->box_extent[i];
+			n *= r->box_extent[i];
 		}
 		b->v = xcalloc((size_t)n, sizeof *b->v);
 	}
@@ -201,8 +201,8 @@ int hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out, 
 	memset(out, 0, sizeof *out);
 	out->dims = ro->dims;
 	for (int i = 0; i < ro->dims; i++) {
-		out->extent[i] = (int)ro->extent[i];
-		X.out_min[i] = ro->min[i];
+		out->extent[i] = (int)ro->box_extent[i];
+		X.out_min[i] = ro->box_min[i];
 	}
 	image_alloc(out);
 	run_stmt(&X, L->root);

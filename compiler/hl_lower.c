@@ -264,6 +264,20 @@ static void acc_add(Lower *W, Acc *acc, int i, const Aff *lo, const Aff *hi, con
 		acc->hi[i] = *hi;
 }
 
+static int has_call(const HExpr *e)
+{
+	if (!e)
+		return 0;
+	if (e->kind == HE_CALL)
+		return 1;
+	if (has_call(e->a) || has_call(e->b) || has_call(e->c))
+		return 1;
+	for (int i = 0; i < e->nargs; i++)
+		if (has_call(e->args[i]))
+			return 1;
+	return 0;
+}
+
 /* The interval of one index over the loops inside the placement. */
 static int index_bounds(Lower *W, const Stage *S, int from, const HExpr *arg, Aff *lo, Aff *hi,
 			const HExpr *call, const char *what)
@@ -275,6 +289,12 @@ static int index_bounds(Lower *W, const Stage *S, int from, const HExpr *arg, Af
 		e = e->a;
 	else
 		d = 1;
+	if (!aff_of(e, &a) && has_call(e)) {
+		lerr(W, call->line, call->col,
+		     "data-dependent read of '%s': its index depends on data; only constant tables (look-up "
+		     "tables) may be read at computed addresses (Unified Buffer Table 2)", what);
+		return 0;
+	}
 	if (!aff_of(e, &a)) {
 		lerr(W, call->line, call->col,
 		     "non-affine index in the read of '%s': the address generators handle affine indices "
@@ -445,7 +465,7 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	vec_foreach(&sc->splits, j) {
 		const HSplit *sp = &sc->splits.data[j];
 		if (ext[sp->old] % sp->factor) {
-			lerr(W, d->line, d->col,
+			lerr(W, sp->line, sp->col,
 			     "%s.s%d: split of '%s' by %lld, which does not divide its extent %lld (tail "
 			     "strategies are not supported)", fn->name, k, W->p->syms.data[sp->old].name,
 			     (long long)sp->factor, (long long)ext[sp->old]);
@@ -472,7 +492,8 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	S->nenclosing = nencl;
 	S->nfull = nencl + nd;
 	S->full = arena_alloc(W->a, sizeof *S->full * (size_t)(S->nfull ? S->nfull : 1));
-	memcpy(S->full, encl, sizeof *encl * (size_t)nencl);
+	if (nencl)
+		memcpy(S->full, encl, sizeof *encl * (size_t)nencl);
 	int *dims = xcalloc((size_t)(nd ? nd : 1), sizeof *dims);
 	int *from = xcalloc((size_t)(nd ? nd : 1), sizeof *from);
 	int *to = xcalloc((size_t)(nd ? nd : 1), sizeof *to);
@@ -778,8 +799,8 @@ static int stream_regions(Lower *W, const LLoop *encl, int nencl)
 		LRegion *lr = &W->L->images[m];
 		lr->dims = im->dims;
 		for (int i = 0; i < im->dims; i++) {
-			lr->min[i] = rmin[i].c;
-			lr->extent[i] = rext[i];
+			lr->min[i] = lr->box_min[i] = rmin[i].c;
+			lr->extent[i] = lr->box_extent[i] = rext[i];
 		}
 	}
 	return 1;
@@ -862,10 +883,17 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 		for (int f = 0; f < p->funcs.len; f++)
 			if (W.place[f].placed) {
 				LRegion *r = &L->funcs[f];
+				const Stage *S = &W.place[f].stages[0];
 				r->dims = p->funcs.data[f].dims;
 				for (int i = 0; i < r->dims; i++) {
+					Aff lo, hi, top = W.place[f].rmin[i], x;
+					top.c += W.place[f].rext[i] - 1;
 					r->min[i] = W.place[f].rmin[i].c;
 					r->extent[i] = W.place[f].rext[i];
+					aff_bounds(S->full, 0, S->nenclosing, &W.place[f].rmin[i], &lo, &x);
+					aff_bounds(S->full, 0, S->nenclosing, &top, &x, &hi);
+					r->box_min[i] = lo.c;
+					r->box_extent[i] = hi.c - lo.c + 1;
 				}
 			}
 		Env env = { { 0 }, { 0 } };

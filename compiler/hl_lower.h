@@ -29,10 +29,13 @@ struct LStmt {
 	VEC(LStmt *) body;
 };
 
-/* The region a stored Func or streamed image holds per accelerator run. */
+/* The region a stored Func or streamed image holds: per iteration of the
+ * loop it is computed at (its minimum there with every loop at its start),
+ * and the box of every value it ever holds. */
 typedef struct LRegion {
 	int dims;
-	int64_t min[4], extent[4];      /* the mins with host loops at 0 */
+	int64_t min[4], extent[4];
+	int64_t box_min[4], box_extent[4];
 } LRegion;
 
 typedef struct LProgram {

@@ -1312,7 +1312,7 @@ static int do_split(Parser *P, HStageSched *s, int f, int def, Val *a, int64_t f
 		       hl_sym_name(P->p, old), stage_name(P, f, def));
 		return 0;
 	}
-	HSplit sp = { old, outer, inner, factor };
+	HSplit sp = { old, outer, inner, factor, a[0].line, a[0].col };
 	vec_push(&s->splits, sp);
 	vec_push(&s->dims, 0);
 	vec_push(&s->unrolled, 0);

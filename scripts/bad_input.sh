@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bad_input.sh - a bad-input suite: every DIR/*.yaml is a spec with a deliberate
+# bad_input.sh - a bad-input suite: every DIR/*.yaml (or DIR/*.hl, an
+# application, whose comments start with '//') is an input with a deliberate
 # mistake. Its leading comment block holds one or more lines
 #     # expect: FILE:LINE:COL: error: MESSAGE
 # giving a diagnostic exactly as the tool must print it, with the spec's path
@@ -54,7 +55,7 @@ show() {
 }
 
 shopt -s nullglob
-files=("$dir"/*.yaml)
+files=("$dir"/*.yaml "$dir"/*.hl)
 if [ ${#files[@]} -eq 0 ]; then
 	echo "bad-input: no specs in $dir" >&2
 	echo "bad-input: 0 passed, 1 failed"
@@ -62,14 +63,16 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 
 for f in "${files[@]}"; do
-	name=$(basename "$f" .yaml)
+	name=$(basename "$f")
+	name=${name%.*}
 
 	# The expected lines: '# expect: ' lines of the leading comment block.
 	expects=()
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in
 		'# expect: '*) expects+=("${line#'# expect: '}") ;;
-		'#'*) ;;
+		'// expect: '*) expects+=("${line#'// expect: '}") ;;
+		'#'* | '//'*) ;;
 		*) break ;;
 		esac
 	done <"$f"

@@ -64,6 +64,15 @@ suite "canal golden files and determinism" bash canal/tests/golden.sh
 suite "canal cgra.v: determinism, lint -Wall, Verilator build (4x4 designs)" bash canal/tests/lint.sh
 suite "canal configuration bus: every register written and read back (cgra_4x4)" bash canal/tests/config_bus.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
+suite "cgrac unit tests: Halide arithmetic and types, lexer, ranges, lowering" bin/test_cgrac
+suite "cgrac unit tests (ASan+UBSan)" build/san/bin/test_cgrac
+suite "cgrac bad input" bash compiler/tests/bad.sh
+suite "cgrac bad input (ASan+UBSan)" env CGRAC=build/san/bin/cgrac bash compiler/tests/bad.sh
+suite "cgrac golden files: lowered loop nests and compute graphs of the suite, determinism" \
+	bash compiler/tests/golden.sh
+suite "cgrac applications: lowered kernels on 16-bit words vs. the interpreter" bash compiler/tests/apps.sh
+suite "cgrac applications under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/apps.sh \
+	brighten_blur harris unsharp upsample
 suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
 	bash apps/reference/tests/halide_check.sh
 suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh

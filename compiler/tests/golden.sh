@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Golden files of the compiler's front end: for every application of apps/,
+# the lowered loop nest (--emit lowered) and the compute graph
+# (<app>.dfg.json, --emit dfg) on cgra_4x4's collateral, compared with
+# compiler/tests/golden/; and determinism (a second run gives the same bytes).
+#   usage: compiler/tests/golden.sh [--update]
+set -u
+cd "$(dirname "$0")/../.."
+update=0
+[ "${1:-}" = --update ] && update=1
+design=rtl_out/cgra_4x4
+[ -f $design/design.yaml ] || bash scripts/rtl.sh cgra_4x4 >/dev/null || exit 1
+gold=compiler/tests/golden
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+
+for hl in apps/*/*.hl; do
+	app=$(basename "$hl" .hl)
+	for run in 1 2; do
+		if ! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit lowered -q >/dev/null ||
+			! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit dfg -q >/dev/null; then
+			fail "$app: cgrac failed"
+			continue 2
+		fi
+	done
+	for ext in lowered dfg.json; do
+		if [ $update = 1 ]; then
+			cp "$tmp/1/$app.$ext" "$gold/$app.$ext"
+		fi
+		if cmp -s "$tmp/1/$app.$ext" "$gold/$app.$ext"; then
+			pass "$app.$ext matches the golden file"
+		else
+			diff "$gold/$app.$ext" "$tmp/1/$app.$ext" | head -10
+			fail "$app.$ext differs from $gold/$app.$ext (make update-golden after review)"
+		fi
+		if cmp -s "$tmp/1/$app.$ext" "$tmp/2/$app.$ext"; then
+			pass "$app.$ext is deterministic"
+		else
+			fail "$app.$ext differs between two runs"
+		fi
+	done
+done
+echo "compiler golden files: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

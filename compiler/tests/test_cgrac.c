@@ -1,0 +1,390 @@
+/* test_cgrac.c - unit tests of the compiler's front end: Halide's arithmetic
+ * and type rules, the lexer, interval analysis, the simplifier, the
+ * interpreter's update order, and lowering with schedules the applications
+ * do not use (split, unroll with a factor, compute_at an inner loop, in()),
+ * each checked by running the lowered kernels against the interpreter. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/rng.h"
+#include "../../common/tests/check.h"
+#include "../collateral.h"
+#include "../hl.h"
+#include "../hl_dfg.h"
+#include "../hl_exec.h"
+#include "../hl_interp.h"
+#include "../hl_lex.h"
+#include "../hl_lower.h"
+#include "../hl_range.h"
+#include "../hl_simplify.h"
+
+static HProgram *parse(const char *text)
+{
+	Diags *d = diags_new(NULL);
+	HProgram *p = hl_parse("t.hl", text, d);
+	diags_free(d);
+	return p;
+}
+
+/* The message of the first error of text, or "" */
+static char msg[512];
+static const char *first_error(const char *text)
+{
+	Diags *d = diags_new(NULL);
+	HProgram *p = hl_parse("t.hl", text, d);
+	msg[0] = 0;
+	if (diags_count(d))
+		snprintf(msg, sizeof msg, "%d:%d: %s", diags_get(d, 0)->line, diags_get(d, 0)->col,
+			 diags_get(d, 0)->msg);
+	hl_free(p);
+	diags_free(d);
+	return msg;
+}
+
+/* ---- arithmetic ---- */
+
+static void test_eval(void)
+{
+	static const struct {
+		HBinOp op;
+		HType t;
+		int64_t x, y, want;
+	} cases[] = {
+		{ HB_ADD, { 0, 16 }, 65535, 1, 0 },
+		{ HB_SUB, { 0, 16 }, 0, 1, 65535 },
+		{ HB_ADD, { 1, 16 }, 32767, 1, -32768 },
+		{ HB_MUL, { 0, 16 }, 300, 300, 90000 % 65536 },
+		{ HB_DIV, { 1, 16 }, -7, 2, -4 },   /* rounds to negative infinity */
+		{ HB_DIV, { 1, 16 }, -7, -2, 4 },   /* Euclidean: remainder 1 */
+		{ HB_DIV, { 1, 16 }, 7, -2, -3 },
+		{ HB_MOD, { 1, 16 }, -7, 3, 2 },    /* never negative */
+		{ HB_MOD, { 1, 16 }, -7, -3, 2 },
+		{ HB_DIV, { 0, 16 }, 9, 0, 0 },     /* division by zero gives zero */
+		{ HB_MOD, { 0, 16 }, 9, 0, 0 },
+		{ HB_SHR, { 1, 16 }, -16, 2, -4 },  /* arithmetic */
+		{ HB_SHR, { 0, 16 }, 0xfff0, 2, 0x3ffc },
+		{ HB_SHL, { 0, 16 }, 0x8001, 1, 2 },
+		{ HB_SHL, { 0, 16 }, 1, 16, 0 },
+		{ HB_ABSD, { 1, 16 }, -30000, 30000, 60000 },   /* uint16 result */
+		{ HB_MIN, { 1, 16 }, -3, 2, -3 },
+		{ HB_LT, { 1, 16 }, -3, 2, 1 },
+		{ HB_LT, { 0, 16 }, 65533, 2, 0 },
+		{ HB_AND, { 1, 16 }, -1, 0x00ff, 0xff },
+	};
+	for (int i = 0; i < COUNT(cases); i++) {
+		int64_t got = hb_eval(cases[i].op, cases[i].t, cases[i].x, cases[i].y);
+		CHECK(got == cases[i].want, "%s %lld %s %lld = %lld, expected %lld", ht_name(cases[i].t),
+		      (long long)cases[i].x, hb_name(cases[i].op), (long long)cases[i].y, (long long)got,
+		      (long long)cases[i].want);
+	}
+	CHECK(hu_eval(HU_ABS, HT_I16, HT_U16, -32768) == 32768, "abs(int16 -32768) is 32768 as uint16");
+	CHECK(hu_eval(HU_NEG, HT_U16, HT_U16, 1) == 65535, "-(uint16)1 wraps");
+	CHECK(ht_wrap(HT_BOOL, 5) == 1, "a cast to bool is != 0");
+	CHECK(ht_wrap(HT_I16, 40000) == 40000 - 65536, "int16 wraps");
+}
+
+/* ---- types ---- */
+
+#define PROLOGUE "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc f(\"f\");\n"
+#define EPILOGUE "f.bound(x, 0, 4).bound(y, 0, 4);\nhw_accelerate(f);\nstream_to_accelerator(in);\n"
+
+/* The type and printed value of f(x, y) = expr. */
+static void type_of(const char *expr, HType *t, char *text, size_t n)
+{
+	char src[1024];
+	snprintf(src, sizeof src, PROLOGUE "f(x, y) = %s;\n" EPILOGUE, expr);
+	HProgram *p = parse(src);
+	t->bits = 0;
+	text[0] = 0;
+	if (!p)
+		return;
+	const HFunc *f = &p->funcs.data[0];
+	*t = f->type;
+	char *s = he_str(p, f->defs.data[0].value);
+	snprintf(text, n, "%s", s);
+	free(s);
+	hl_free(p);
+}
+
+static void test_types(void)
+{
+	static const struct {
+		const char *expr, *type, *text;
+	} cases[] = {
+		{ "in(x, y) * 2", "uint16", "in(x, y) * (uint16)2" },
+		{ "2 * in(x, y)", "uint16", "(uint16)2 * in(x, y)" },
+		{ "cast<int16_t>(in(x, y)) + in(x, y)", "int16", "int16(in(x, y)) + int16(in(x, y))" },
+		{ "cast<uint32_t>(in(x, y)) + cast<int16_t>(in(x, y))", "int32", NULL },
+		{ "x + 1", "int32", "x + 1" },
+		{ "Expr(5) + in(x, y)", "int32", NULL },
+		{ "select(in(x, y) > 3, 1, in(x, y))", "uint16", "select(in(x, y) > (uint16)3, (uint16)1, in(x, y))" },
+		{ "select(in(x, y) > 3, 1, 0)", "int32", NULL },
+		{ "abs(cast<int16_t>(in(x, y)))", "uint16", NULL },
+		{ "absd(cast<int16_t>(in(x, y)), cast<int16_t>(in(x + 1, y)))", "uint16", NULL },
+		{ "clamp(cast<int16_t>(in(x, y)), -180, 180)", "int16", "max(min(int16(in(x, y)), (int16)180), (int16)-180)" },
+		{ "in(x, y) > 3 && in(x, y) < 9", "bool", NULL },
+		{ "max(in(x, y), 1)", "uint16", "max(in(x, y), (uint16)1)" },
+		{ "u32(in(x, y)) * u32(in(x, y)) >> 8", "uint32", NULL },
+		{ "3 * 4 + in(x, y)", "uint16", "(uint16)12 + in(x, y)" },
+		{ "in(x, y) / 4", "uint16", "in(x, y) / (uint16)4" },
+		{ "-in(x, y)", "uint16", "-in(x, y)" },
+		{ "cast<uint16_t>(7)", "uint16", "(uint16)7" },
+	};
+	for (int i = 0; i < COUNT(cases); i++) {
+		HType t;
+		char text[512];
+		type_of(cases[i].expr, &t, text, sizeof text);
+		CHECK(t.bits && !strcmp(ht_name(t), cases[i].type), "%s: type %s, expected %s", cases[i].expr,
+		      t.bits ? ht_name(t) : "(error)", cases[i].type);
+		if (cases[i].text)
+			CHECK(!strcmp(text, cases[i].text), "%s: printed '%s', expected '%s'", cases[i].expr, text,
+			      cases[i].text);
+	}
+}
+
+static void test_type_errors(void)
+{
+	static const struct {
+		const char *expr, *want;
+	} cases[] = {
+		{ "in(x, y) + 70000", "will be implicitly coerced to type uint16" },
+		{ "in(x, y) + -1", "will be implicitly coerced to type uint16" },
+		{ "in(x, y) && in(x, y)", "must be boolean" },
+		{ "in(x, y) & cast<int16_t>(in(x, y))", "different types uint16 and int16" },
+		{ "clamp(in(x, y), -1, 5)", "will be implicitly coerced" },
+		{ "in(u32(x), y)", "implicit cast from uint32 to int" },
+		{ "sum(in(x, y))", "no reduction variable" },
+		{ "cast<int>(in(x, y)) ? 1 : 2", "conditional operator" },
+		{ "in(x, y) + (in(x, y) > 2)", "on a boolean value" },
+	};
+	for (int i = 0; i < COUNT(cases); i++) {
+		char src[1024];
+		snprintf(src, sizeof src, PROLOGUE "f(x, y) = %s;\n" EPILOGUE, cases[i].expr);
+		const char *m = first_error(src);
+		CHECK(strstr(m, cases[i].want) != NULL, "%s: error '%s', expected one with '%s'", cases[i].expr, m,
+		      cases[i].want);
+		CHECK(!strncmp(m, "4:", 2), "%s: the error is on line 4 (%s)", cases[i].expr, m);
+	}
+	const char *m = first_error(PROLOGUE "f(x, y) = in(x, y) +;\nf(x, y) = zz;\n" EPILOGUE);
+	CHECK(strstr(m, "expected an expression") != NULL, "syntax error: %s", m);
+	Diags *d = diags_new(NULL);
+	HProgram *p = hl_parse("t.hl", PROLOGUE "f(x, y) = in(x, y) +;\nFunc g(\"g\");\ng(x) = qq;\n", d);
+	CHECK(!p && diags_errors(d) == 2, "both errors of a file are reported (%d)", diags_errors(d));
+	for (int i = 0; i < diags_count(d); i++)
+		if (diags_errors(d) != 2)
+			printf("    %d:%d: %s\n", diags_get(d, i)->line, diags_get(d, i)->col, diags_get(d, i)->msg);
+	hl_free(p);
+	diags_free(d);
+}
+
+/* ---- lexer ---- */
+
+static void test_lexer(void)
+{
+	HToks t;
+	Diags *d = diags_new(NULL);
+	hlx_tokenize("t", "f(x) /* c\n */ = 0x1F<<2; // end\n\"s\" >>= ", &t, d);
+	static const char *const want[] = { "f", "(", "x", ")", "=", "0x1F", "<<", "2", ";", "s", ">>=", "" };
+	CHECK(t.len == COUNT(want), "%d tokens, expected %d", t.len, COUNT(want));
+	for (int i = 0; i < t.len && i < COUNT(want); i++)
+		if (t.toks[i].kind != TK_INT)
+			CHECK(!strcmp(t.toks[i].text, want[i]), "token %d '%s', expected '%s'", i, t.toks[i].text, want[i]);
+	CHECK(t.len > 5 && t.toks[5].kind == TK_INT && t.toks[5].value == 31, "0x1F is 31");
+	CHECK(t.len > 4 && t.toks[4].line == 2 && t.toks[4].col == 5, "'=' at 2:5 after a block comment (%d:%d)",
+	      t.toks[4].line, t.toks[4].col);
+	CHECK(diags_errors(d) == 0, "no lexical error");
+	hlx_free(&t);
+	hlx_tokenize("t", "a @ 1.5 99999999999", &t, d);
+	CHECK(diags_errors(d) == 3, "an unexpected character, a float and a too large literal (%d)", diags_errors(d));
+	hlx_free(&t);
+	diags_free(d);
+}
+
+/* ---- ranges and simplification ---- */
+
+static void test_ranges(void)
+{
+	HProgram *p = parse(PROLOGUE "f(x, y) = max((in(x, y) * 3 + in(x, y)) >> 8, 1) + 2;\n" EPILOGUE);
+	if (!CHECK(p != NULL, "parses"))
+		return;
+	RangeCtx c;
+	range_init(&c, p);
+	const HExpr *e = p->funcs.data[0].defs.data[0].value;
+	Interval r = range_of(&c, e);
+	CHECK(r.lo == 3 && r.hi == 257, "max(u16 >> 8, 1) + 2 over [3, 257], got [%lld, %lld]", (long long)r.lo,
+	      (long long)r.hi);
+	r = range_of(&c, e->a->a);
+	CHECK(r.lo == 0 && r.hi == 255, "a wrapping uint16 sum >> 8 over [0, 255], got [%lld, %lld]", (long long)r.lo,
+	      (long long)r.hi);
+	range_free(&c);
+	Arena *a = p->arena;
+	HExpr *x = he_var(a, 0);
+	HExpr *s = hs_simplify(a, he_bin(a, HB_ADD, HT_I32, hs_simplify(a, he_bin(a, HB_ADD, HT_I32, x, he_const(a, HT_I32, 1))),
+					 he_const(a, HT_I32, 2)));
+	char *str = he_str(p, s);
+	CHECK(!strcmp(str, "x + 3"), "(x + 1) + 2 is x + 3, got %s", str);
+	free(str);
+	s = hs_simplify(a, he_bin(a, HB_MUL, HT_U16, he_const(a, HT_U16, 0), he_cast(a, HT_U16, x)));
+	CHECK(he_is_const(s, NULL) && s->value == 0, "0 * e is 0");
+	HExpr *terms[3] = { he_cast(a, HT_U16, x), he_const(a, HT_U16, 3), he_const(a, HT_U16, 65535) };
+	s = hs_balance_sum(a, HT_U16, terms, 3);
+	str = he_str(p, s);
+	CHECK(!strcmp(str, "uint16(x) + (uint16)2"), "constants of a sum are combined modulo 2^16: %s", str);
+	free(str);
+	hl_free(p);
+}
+
+/* ---- interpreter ---- */
+
+static void test_interpreter_updates(void)
+{
+	/* a scan: every update point reads the point before it, in RDom order */
+	HProgram *p = parse("ImageParam in(UInt(16), 1, \"in\");\nVar x(\"x\");\nFunc f(\"f\"), g(\"g\");\n"
+			    "RDom r(1, 7);\nf(x) = in(x);\nf(r) = f(r - 1) + f(r);\n"
+			    "g(x) = f(x);\ng(2) = cast<uint16_t>(100);\ng.bound(x, 0, 8);\nf.compute_root();\n"
+			    "hw_accelerate(g);\nstream_to_accelerator(in);\n");
+	if (!CHECK(p != NULL, "parses"))
+		return;
+	Image in = { 1, { 8 }, NULL };
+	image_alloc(&in);
+	for (int i = 0; i < 8; i++)
+		in.px[i] = (uint16_t)(i + 1);
+	Image out;
+	Diags *d = diags_new(NULL);
+	int ok = hli_run(p, &in, &out, d);
+	CHECK(ok, "runs");
+	int want[8] = { 1, 3, 100, 10, 15, 21, 28, 36 };
+	for (int i = 0; ok && i < 8; i++)
+		CHECK(out.px[i] == want[i], "g(%d) = %d, expected %d", i, out.px[i], want[i]);
+	image_free(&in);
+	image_free(&out);
+	diags_free(d);
+	hl_free(p);
+}
+
+/* ---- lowering, checked by running it ---- */
+
+static Collateral all_ops(void)
+{
+	static const char *const ops[] = {
+		"add", "sub", "mul", "mulmid", "smulmid", "umulhi", "smulhi", "and", "or", "xor", "not", "shl",
+		"lshr", "ashr", "eq", "neq", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge", "umin", "umax",
+		"smin", "smax", "abs", "absd", "mux", "const", "and1", "or1", "xor1", "not1", "mux1", "const1",
+	};
+	Collateral c = { xstrdup("test_pe"), xstrdup("test_pe.rules.yaml"), 16, { 0 } };
+	strmap_init(&c.ops);
+	for (int i = 0; i < COUNT(ops); i++)
+		strmap_put(&c.ops, ops[i], 1);
+	return c;
+}
+
+/* Lowers src, runs its kernels and the interpreter on a random input, and
+ * compares; returns the lowered text's length (0 on failure). */
+static void lower_and_compare(const char *what, const char *src, const char *must_print)
+{
+	Diags *d = diags_new(stdout);
+	HProgram *p = hl_parse(what, src, d), *q = hl_parse(what, src, d);
+	if (!CHECK(p && q, "%s: parses", what)) {
+		hl_free(p);
+		hl_free(q);
+		diags_free(d);
+		return;
+	}
+	HRegions r;
+	hli_regions(p, &r, d);
+	Image in = { p->images.data[0].dims, { 0 }, NULL };
+	for (int i = 0; i < in.dims; i++)
+		in.extent[i] = (int)r.image[0][i].hi + 1;
+	hli_regions_free(&r);
+	image_alloc(&in);
+	Rng g;
+	rng_seed(&g, 9);
+	for (long i = 0; i < image_size(&in); i++)
+		in.px[i] = (uint16_t)rng_bits(&g, 16);
+	Image gold, hw = { 0 };
+	Collateral c = all_ops();
+	LProgram L;
+	DGraph dg = { 0 };
+	int ok = hli_run(p, &in, &gold, d);
+	int low = ok && hl_lower(&L, q, d) && dfg_build(&dg, &L, &c, d) && hx_run(&L, &dg, &in, &hw, d);
+	CHECK(low, "%s: lowers and runs", what);
+	if (low) {
+		CHECK(image_size(&gold) == image_size(&hw) &&
+			      !memcmp(gold.px, hw.px, sizeof *gold.px * (size_t)image_size(&gold)),
+		      "%s: the lowered kernels compute the interpreter's output", what);
+		FILE *f = tmpfile();
+		hl_lower_print(&L, f);
+		long len = ftell(f);
+		char *buf = xcalloc((size_t)len + 1, 1);
+		rewind(f);
+		if (fread(buf, 1, (size_t)len, f) != (size_t)len)
+			buf[0] = 0;
+		fclose(f);
+		CHECK(strstr(buf, must_print) != NULL, "%s: the loop nest shows '%s'", what, must_print);
+		free(buf);
+	}
+	if (ok)
+		image_free(&gold);
+	image_free(&hw);
+	image_free(&in);
+	dfg_free(&dg);
+	if (low || L.p)
+		hl_lower_free(&L);
+	coll_free(&c);
+	hl_free(p);
+	hl_free(q);
+	diags_free(d);
+}
+
+static void test_lowering(void)
+{
+	lower_and_compare("split+unroll",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\"), xo(\"xo\"), xi(\"xi\");\n"
+			  "Func g(\"g\"), f(\"f\");\ng(x, y) = in(x, y) + in(x, y + 1);\n"
+			  "f(x, y) = g(x, y) - g(x + 2, y);\nf.bound(x, 0, 12).bound(y, 0, 5);\n"
+			  "f.split(x, xo, xi, 4).unroll(xi, 2);\ng.compute_at(f, y);\nhw_accelerate(f);\n"
+			  "stream_to_accelerator(in);\n",
+			  "for f.s0.x.xi in [0, 2):");
+	lower_and_compare("compute_at inner tile loop",
+			  "ImageParam in(UInt(16), 2, \"in\");\n"
+			  "Var x(\"x\"), y(\"y\"), xo(\"xo\"), yo(\"yo\"), xi(\"xi\"), yi(\"yi\");\n"
+			  "Func g(\"g\"), f(\"f\");\ng(x, y) = in(x, y) * 3;\n"
+			  "f(x, y) = g(x, y) + g(x + 1, y + 1);\nf.bound(x, 0, 8).bound(y, 0, 8);\n"
+			  "f.tile(x, y, xo, yo, xi, yi, 4, 4);\ng.compute_at(f, xo);\nhw_accelerate(f);\n"
+			  "stream_to_accelerator(in);\n",
+			  "for g.s0.x in [f.s0.x.xo * 4, +5):");
+	lower_and_compare("in() and a signed pipeline",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc a(\"a\"), f(\"f\");\n"
+			  "a(x, y) = cast<int16_t>(in(x, y)) - cast<int16_t>(in(x + 1, y));\n"
+			  "f(x, y) = cast<uint16_t>(abs(a(x, y)) + absd(a(x, y), a(x, y + 1)) / 2);\n"
+			  "f.bound(x, 0, 6).bound(y, 0, 6);\na.compute_root();\nin.in().compute_root();\n"
+			  "hw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "produce in_in:");
+	lower_and_compare("wide intermediates narrowed",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc f(\"f\");\n"
+			  "f(x, y) = cast<uint16_t>((i32(cast<int16_t>(in(x, y))) * i32(cast<int16_t>(in(x, y + 1)))) >> 16)"
+			  " + cast<uint16_t>(max(u32(in(x, y) >> 8) * u32(in(x + 1, y) >> 8), 9) >> 4)"
+			  " + cast<uint16_t>(u32(in(x, y)) * 5 + u32(in(x, y + 1)));\n"
+			  "f.bound(x, 0, 5).bound(y, 0, 5);\nhw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "produce f:");
+	lower_and_compare("update stage kept, reduction over a row",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc s(\"s\"), f(\"f\");\n"
+			  "RDom r(0, 4);\ns(x, y) = cast<uint16_t>(1);\ns(x, y) = s(x, y) * 3 + in(x + r, y);\n"
+			  "f(x, y) = s(x, y);\nf.bound(x, 0, 5).bound(y, 0, 3);\ns.compute_root();\n"
+			  "hw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "for s.s1.r.x in [0, 4):");
+}
+
+int main(void)
+{
+	static const TestCase tests[] = {
+		{ "eval", test_eval },
+		{ "types", test_types },
+		{ "type errors", test_type_errors },
+		{ "lexer", test_lexer },
+		{ "ranges", test_ranges },
+		{ "interpreter updates", test_interpreter_updates },
+		{ "lowering", test_lowering },
+	};
+	return check_run("cgrac unit tests", tests, COUNT(tests));
+}
