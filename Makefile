@@ -32,13 +32,17 @@ SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/pea
              build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal \
              build/san/bin/cgrac build/san/bin/test_cgrac
 
-.PHONY: all deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
+.PHONY: all app deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
 .DEFAULT_GOAL := all
+
+APPS     ?= brighten_blur gaussian cascade harris unsharp upsample
+APP      ?= gaussian
 
 all: deps
 	$(MAKE) build
 	$(MAKE) rtl
 	$(MAKE) summary
+	@bash scripts/app.sh $(DESIGN) $(APPS)
 
 deps:
 	@bash scripts/deps.sh
@@ -146,6 +150,11 @@ rtl: bin/peak bin/lake bin/canal
 
 summary:
 	@bash scripts/summary.sh rtl_out/$(DESIGN)
+
+# An application through the compiler as far as it goes today:
+# build/$(DESIGN)/$(APP)/ (scripts/app.sh).
+app: bin/cgrac bin/peak bin/lake bin/canal
+	@bash scripts/app.sh $(DESIGN) $(APP)
 
 test: deps build $(SAN_TESTS) bin/appref bin/halide_run
 	@bash scripts/run_tests.sh

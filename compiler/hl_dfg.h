@@ -48,7 +48,7 @@ typedef struct DGraph {
  * IR operation the collateral does not know). */
 int dfg_build(DGraph *g, const LProgram *L, const Collateral *c, __keep Diags *d);
 void dfg_free(DGraph *g);
-/* The graph as JSON (compiler/DFG.md). */
+/* The graph as JSON (compiler/README.md). */
 void dfg_write_json(const DGraph *g, FILE *f);
 /* Operation counts per kernel, for people. */
 void dfg_print(const DGraph *g, FILE *f);
