@@ -35,6 +35,17 @@ long image_size(const Image *im)
 	return n;
 }
 
+long image_index(const Image *im, const int64_t *idx)
+{
+	long off = 0;
+	for (int i = im->dims - 1; i >= 0; i--) {
+		if (idx[i] < 0 || idx[i] >= im->extent[i])
+			return -1;
+		off = off * im->extent[i] + (long)idx[i];
+	}
+	return off;
+}
+
 void image_alloc(Image *im)
 {
 	im->px = xcalloc((size_t)image_size(im), sizeof *im->px);

@@ -28,6 +28,9 @@ int image_write(const Image *im, const char *path, FILE *f, char **err);
 void image_alloc(Image *im);
 void image_free(Image *im);
 long image_size(const Image *im);
+/* The position in px of the pixel at idx (one coordinate per dimension), or
+ * -1 outside the image. */
+long image_index(const Image *im, const int64_t *idx);
 /* 1 if the path's extension names a format image_read knows. */
 int image_format_known(const char *path);
 

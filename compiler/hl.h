@@ -201,6 +201,14 @@ HExpr *he_fold(Arena *a, HExpr *e);
 int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y);
 int64_t hu_eval(HUnOp op, HType t, HType rt, int64_t x);
 
+/* 1 if e calls anything (a Func or an image); he_calls: Func f. */
+int he_calls_any(const HExpr *e);
+int he_calls(const HExpr *e, int f);
+/* The points of an RDom in Halide's order (r.x fastest): hrdom_first sets
+ * pt to the first; hrdom_next steps it, 0 after the last. */
+void hrdom_first(const HRDom *r, int64_t *pt);
+int hrdom_next(const HRDom *r, int64_t *pt);
+
 /* The RDom whose variables definition d uses outside any sum(), or -1. */
 int he_def_rdom(const HProgram *p, const HDef *d);
 /* The same for an expression. */

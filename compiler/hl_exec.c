@@ -87,12 +87,9 @@ static uint64_t load(Exec *X, const DNode *n)
 		idx[i] = ev(X, n->index[i]);
 	if (n->is_image) {
 		const Image *im = &X->inputs[n->buffer];
-		int64_t off = 0;
-		for (int i = im->dims - 1; i >= 0; i--) {
-			if (idx[i] < 0 || idx[i] >= im->extent[i])
-				ICE("exec: %s read outside the image", X->L->p->images.data[n->buffer].name);
-			off = off * im->extent[i] + idx[i];
-		}
+		long off = image_index(im, idx);
+		if (off < 0)
+			ICE("exec: %s read outside the image", X->L->p->images.data[n->buffer].name);
 		return im->px[off] & X->mask;
 	}
 	int64_t *v = htable_at(&X->bufs[n->buffer], idx);

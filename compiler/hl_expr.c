@@ -313,6 +313,48 @@ HExpr *he_fold(Arena *a, HExpr *e)
 	return e;
 }
 
+/* ---- walks ---- */
+
+static int calls(const HExpr *e, int f)
+{
+	if (!e)
+		return 0;
+	if (e->kind == HE_CALL && (f < 0 || (!e->is_image && e->callee == f)))
+		return 1;
+	if (calls(e->a, f) || calls(e->b, f) || calls(e->c, f))
+		return 1;
+	for (int i = 0; i < e->nargs; i++)
+		if (calls(e->args[i], f))
+			return 1;
+	return 0;
+}
+
+int he_calls_any(const HExpr *e)
+{
+	return calls(e, -1);
+}
+
+int he_calls(const HExpr *e, int f)
+{
+	return calls(e, f);
+}
+
+void hrdom_first(const HRDom *r, int64_t *pt)
+{
+	for (int i = 0; i < r->ndims; i++)
+		pt[i] = r->min[i];
+}
+
+int hrdom_next(const HRDom *r, int64_t *pt)
+{
+	for (int i = 0; i < r->ndims; i++) {
+		if (++pt[i] < r->min[i] + r->extent[i])
+			return 1;
+		pt[i] = r->min[i];
+	}
+	return 0;
+}
+
 /* ---- reduction domains ---- */
 
 static int rdom_of(const HProgram *p, const HExpr *e, int bound)

@@ -209,12 +209,9 @@ static int64_t eval_call(Interp *I, const HExpr *e)
 		idx[i] = eval(I, e->args[i]);
 	if (e->is_image) {
 		const Image *im = &I->images[e->callee];
-		int64_t off = 0;
-		for (int i = im->dims - 1; i >= 0; i--) {
-			if (idx[i] < 0 || idx[i] >= im->extent[i])
-				ICE("interpreter: %s read outside its region", I->p->images.data[e->callee].name);
-			off = off * im->extent[i] + idx[i];
-		}
+		long off = image_index(im, idx);
+		if (off < 0)
+			ICE("interpreter: %s read outside its region", I->p->images.data[e->callee].name);
 		return ht_wrap(e->type, im->px[off]);
 	}
 	int64_t *v = htable_at(&I->funcs[e->callee], idx);
@@ -227,22 +224,14 @@ static int64_t eval_sum(Interp *I, const HExpr *e)
 {
 	const HRDom *r = &I->p->rdoms.data[e->rdom];
 	int64_t pt[4], acc = 0, saved[4];
-	for (int i = 0; i < r->ndims; i++) {
-		pt[i] = r->min[i];
+	for (int i = 0; i < r->ndims; i++)
 		saved[i] = I->env[r->sym[i]];
-	}
-	for (;;) {
+	hrdom_first(r, pt);
+	do {
 		for (int i = 0; i < r->ndims; i++)
 			I->env[r->sym[i]] = pt[i];
 		acc = ht_wrap(e->type, acc + eval(I, e->a));
-		int i = 0;
-		while (i < r->ndims && ++pt[i] == r->min[i] + r->extent[i]) {
-			pt[i] = r->min[i];
-			i++;
-		}
-		if (i == r->ndims)
-			break;
-	}
+	} while (hrdom_next(r, pt));
 	for (int i = 0; i < r->ndims; i++)
 		I->env[r->sym[i]] = saved[i];
 	return acc;

@@ -264,20 +264,6 @@ static void acc_add(Lower *W, Acc *acc, int i, const Aff *lo, const Aff *hi, con
 		acc->hi[i] = *hi;
 }
 
-static int has_call(const HExpr *e)
-{
-	if (!e)
-		return 0;
-	if (e->kind == HE_CALL)
-		return 1;
-	if (has_call(e->a) || has_call(e->b) || has_call(e->c))
-		return 1;
-	for (int i = 0; i < e->nargs; i++)
-		if (has_call(e->args[i]))
-			return 1;
-	return 0;
-}
-
 /* The interval of one index over the loops inside the placement. */
 static int index_bounds(Lower *W, const Stage *S, int from, const HExpr *arg, Aff *lo, Aff *hi,
 			const HExpr *call, const char *what)
@@ -289,7 +275,7 @@ static int index_bounds(Lower *W, const Stage *S, int from, const HExpr *arg, Af
 		e = e->a;
 	else
 		d = 1;
-	if (!aff_of(e, &a) && has_call(e)) {
+	if (!aff_of(e, &a) && he_calls_any(e)) {
 		lerr(W, call->line, call->col,
 		     "data-dependent read of '%s': its index depends on data; only constant tables (look-up "
 		     "tables) may be read at computed addresses (Unified Buffer Table 2)", what);

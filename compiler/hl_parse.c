@@ -1010,20 +1010,6 @@ static const HExpr *find_var(const HExpr *e, int sym)
 	return NULL;
 }
 
-static int has_call(const HExpr *e)
-{
-	if (!e)
-		return 0;
-	if (e->kind == HE_CALL)
-		return 1;
-	if (has_call(e->a) || has_call(e->b) || has_call(e->c))
-		return 1;
-	for (int i = 0; i < e->nargs; i++)
-		if (has_call(e->args[i]))
-			return 1;
-	return 0;
-}
-
 static int pure_def(Parser *P, int f, Val *args, int n, Val rhs, const HTok *ft)
 {
 	HFunc *fn = &P->p->funcs.data[f];
@@ -1114,7 +1100,7 @@ static int update_lhs(Parser *P, HFunc *fn, Val *args, int n, HExpr **lhs)
 	for (int i = 0; i < n; i++) {
 		if (!(lhs[i] = call_arg(P, args[i], fn->name, i)))
 			return 0;
-		if (has_call(lhs[i])) {
+		if (he_calls_any(lhs[i])) {
 			err_at(P, args[i].line, args[i].col,
 			       "data-dependent write to '%s': the address depends on data (a histogram); "
 			       "only affine write addresses are supported (Unified Buffer Table 2)",

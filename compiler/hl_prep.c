@@ -83,20 +83,12 @@ static void for_each_point(HPrep *P, int rd, void (*fn)(HPrep *, void *, HExpr *
 	const HRDom *r = &P->p->rdoms.data[rd];
 	int64_t pt[4];
 	HExpr *vals[4];
-	for (int i = 0; i < r->ndims; i++)
-		pt[i] = r->min[i];
-	for (;;) {
+	hrdom_first(r, pt);
+	do {
 		for (int i = 0; i < r->ndims; i++)
 			vals[i] = he_const(P->p->arena, HT_I32, pt[i]);
 		fn(P, ctx, vals);
-		int i = 0;
-		while (i < r->ndims && ++pt[i] == r->min[i] + r->extent[i]) {
-			pt[i] = r->min[i];
-			i++;
-		}
-		if (i == r->ndims)
-			return;
-	}
+	} while (hrdom_next(r, pt));
 }
 
 typedef struct Terms {
@@ -239,20 +231,6 @@ static void fold_point(HPrep *P, void *ctx, HExpr **vals)
 	F->acc = flat(P, hs_subst(P->p->arena, F->d->value, &self));
 }
 
-static int calls_func(const HExpr *e, int f)
-{
-	if (!e)
-		return 0;
-	if (e->kind == HE_CALL && !e->is_image && e->callee == f)
-		return 1;
-	if (calls_func(e->a, f) || calls_func(e->b, f) || calls_func(e->c, f))
-		return 1;
-	for (int i = 0; i < e->nargs; i++)
-		if (calls_func(e->args[i], f))
-			return 1;
-	return 0;
-}
-
 static const HExpr *added_term(int f, const HExpr *v)
 {
 	if (v->kind != HE_BIN || v->op != HB_ADD)
@@ -279,7 +257,7 @@ static HExpr *fuse(HPrep *P, int f)
 			continue;
 		}
 		F.term = added_term(f, d->value);
-		if (F.term && calls_func(F.term, f))
+		if (F.term && he_calls(F.term, f))
 			F.term = NULL;
 		for_each_point(P, rd, fold_point, &F);
 		if (F.term) {
