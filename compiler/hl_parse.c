@@ -338,6 +338,10 @@ static Val expr_binop(Parser *P, HBinOp op, HExpr *x, HExpr *y, const HTok *t)
 	if (is_bitwise(op) && !ht_eq(tx, ty))
 		return err_tok(P, t, "the operands of '%s' have different types %s and %s: cast one",
 			       hb_name(op), ht_name(tx), ht_name(ty));
+	int64_t k;
+	if ((op == HB_SHL || op == HB_SHR) && he_is_const(y, &k) && (k < 0 || k >= tx.bits))
+		return err_tok(P, t, "shift of a %s value by %lld: the amount must be from 0 to %d", ht_name(tx),
+			       (long long)k, tx.bits - 1);
 	HExpr *e = he_fold(P->a, he_binop_matched(P->a, op, x, y));
 	return vexpr(e, t->line, t->col);
 }
@@ -1712,25 +1716,27 @@ static void decl_rdom(Parser *P)
 
 static void decl_value(Parser *P, int is_int)
 {
-	HTok *t = cur(P);
-	if (!expect_name(P) || !expect(P, "="))
-		return;
-	Val v = parse_expr(P);
-	if (P->failed)
-		return;
-	Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0 };
-	if (is_int) {
-		if (v.k != V_INT) {
-			err_at(P, v.line, v.col, "int %s: expected an integer constant expression", t->text);
+	do {
+		HTok *t = cur(P);
+		if (!expect_name(P) || !expect(P, "="))
+			return;
+		Val v = parse_expr(P);
+		if (P->failed)
+			return;
+		Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0 };
+		if (is_int) {
+			if (v.k != V_INT) {
+				err_at(P, v.line, v.col, "int %s: expected an integer constant expression", t->text);
+				return;
+			}
+			nm.i = v.i;
+		} else if (!(nm.e = to_expr(P, v))) {
 			return;
 		}
-		nm.i = v.i;
-	} else {
-		if (!(nm.e = to_expr(P, v)))
+		if (!declare(P, t, nm))
 			return;
-	}
-	if (declare(P, t, nm))
-		expect(P, ";");
+	} while (accept(P, ","));
+	expect(P, ";");
 }
 
 /* ---- statements ---- */

@@ -129,6 +129,7 @@ static void test_types(void)
 		{ "in(x, y) / 4", "uint16", "in(x, y) / (uint16)4" },
 		{ "-in(x, y)", "uint16", "-in(x, y)" },
 		{ "cast<uint16_t>(7)", "uint16", "(uint16)7" },
+		{ "select(in(x, y) > 3, in(x, y), -1)", "uint16", "select(in(x, y) > (uint16)3, in(x, y), (uint16)65535)" },
 	};
 	for (int i = 0; i < COUNT(cases); i++) {
 		HType t;
@@ -156,6 +157,7 @@ static void test_type_errors(void)
 		{ "sum(in(x, y))", "no reduction variable" },
 		{ "cast<int>(in(x, y)) ? 1 : 2", "conditional operator" },
 		{ "in(x, y) + (in(x, y) > 2)", "on a boolean value" },
+		{ "in(x, y) >> 16", "the amount must be from 0 to 15" },
 	};
 	for (int i = 0; i < COUNT(cases); i++) {
 		char src[1024];
