@@ -87,3 +87,20 @@ for design in cgra_8x8 cgra_32x16; do
 done
 echo "== cgra.v of cgra_8x8: lines, lint -Wall and Verilator build time (several minutes with Verilator 5.006)"
 bash canal/tests/lint.sh cgra_8x8 2>&1 | grep -E 'PASS|FAIL|lint:'
+
+# ---- cgrac (the front end) ----
+echo "== cgrac: parse + lower + compute kernels per application (target well under 100 ms), IR operations"
+[ -f rtl_out/cgra_4x4/design.yaml ] || bash scripts/rtl.sh cgra_4x4 >/dev/null
+for hl in apps/*/*.hl; do
+	app=$(basename "$hl" .hl)
+	t0=$(date +%s.%N)
+	for _ in 1 2 3 4 5 6 7 8 9 10; do bin/cgrac "$hl" -q --design rtl_out/cgra_4x4 --emit dfg >"$tmp/dfg.txt"; done
+	t1=$(date +%s.%N)
+	awk -v a="$app" -v t0="$t0" -v t1="$t1" '
+		/operation/ { n += $4; sub(/^[^;]*; /, ""); for (i = 1; i < NF; i += 2) c[$i] += $(i + 1) }
+		END {
+			printf "  %-14s %5.1f ms per run (whole process, mean of 10); %3d IR operations:", a, (t1 - t0) * 100, n
+			for (op in c) if (op != "load" && op != "const") printf " %s %d", op, c[op]
+			printf "\n"
+		}' "$tmp/dfg.txt"
+done
