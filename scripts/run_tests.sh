@@ -63,6 +63,12 @@ suite "canal bad input (ASan+UBSan)" env CANAL=build/san/bin/canal bash canal/te
 suite "canal golden files and determinism" bash canal/tests/golden.sh
 suite "canal cgra.v: determinism, lint -Wall, Verilator build (4x4 designs)" bash canal/tests/lint.sh
 suite "canal configuration bus: every register written and read back (cgra_4x4)" bash canal/tests/config_bus.sh
+suite "verif tools: usage, errors, generator under ASan+UBSan, determinism, harness commands" bash verif/tests/tools.sh
+suite "verif connectivity under Verilator: cgra_4x4 (imran)" bash verif/tests/conn.sh cgra_4x4
+suite "verif connectivity under Verilator: cgra_4x4_wilton" bash verif/tests/conn.sh cgra_4x4_wilton
+suite "verif connectivity under Verilator: cgra_4x4_disjoint" bash verif/tests/conn.sh cgra_4x4_disjoint
+suite "verif connectivity under Verilator: cgra_8x8" bash verif/tests/conn.sh cgra_8x8
+suite "verif connectivity: a broken cgra.v fails the bench (cgra_4x4)" bash verif/tests/mutation.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
 suite "cgrac unit tests: Halide arithmetic and types, lexer, ranges, lowering" bin/test_cgrac
 suite "cgrac unit tests (ASan+UBSan)" build/san/bin/test_cgrac

@@ -1,0 +1,46 @@
+/* verif_design.h - a generated design as the benches see it: the manifest
+ * `design.yaml` of rtl_out/<design>/ and the collateral it names (the
+ * routing graph, the configuration map and, when asked, the PE's info and
+ * rules and the memory's info). Nothing of canal/, peak/ or lake/ is used:
+ * only the files (canal/COLLATERAL.md). */
+#ifndef VERIF_DESIGN_H
+#define VERIF_DESIGN_H
+
+#include "../common/arena.h"
+#include "../common/bitstream.h"
+#include "../common/diag.h"
+#include "../common/meminfo.h"
+#include "../common/peinfo.h"
+
+#define VERIF_MAX_WIDTHS 4
+
+/* A core of the design: its module and files in the design's folder. */
+typedef struct VerifCore {
+	const char *name, *info, *verilog;
+} VerifCore;
+
+typedef struct VerifDesign {
+	Arena *arena;
+	const char *dir, *name;
+	int cols, rows;                 /* rows counts the IO row 0 */
+	int widths[VERIF_MAX_WIDTHS], nwidths;
+	const char *tiles;              /* rows * cols kinds, row-major: 'I', 'P', 'M' */
+	VerifCore pe, mem;              /* mem.name NULL without memory tiles */
+	const char *verilog, *graph_file, *config_file;
+	RGraph *graph;
+	ConfigMap *map;
+	PeInfo *pe_info;                /* with cores: the PE's info and rules */
+	MemInfo *mem_info;              /*             the memory's info, or NULL */
+} VerifDesign;
+
+/* Reads DIR/design.yaml, DIR's routing graph and configuration map and, if
+ * cores, the PE's info and rules and the memory's info. NULL with errors in
+ * d (at the files' positions). */
+__give VerifDesign *verif_design_load(const char *dir, int cores, __keep Diags *d);
+void verif_design_free(__take VerifDesign *v);
+/* The kind of tile (x, y): 'I', 'P' or 'M'. */
+char verif_design_tile(const VerifDesign *v, int x, int y);
+/* DIR/name in v's arena. */
+const char *verif_design_path(const VerifDesign *v, const char *name);
+
+#endif

@@ -1,0 +1,95 @@
+/* verif_main.c - the `verif` command: what the Verilator benches of a whole
+ * array need, generated from a design's collateral alone (rtl_out/<design>/):
+ * the design-specific part of the harness (verif harness) and the
+ * connectivity bench of the interconnect (verif conn). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/diag.h"
+#include "../common/util.h"
+#include "verif_conn.h"
+#include "verif_design.h"
+#include "verif_harness.h"
+
+static const char usage[] =
+	"usage: verif harness DESIGN_DIR -o DIR [--probes all|none]\n"
+	"           the design's part of the Verilator harness: DIR/verif_ports.h, its data ports and\n"
+	"           (with --probes all, the default) every node of routing.graph as a probe, and\n"
+	"           DIR/hier.vlt, the hierarchical blocks and readable signals of the model\n"
+	"       verif conn DESIGN_DIR -o DIR [--seed S] [-q]\n"
+	"           the connectivity bench: configurations (DIR/cfgNNN.bs, built from config.map alone)\n"
+	"           that together route every edge of routing.graph, and DIR/conn.cmd, the harness\n"
+	"           commands that load each, drive its sources and check every probe against the\n"
+	"           model of the configured graph; prints the coverage, fails below 100%%\n"
+	"DESIGN_DIR is a folder written by make rtl (rtl_out/<design>/). The harness commands are\n"
+	"described in verif/README.md. Every command exits non-zero on error.\n";
+
+typedef struct Args {
+	const char *cmd, *design, *out, *probes;
+	unsigned long seed;
+	int quiet;
+} Args;
+
+static int parse_args(int argc, char **argv, Args *a)
+{
+	*a = (Args){ .probes = "all", .seed = 1 };
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		if (!strcmp(s, "-o") && i + 1 < argc)
+			a->out = argv[++i];
+		else if (!strcmp(s, "--probes") && i + 1 < argc)
+			a->probes = argv[++i];
+		else if (!strcmp(s, "--seed") && i + 1 < argc)
+			a->seed = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(s, "-q"))
+			a->quiet = 1;
+		else if (s[0] != '-' && !a->cmd)
+			a->cmd = s;
+		else if (s[0] != '-' && !a->design)
+			a->design = s;
+		else {
+			fprintf(stderr, "verif: unexpected argument '%s'\n%s", s, usage);
+			return 0;
+		}
+	}
+	if (!a->cmd || !a->design || !a->out || (strcmp(a->probes, "all") && strcmp(a->probes, "none"))) {
+		fprintf(stderr, "%s", usage);
+		return 0;
+	}
+	return 1;
+}
+
+static int run(const Args *a)
+{
+	int conn = !strcmp(a->cmd, "conn");
+	if (!conn && strcmp(a->cmd, "harness") != 0) {
+		fprintf(stderr, "verif: unknown command '%s'\n%s", a->cmd, usage);
+		return 1;
+	}
+	Diags *d = diags_new(stderr);
+	VerifDesign *v = verif_design_load(a->design, conn, d);
+	int status = 1;
+	if (!v)
+		fprintf(stderr, "verif: cannot read the design in %s\n", a->design);
+	else if (conn)
+		status = verif_conn_run(v, &(VerifConnOptions){ a->out, a->seed, a->quiet }) == 0 ? 0 : 1;
+	else
+		status = verif_harness_write(v, strcmp(a->probes, "all") ? VERIF_PROBES_NONE : VERIF_PROBES_ALL, a->out) ? 1 : 0;
+	verif_design_free(v);
+	diags_free(d);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("%s", usage);
+			return 0;
+		}
+	Args a;
+	if (!parse_args(argc, argv, &a))
+		return 2;
+	return run(&a);
+}
