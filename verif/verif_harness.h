@@ -2,8 +2,9 @@
  * (verif/verif_sim.cpp): the table of the design's data ports and of the
  * probed nodes (each node of routing.graph is a signal of its tile module,
  * canal/COLLATERAL.md, read through Verilator's scope table), and the
- * Verilator configuration that verilates each interconnect module and each
- * core as a hierarchical block and keeps the tile modules' signals readable. */
+ * Verilator configuration: with probes, each interconnect module and each
+ * core a hierarchical block and the tile modules' signals readable; without,
+ * each tile module a hierarchical block. */
 #ifndef VERIF_HARNESS_H
 #define VERIF_HARNESS_H
 

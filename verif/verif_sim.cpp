@@ -47,10 +47,6 @@ const ProbeDef probe_defs[] = {
 #undef VERIF_PROBE
 	{nullptr, nullptr, nullptr, 0}};
 
-} // namespace
-
-namespace {
-
 enum PortKind { PORT_INPUT, PORT_OUTPUT, PORT_PROBE };
 
 struct Port {
