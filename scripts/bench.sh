@@ -4,7 +4,10 @@
 #    spec; generation time of Verilog and info alone; Verilator bench
 #    throughput (vectors per second) and build time;
 #  - Lake: generation time and configuration bits per memory spec; time to
-#    solve a 64x64 line-buffer port's configuration; the Verilator benches.
+#    solve a 64x64 line-buffer port's configuration; the Verilator benches;
+#  - the array: generation time, lines of Verilog, hierarchical Verilator
+#    build time and simulation speed of cgra_8x8 and cgra_32x16, and the
+#    connectivity bench of cgra_8x8.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -85,8 +88,24 @@ for design in cgra_8x8 cgra_32x16; do
 		-v f="$(grep -c '^field ' "$tmp/rtl/$design/config.map")" \
 		'BEGIN { printf "  %-10s %.2f s (target < 10 s for cgra_32x16): %d nodes, %d edges, %d configuration fields\n", d, b - a, n, e, f }'
 done
-echo "== cgra.v of cgra_8x8: lines, lint -Wall and Verilator build time (several minutes with Verilator 5.006)"
-bash canal/tests/lint.sh cgra_8x8 2>&1 | grep -E 'PASS|FAIL|lint:'
+echo "== cgra.v of cgra_8x8: lint -Wall (a flat Verilator build takes minutes: verif/ builds hierarchically)"
+bash canal/tests/lint.sh --no-build cgra_8x8 2>&1 | grep -E 'PASS|FAIL|lint:'
+echo "== the array under Verilator (verif/build.sh from clean, each tile a hierarchical block, no probes)"
+# speed DESIGN CYCLES: configuration 1 of the connectivity bench loaded, its IO inputs driven, CYCLES cycles
+speed() {
+	local conn=$tmp/conn/$1
+	bin/verif conn "$tmp/rtl/$1" -o "$conn" -q | sed -n 's/^verif conn: \([^:]*\): \([0-9]* configurations\), \([0-9]* of [0-9]* edges exercised ([0-9.]*%)\).* in \([0-9.]* s\) .*/  \1: connectivity bench generated in \4: \2, \3/p'
+	{ echo reset; sed -n '/^# configuration 2:/q; /^set /p' "$conn/conn.cmd"; echo "bitstream cfg001.bs"; echo "step $2"; } >"$conn/speed.cmd"
+	"$tmp/vl/$1/vsim" "$conn/speed.cmd" | sed -n "s/.* \([0-9]*\) cycles in \([0-9.]*\) s (\([0-9]*\) cycles\/s)/  $1: \3 cycles\/s (\1 cycles, configuration 1 of the connectivity bench loaded)/p"
+}
+for design in cgra_8x8 cgra_32x16; do
+	echo "  $design: $(cat "$tmp/rtl/$design"/*.v | wc -l) lines of Verilog ($(wc -l <"$tmp/rtl/$design/cgra.v") in cgra.v)"
+	bash verif/build.sh "$tmp/rtl/$design" --probes none -o "$tmp/vl/$design" | sed 's/^/  /'
+	speed "$design" $([ "$design" = cgra_8x8 ] && echo 20000 || echo 5000)
+done
+echo "== the connectivity bench of cgra_8x8 with every node probed (each interconnect module and core a block)"
+bash verif/build.sh "$tmp/rtl/cgra_8x8" -o "$tmp/vl/cgra_8x8-probes" | sed 's/^/  /'
+"$tmp/vl/cgra_8x8-probes/vsim" "$tmp/conn/cgra_8x8/conn.cmd" | tail -1 | sed 's/^/  /'
 
 # ---- cgrac (the front end) ----
 echo "== cgrac: parse + lower + compute kernels per application (target well under 100 ms), IR operations"
