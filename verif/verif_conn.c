@@ -383,10 +383,10 @@ static int grow(Conn *c)
 		int u = c->queue[c->qhead++ % c->n];
 		if (c->state[u] != S_TREE)
 			continue;
-		for (int pass = 0; pass < 2; pass++)
+		for (int boxes = 1; boxes >= 0; boxes--)
 			for (int k = 0; k < node(c, u)->nout; k++) {
 				int v = node(c, u)->out[k];
-				if ((c->kind[v] == K_PORT_IN) == !pass && c->state[v] == S_UNSET && is_mux(c, v)) {
+				if ((c->kind[v] == K_PORT_IN) == boxes && c->state[v] == S_UNSET && is_mux(c, v)) {
 					offer(c, v);
 					joined += c->state[v] != S_UNSET;
 				}
@@ -459,10 +459,10 @@ static int connect(Conn *c, int w)
 	for (int x = w; x >= 0 && c->state[x] == S_UNSET; x = c->parent[x])
 		c->path[len++] = x;
 	for (int k = len - 1; k >= 0; k--) {
-		int x = c->path[k], i = is_mux(c, x) ? via(c, x, c->parent[x]) : -1;
+		int x = c->path[k], i;
 		if (c->state[x] != S_UNSET)
 			continue;               /* joined with the node before it */
-		if (i < 0)
+		if (!is_mux(c, x) || (i = via(c, x, c->parent[x])) < 0)
 			return 0;
 		select_input(c, x, i);
 	}
@@ -1140,11 +1140,12 @@ int verif_conn_run(const VerifDesign *v, const VerifConnOptions *opt)
 	if (c.cmd && fclose(c.cmd) != 0)
 		status = -1;
 	if (status == 0) {
-		printf("verif conn: %s: %d configurations, %d of %d edges exercised (%.1f%%): %d carrying a driven value, "
+		long permille = c.nedges ? 1000L * covered / c.nedges : 1000;   /* rounded down: 100% only if all */
+		printf("verif conn: %s: %d configurations, %d of %d edges exercised (%ld.%ld%%): %d carrying a driven value, "
 		       "%d from inputs nothing drives (their constant 0); %d of %d selects distinguished from every other "
-		       "input; %d probes and %d outputs compared at %ld checks (%ld comparisons), %ld command lines in %.2f s "
-		       "-> %s/conn.cmd\n",
-		       v->name, cfgs, covered, c.nedges, 100.0 * covered / (c.nedges ? c.nedges : 1), tally.driven, tally.dead,
+		       "input the model knows; %d probes and %d outputs compared at %ld checks (%ld comparisons), %ld command "
+		       "lines in %.2f s -> %s/conn.cmd\n",
+		       v->name, cfgs, covered, c.nedges, permille / 10, permille % 10, tally.driven, tally.dead,
 		       tally.distinguished, tally.selects, c.n, c.nouts, c.checks, c.compared, c.lines, util_now() - t0,
 		       opt->out);
 		if (covered < c.nedges) {
