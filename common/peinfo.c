@@ -313,6 +313,27 @@ static void read_rule(Reader *r, const YNode *n, PeRule *rule)
 		fail(r, proof, "the proof has no status%s", "");
 }
 
+/* unsupported: [ { ir: NAME, reason: ... } ]: the IR operations without a rule. */
+static void read_unsupported(Reader *r, const YNode *root)
+{
+	const YNode *list = ymap_get(root, "unsupported");
+	if (!list)
+		return;
+	if (!ynode_expect(list, YN_SEQ, "a list of unsupported IR operations", r->d)) {
+		r->ok = 0;
+		return;
+	}
+	r->p->unsupported = arena_alloc(r->p->arena, (size_t)(list->len + 1) * sizeof(char *));
+	for (int i = 0; i < list->len; i++) {
+		const YNode *ir = ymap_get(list->items[i], "ir");
+		if (!ir || ir->kind != YN_SCALAR) {
+			fail(r, list->items[i], "expected { ir: NAME, reason: ... }%s", "");
+			continue;
+		}
+		r->p->unsupported[r->p->nunsupported++] = arena_strdup(r->p->arena, ir->value);
+	}
+}
+
 static void read_rules(Reader *r, const YDoc *doc)
 {
 	const YNode *root = doc->root, *list, *pe;
@@ -331,6 +352,7 @@ static void read_rules(Reader *r, const YDoc *doc)
 	r->p->rules = arena_alloc(r->p->arena, (size_t)(list->len + 1) * sizeof(PeRule));
 	for (int i = 0; i < list->len; i++)
 		read_rule(r, list->items[i], &r->p->rules[r->p->nrules++]);
+	read_unsupported(r, root);
 }
 
 /* ---- loading ---- */

@@ -73,6 +73,8 @@ typedef struct PeInfo {
 	int ninputs, noutputs;
 	PeRule *rules;          /* in the order the mapper should try them */
 	int nrules;
+	const char **unsupported;       /* IR operations the PE cannot implement */
+	int nunsupported;
 } PeInfo;
 
 /* Reads a PE's info file and, unless rules_path is NULL, its rules file;

@@ -104,7 +104,9 @@ int cgrac_run_lowered(HProgram *p, const char *design, const Image *inputs, Imag
 	}
 	LProgram L;
 	DGraph g = { 0 };
-	int ok = hl_lower(&L, p, d) && dfg_build(&g, &L, &c, d) && hx_run(&L, &g, inputs, out, d);
+	int ok = hl_lower(&L, p, d) && dfg_build(&g, &L, &c, d);
+	if (ok)
+		hx_run(&L, &g, inputs, out);
 	dfg_free(&g);
 	hl_lower_free(&L);
 	coll_free(&c);

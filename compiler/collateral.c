@@ -2,57 +2,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/peinfo.h"
 #include "../common/yamlr.h"
 #include "collateral.h"
 
-static int read_word(const char *path, Collateral *c, Diags *d)
+/* The word (the widest PE input) and the IR operations of the PE's info and
+ * rules files, read and cross-checked by common/peinfo. */
+static int read_pe(const char *info_path, const char *rules_path, Collateral *c, Diags *d)
 {
-	YDoc *doc = ydoc_load_file(path, d);
-	if (!doc)
+	PeInfo *pe = peinfo_load(info_path, rules_path, d);
+	if (!pe)
 		return 0;
-	const YNode *ins = ymap_get(doc->root, "inputs");
-	int ok = ins && ins->kind == YN_SEQ;
-	for (int i = 0; ok && i < ins->len; i++) {
-		int w;
-		const YNode *wn = ymap_get(ins->items[i], "width");
-		if (!wn || !yread_int(d, wn, "input width", 1, 64, 1, &w))
-			ok = 0;
-		else if (w > c->word)
-			c->word = w;
-	}
-	if (!ok || c->word == 0) {
-		diag_error(d, path, 1, 1, "expected 'inputs:' with the PE's data inputs and their widths");
-		ok = 0;
-	}
-	ydoc_free(doc);
-	return ok;
-}
-
-static int read_ops(const char *path, Collateral *c, Diags *d)
-{
-	YDoc *doc = ydoc_load_file(path, d);
-	if (!doc)
-		return 0;
-	static const char *const lists[] = { "rules", "unsupported" };
-	int ok = 1;
-	for (int k = 0; k < 2; k++) {
-		const YNode *l = ymap_get(doc->root, lists[k]);
-		for (int i = 0; l && l->kind == YN_SEQ && i < l->len; i++) {
-			const YNode *ir = ymap_get(l->items[i], "ir");
-			if (!ir || ir->kind != YN_SCALAR) {
-				ynode_error(d, l->items[i], "expected 'ir: NAME' in every rule");
-				ok = 0;
-				continue;
-			}
-			strmap_put(&c->ops, ir->value, k == 0);
-		}
-	}
-	if (ok && c->ops.len == 0) {
-		diag_error(d, path, 1, 1, "no IR operations: expected 'rules:' (and 'unsupported:')");
-		ok = 0;
-	}
-	ydoc_free(doc);
-	return ok;
+	for (int i = 0; i < pe->ninputs; i++)
+		if (pe->inputs[i].width > c->word)
+			c->word = pe->inputs[i].width;
+	for (int i = 0; i < pe->nrules; i++)
+		strmap_put(&c->ops, pe->rules[i].ir, 1);
+	for (int i = 0; i < pe->nunsupported; i++)
+		strmap_put(&c->ops, pe->unsupported[i], 0);
+	peinfo_free(pe);
+	return 1;
 }
 
 int coll_load(const char *dir, Collateral *c, Diags *d)
@@ -72,7 +41,7 @@ int coll_load(const char *dir, Collateral *c, Diags *d)
 			char *ip = util_path_join(dir, info->value);
 			char *rn = xasprintf("%s.rules.yaml", name->value);
 			char *rp = util_path_join(dir, rn);
-			ok = read_word(ip, c, d) && read_ops(rp, c, d);
+			ok = read_pe(ip, rp, c, d);
 			c->rules_file = rn;
 			free(ip);
 			free(rp);

@@ -2,7 +2,7 @@
  * (rtl_out/<design>/, ARCHITECTURE.md): the PE named by design.yaml, its
  * word width (the widest data input of <pe>.info.yaml) and the IR
  * operations its <pe>.rules.yaml knows (those with a rule and those it
- * lists as unsupported). */
+ * lists as unsupported), read through common/peinfo. */
 #ifndef COMPILER_COLLATERAL_H
 #define COMPILER_COLLATERAL_H
 

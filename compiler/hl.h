@@ -199,7 +199,7 @@ HExpr *he_fold(Arena *a, HExpr *e);
 /* Evaluates op on constants of type t, Halide's semantics (wrapping, floor
  * division, Euclidean modulo, division by zero gives zero). */
 int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y);
-int64_t hu_eval(HUnOp op, HType t, HType rt, int64_t x);
+int64_t hu_eval(HUnOp op, HType rt, int64_t x);
 
 /* 1 if e calls anything (a Func or an image); he_calls: Func f. */
 int he_calls_any(const HExpr *e);

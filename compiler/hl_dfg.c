@@ -550,6 +550,17 @@ static void json_region(const LRegion *r, FILE *f)
 	fputc(']', f);
 }
 
+/* One item { "<key>": name, "region": ... } of a list. */
+static void json_region_item(FILE *f, int *first, const char *key, const char *name, const LRegion *r)
+{
+	fprintf(f, "%s\n    { \"%s\": ", *first ? "" : ",", key);
+	json_str(f, name);
+	fputs(", \"region\": ", f);
+	json_region(r, f);
+	fputs(" }", f);
+	*first = 0;
+}
+
 static void json_node(const DGraph *g, const DNode *n, int id, FILE *f)
 {
 	fprintf(f, "        { \"id\": %d, \"op\": ", id);
@@ -615,26 +626,14 @@ void dfg_write_json(const DGraph *g, FILE *f)
 	fprintf(f, ",\n  \"word\": %d,\n  \"streams\": [", g->word);
 	int first = 1;
 	for (int m = 0; m < p->images.len; m++)
-		if (g->L->images[m].dims) {
-			fprintf(f, "%s\n    { \"image\": ", first ? "" : ",");
-			json_str(f, p->images.data[m].name);
-			fputs(", \"region\": ", f);
-			json_region(&g->L->images[m], f);
-			fputs(" }", f);
-			first = 0;
-		}
+		if (g->L->images[m].dims)
+			json_region_item(f, &first, "image", p->images.data[m].name, &g->L->images[m]);
 	fputs(first ? "],\n" : "\n  ],\n", f);
 	fputs("  \"buffers\": [", f);
 	first = 1;
 	for (int b = 0; b < p->funcs.len; b++)
-		if (g->L->funcs[b].dims && b != p->output) {
-			fprintf(f, "%s\n    { \"func\": ", first ? "" : ",");
-			json_str(f, p->funcs.data[b].name);
-			fputs(", \"region\": ", f);
-			json_region(&g->L->funcs[b], f);
-			fputs(" }", f);
-			first = 0;
-		}
+		if (g->L->funcs[b].dims && b != p->output)
+			json_region_item(f, &first, "func", p->funcs.data[b].name, &g->L->funcs[b]);
 	fputs(first ? "],\n" : "\n  ],\n", f);
 	json_tables(g, f);
 	fputs("  \"kernels\": [", f);

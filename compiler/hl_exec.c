@@ -14,10 +14,6 @@ typedef struct Exec {
 	HTable *bufs;           /* per Func (stored) */
 	const Image *inputs;
 	int64_t *env;
-	Image *out;
-	int64_t out_min[4];
-	int errors;
-	Diags *d;
 } Exec;
 
 /* Index expressions and loop bounds: plain int32 arithmetic. */
@@ -27,7 +23,7 @@ static int64_t ev(Exec *X, const HExpr *e)
 	case HE_CONST: return e->value;
 	case HE_VAR: return X->env[e->sym];
 	case HE_CAST: return ht_wrap(e->type, ev(X, e->a));
-	case HE_UN: return hu_eval(e->op, e->a->type, e->type, ev(X, e->a));
+	case HE_UN: return hu_eval(e->op, e->type, ev(X, e->a));
 	case HE_BIN: return hb_eval(e->op, e->a->type, ev(X, e->a), ev(X, e->b));
 	case HE_SELECT: return ev(X, e->a) ? ev(X, e->b) : ev(X, e->c);
 	default: ICE("exec: index expression of kind %d", e->kind);
@@ -136,12 +132,6 @@ static void store(Exec *X, const LStmt *s, const DKernel *k)
 	for (int i = 0; i < s->nindex; i++)
 		idx[i] = ev(X, s->index[i]);
 	uint64_t v = run_kernel(X, k);
-	if (s->output) {
-		int64_t off = 0;
-		for (int i = X->out->dims - 1; i >= 0; i--)
-			off = off * X->out->extent[i] + (idx[i] - X->out_min[i]);
-		X->out->px[off] = (uint16_t)v;
-	}
 	int64_t *slot = htable_at(&X->bufs[s->func], idx);
 	if (!slot)
 		ICE("exec: %s written outside its buffer", X->L->p->funcs.data[s->func].name);
@@ -173,11 +163,10 @@ static void run_stmt(Exec *X, const LStmt *s)
 	vec_foreach(&s->body, j) run_stmt(X, s->body.data[j]);
 }
 
-int hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out, Diags *d)
+void hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out)
 {
 	const HProgram *p = L->p;
-	Exec X = { L, g, g->word, g->word >= 64 ? ~0ULL : ((uint64_t)1 << g->word) - 1, NULL, inputs, NULL,
-		   out, { 0 }, 0, d };
+	Exec X = { L, g, g->word, g->word >= 64 ? ~0ULL : ((uint64_t)1 << g->word) - 1, NULL, inputs, NULL };
 	X.bufs = xcalloc((size_t)(p->funcs.len ? p->funcs.len : 1), sizeof *X.bufs);
 	X.env = xcalloc((size_t)p->syms.len + 1, sizeof *X.env);
 	for (int f = 0; f < p->funcs.len; f++) {
@@ -194,18 +183,18 @@ int hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out, 
 		}
 		b->v = xcalloc((size_t)n, sizeof *b->v);
 	}
-	const LRegion *ro = &L->funcs[p->output];
-	memset(out, 0, sizeof *out);
-	out->dims = ro->dims;
-	for (int i = 0; i < ro->dims; i++) {
-		out->extent[i] = (int)ro->box_extent[i];
-		X.out_min[i] = ro->box_min[i];
-	}
-	image_alloc(out);
 	run_stmt(&X, L->root);
+	/* the output: its buffer, as an image */
+	const HTable *ob = &X.bufs[p->output];
+	memset(out, 0, sizeof *out);
+	out->dims = ob->dims;
+	for (int i = 0; i < ob->dims; i++)
+		out->extent[i] = (int)ob->extent[i];
+	image_alloc(out);
+	for (long i = 0; i < image_size(out); i++)
+		out->px[i] = (uint16_t)ob->v[i];
 	for (int f = 0; f < p->funcs.len; f++)
 		free(X.bufs[f].v);
 	free(X.bufs);
 	free(X.env);
-	return 1;
 }

@@ -8,7 +8,8 @@
 #include "../common/image.h"
 #include "hl_dfg.h"
 
-/* inputs: one image per ImageParam (as for hli_run); 0 with errors in d. */
-int hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out, __keep Diags *d);
+/* inputs: one image per ImageParam (as for hli_run); out: the output over
+ * its region. Lowering and the kernels have been checked: it cannot fail. */
+void hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out);
 
 #endif

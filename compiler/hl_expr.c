@@ -140,9 +140,8 @@ int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y)
 	ICE("binary operator %d", op);
 }
 
-int64_t hu_eval(HUnOp op, HType t, HType rt, int64_t x)
+int64_t hu_eval(HUnOp op, HType rt, int64_t x)
 {
-	(void)t;
 	switch (op) {
 	case HU_NEG: return ht_wrap(rt, -x);
 	case HU_NOT: return ht_wrap(rt, ~x);
@@ -297,7 +296,7 @@ HExpr *he_fold(Arena *a, HExpr *e)
 		break;
 	case HE_UN:
 		if (he_is_const(e->a, &x))
-			return he_const(a, e->type, hu_eval(e->op, e->a->type, e->type, x));
+			return he_const(a, e->type, hu_eval(e->op, e->type, x));
 		break;
 	case HE_BIN:
 		if (he_is_const(e->a, &x) && he_is_const(e->b, &y))
@@ -415,16 +414,16 @@ const char *hl_sym_name(const HProgram *p, int sym)
 	return p->syms.data[sym].name;
 }
 
-static void print(const HProgram *p, const HExpr *e, StrBuf *out, int outer);
+static void print(const HProgram *p, const HExpr *e, StrBuf *out);
 
 static void print_sub(const HProgram *p, const HExpr *e, StrBuf *out, int need)
 {
 	if (prec(e) < need) {
 		sb_printf(out, "(");
-		print(p, e, out, 0);
+		print(p, e, out);
 		sb_printf(out, ")");
 	} else {
-		print(p, e, out, need);
+		print(p, e, out);
 	}
 }
 
@@ -432,14 +431,13 @@ static void print_args(const HProgram *p, HExpr *const *args, int n, StrBuf *out
 {
 	for (int i = 0; i < n; i++) {
 		sb_printf(out, "%s", i ? ", " : "");
-		print(p, args[i], out, 0);
+		print(p, args[i], out);
 	}
 }
 
-static void print(const HProgram *p, const HExpr *e, StrBuf *out, int outer)
+static void print(const HProgram *p, const HExpr *e, StrBuf *out)
 {
 	static const char *const un[] = { "-", "~", "!", "abs" };
-	(void)outer;
 	switch (e->kind) {
 	case HE_CONST:
 		if (e->type.is_signed && e->type.bits == 32)
@@ -460,13 +458,13 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out, int outer)
 		return;
 	case HE_CAST:
 		sb_printf(out, "%s(", ht_name(e->type));
-		print(p, e->a, out, 0);
+		print(p, e->a, out);
 		sb_printf(out, ")");
 		return;
 	case HE_UN:
 		if (e->op == HU_ABS) {
 			sb_printf(out, "abs(");
-			print(p, e->a, out, 0);
+			print(p, e->a, out);
 			sb_printf(out, ")");
 		} else {
 			sb_printf(out, "%s", un[e->op]);
@@ -476,9 +474,9 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out, int outer)
 	case HE_BIN:
 		if (prec(e) == 100) {
 			sb_printf(out, "%s(", hb_name(e->op));
-			print(p, e->a, out, 0);
+			print(p, e->a, out);
 			sb_printf(out, ", ");
-			print(p, e->b, out, 0);
+			print(p, e->b, out);
 			sb_printf(out, ")");
 		} else {
 			print_sub(p, e->a, out, prec(e));
@@ -488,16 +486,16 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out, int outer)
 		return;
 	case HE_SELECT:
 		sb_printf(out, "select(");
-		print(p, e->a, out, 0);
+		print(p, e->a, out);
 		sb_printf(out, ", ");
-		print(p, e->b, out, 0);
+		print(p, e->b, out);
 		sb_printf(out, ", ");
-		print(p, e->c, out, 0);
+		print(p, e->c, out);
 		sb_printf(out, ")");
 		return;
 	case HE_SUM:
 		sb_printf(out, "sum(%s: ", p->rdoms.data[e->rdom].name);
-		print(p, e->a, out, 0);
+		print(p, e->a, out);
 		sb_printf(out, ")");
 		return;
 	}
@@ -505,13 +503,13 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out, int outer)
 
 void he_print(const HProgram *p, const HExpr *e, StrBuf *out)
 {
-	print(p, e, out, 0);
+	print(p, e, out);
 }
 
 char *he_str(const HProgram *p, const HExpr *e)
 {
 	StrBuf b = { 0 };
 	sb_printf(&b, "%s", "");
-	print(p, e, &b, 0);
+	print(p, e, &b);
 	return b.s;
 }

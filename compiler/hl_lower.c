@@ -114,9 +114,8 @@ static int aff_of(const HExpr *e, Aff *out)
 	}
 }
 
-static HExpr *aff_expr(Arena *a, const HProgram *p, const Aff *f)
+static HExpr *aff_expr(Arena *a, const Aff *f)
 {
-	(void)p;
 	HExpr *e = NULL;
 	for (int i = 0; i < f->n; i++) {
 		int64_t k = f->k[i];
@@ -140,6 +139,7 @@ static HExpr *aff_expr(Arena *a, const HProgram *p, const Aff *f)
 
 typedef struct LLoop {
 	int sym;                /* the loop variable */
+	int dim;                /* the schedule's variable it iterates */
 	Aff min;                /* in the variables of loops outside it */
 	int64_t extent;
 	int unrolled;
@@ -351,7 +351,7 @@ static void visit_sites(Sites *s, const Stage *S, const HExpr *e)
 	visit_sites(s, S, e->a);
 	visit_sites(s, S, e->b);
 	visit_sites(s, S, e->c);
-	for (int i = 0; i < e->nargs && !(e->kind == HE_CALL && !e->is_image && e->callee == s->callee && 0); i++)
+	for (int i = 0; i < e->nargs; i++)
 		visit_sites(s, S, e->args[i]);
 }
 
@@ -411,7 +411,7 @@ static int dim_index_of(const HStageSched *sc, int sym)
 /* Builds the loops of definition k of f: its schedule's dims, outermost
  * first, after the enclosing loops. The original variables become
  * expressions of the loop variables. */
-static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Stage *S, int **dims_out)
+static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Stage *S)
 {
 	HFunc *fn = &W->p->funcs.data[f];
 	HDef *d = &fn->defs.data[k];
@@ -480,7 +480,6 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	S->full = arena_alloc(W->a, sizeof *S->full * (size_t)(S->nfull ? S->nfull : 1));
 	if (nencl)
 		memcpy(S->full, encl, sizeof *encl * (size_t)nencl);
-	int *dims = xcalloc((size_t)(nd ? nd : 1), sizeof *dims);
 	int *from = xcalloc((size_t)(nd ? nd : 1), sizeof *from);
 	int *to = xcalloc((size_t)(nd ? nd : 1), sizeof *to);
 	HExpr **tov = xcalloc((size_t)(nd ? nd : 1), sizeof *tov);
@@ -488,11 +487,11 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 		int dim = sc->dims.data[nd - 1 - j];
 		LLoop *l = &S->full[nencl + j];
 		l->sym = new_loop_sym(W, arena_printf(W->a, "%s.s%d.%s", fn->name, k, name[dim]));
+		l->dim = dim;
 		l->extent = ext[dim];
 		l->unrolled = sc->unrolled.data[nd - 1 - j];
 		/* an unsplit variable's loop runs over its region; a split one's from 0 */
 		l->min = orig[dim] ? base[dim] : aff_const(0);
-		dims[j] = dim;
 		from[j] = dim;
 		to[j] = l->sym;
 		tov[j] = he_var(W->a, l->sym);
@@ -506,7 +505,7 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 			int v = vars.data[i];
 			HExpr *e = hs_subst(W->a, vexp.data[i], &toloops);
 			if (!orig[v] || dim_index_of(sc, v) < 0)
-				e = hs_simplify(W->a, he_bin(W->a, HB_ADD, HT_I32, e, aff_expr(W->a, W->p, &base[v])));
+				e = hs_simplify(W->a, he_bin(W->a, HB_ADD, HT_I32, e, aff_expr(W->a, &base[v])));
 			val[i] = e;
 		}
 		HSubst s = { vars.data, val, nv, NULL, NULL };
@@ -517,7 +516,6 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 			S->lhs[i] = hs_subst(W->a, d->lhs[i], &s);
 		free(val);
 	}
-	*dims_out = dims;
 	free(from);
 	free(to);
 	free(tov);
@@ -530,6 +528,30 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	return ok;
 }
 
+/* The index, in the full path of stage 0 of Func lv->func, of the loop of
+ * variable lv->var where Func g is computed; -1 after an error. */
+static int level_loop(Lower *W, int g, const HLevel *lv)
+{
+	const char *gn = W->p->funcs.data[g].name;
+	const Place *fp = &W->place[lv->func];
+	if (!W->L->prep.stored[lv->func]) {
+		lerr(W, lv->line, lv->col, "compute_at of '%s' in '%s', which is inlined: give '%s' a compute level",
+		     gn, fname(W, lv->func), fname(W, lv->func));
+		return -1;
+	}
+	if (!fp->placed) {
+		lerr(W, lv->line, lv->col, "compute_at of '%s' in '%s', which does not read it", gn, fname(W, lv->func));
+		return -1;
+	}
+	const Stage *S = &fp->stages[0];
+	for (int i = S->nenclosing; i < S->nfull; i++)
+		if (S->full[i].dim == lv->var)
+			return i;
+	lerr(W, lv->line, lv->col, "compute_at: '%s' is not a loop of %s.s0", W->p->syms.data[lv->var].name,
+	     fname(W, lv->func));
+	return -1;
+}
+
 /* The loops around a Func computed at level lv; 0 after an error. */
 static int enclosing(Lower *W, int g, const HLevel *lv, const LLoop **encl, int *n)
 {
@@ -538,34 +560,14 @@ static int enclosing(Lower *W, int g, const HLevel *lv, const LLoop **encl, int 
 	W->place[g].enclosing_func = -1;
 	if (lv->kind != LEVEL_AT)
 		return 1;
-	const HFunc *gn = &W->p->funcs.data[g];
-	const Place *fp = &W->place[lv->func];
-	if (!W->L->prep.stored[lv->func]) {
-		lerr(W, lv->line, lv->col, "compute_at of '%s' in '%s', which is inlined: give '%s' a compute level",
-		     gn->name, fname(W, lv->func), fname(W, lv->func));
+	int i = level_loop(W, g, lv);
+	if (i < 0)
 		return 0;
-	}
-	if (!fp->placed) {
-		lerr(W, lv->line, lv->col, "compute_at of '%s' in '%s', which does not read it", gn->name,
-		     fname(W, lv->func));
-		return 0;
-	}
-	const Stage *S = &fp->stages[0];
-	for (int i = S->nenclosing; i < S->nfull; i++) {
-		const char *ln = W->p->syms.data[S->full[i].sym].name;
-		const char *vn = W->p->syms.data[lv->var].name;
-		size_t a = strlen(ln), b = strlen(vn);
-		if (a > b && ln[a - b - 1] == '.' && strcmp(ln + a - b, vn) == 0) {
-			*encl = S->full;
-			*n = i + 1;
-			W->place[g].enclosing_func = lv->func;
-			W->place[g].enclosing_loop = i;
-			return 1;
-		}
-	}
-	lerr(W, lv->line, lv->col, "compute_at: '%s' is not a loop of %s.s0", W->p->syms.data[lv->var].name,
-	     fname(W, lv->func));
-	return 0;
+	*encl = W->place[lv->func].stages[0].full;
+	*n = i + 1;
+	W->place[g].enclosing_func = lv->func;
+	W->place[g].enclosing_loop = i;
+	return 1;
 }
 
 static int place_func(Lower *W, int g)
@@ -598,10 +600,7 @@ static int place_func(Lower *W, int g)
 	pl->nstages = gn->defs.len;
 	pl->stages = arena_alloc(W->a, sizeof *pl->stages * (size_t)pl->nstages);
 	for (int k = 0; k < pl->nstages; k++) {
-		int *dims;
-		int ok = build_stage(W, g, k, encl, nencl, &pl->stages[k], &dims);
-		free(dims);
-		if (!ok)
+		if (!build_stage(W, g, k, encl, nencl, &pl->stages[k]))
 			return 0;
 	}
 	pl->placed = 1;
@@ -650,7 +649,7 @@ static void emit_producers_at(Lower *W, int f, int i, LStmt *parent, Env *env)
 	}
 }
 
-static void emit_streams(Lower *W, LStmt *parent, Env *env);
+static void emit_streams(Lower *W, LStmt *parent);
 
 static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 {
@@ -670,7 +669,7 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 		return;
 	}
 	const LLoop *l = &S->full[i];
-	HExpr *min = in_env(W, env, aff_expr(W->a, W->p, &l->min));
+	HExpr *min = in_env(W, env, aff_expr(W->a, &l->min));
 	int64_t m;
 	if (l->unrolled && !he_is_const(min, &m)) {
 		lerr(W, S->line, S->col, "the unrolled loop %s does not start at a constant",
@@ -708,7 +707,7 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 				add(body, acc);
 				W->L->accel = acc;
 				body = acc;
-				emit_streams(W, body, env);
+				emit_streams(W, body);
 			}
 			emit_producers_at(W, S->func, i, body, env);
 		}
@@ -732,9 +731,8 @@ static void emit_func(Lower *W, int f, LStmt *parent, Env *env)
 
 /* ---- input streams ---- */
 
-static void emit_streams(Lower *W, LStmt *parent, Env *env)
+static void emit_streams(Lower *W, LStmt *parent)
 {
-	(void)env;
 	for (int m = 0; m < W->p->images.len; m++) {
 		const HImage *im = &W->p->images.data[m];
 		LRegion *r = &W->L->images[m];
@@ -820,20 +818,12 @@ static int accel_level(Lower *W)
 	W->accel_func = W->accel_loop = -1;
 	if (W->p->accel_outer < 0)
 		return 1;
-	const Stage *S = &W->place[W->p->output].stages[0];
-	const HFunc *out = &W->p->funcs.data[W->p->output];
 	HLevel lv = { LEVEL_AT, W->p->output, W->p->accel_outer, W->p->accel_line, W->p->accel_col };
-	(void)S;
-	(void)out;
-	const LLoop *encl;
-	int n;
-	Place saved = W->place[W->p->output];
-	if (!enclosing(W, W->p->output, &lv, &encl, &n))
+	int i = level_loop(W, W->p->output, &lv);
+	if (i < 0)
 		return 0;
 	W->accel_func = W->p->output;
-	W->accel_loop = n - 1;
-	W->place[W->p->output].enclosing_func = saved.enclosing_func;
-	W->place[W->p->output].enclosing_loop = saved.enclosing_loop;
+	W->accel_loop = i;
 	return 1;
 }
 
@@ -889,7 +879,7 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 			body = stmt(&W, LS_ACCEL);
 			add(L->root, body);
 			L->accel = body;
-			emit_streams(&W, body, &env);
+			emit_streams(&W, body);
 		}
 		for (int k = 0; k < P->reg.norder; k++) {
 			int g = P->reg.order[k];

@@ -170,7 +170,7 @@ static HExpr *flat(HPrep *P, const HExpr *e)
 
 /* 1 if update d of f writes f at its pure variables (in order) and reads f
  * only there: it can be folded into the pure definition point by point. */
-static int pure_update(HPrep *P, const HFunc *fn, int f, const HDef *d);
+static int pure_update(const HFunc *fn, int f, const HDef *d);
 
 static int self_reads_pure(const HFunc *fn, int f, const HExpr *e)
 {
@@ -190,9 +190,8 @@ static int self_reads_pure(const HFunc *fn, int f, const HExpr *e)
 	return 1;
 }
 
-static int pure_update(HPrep *P, const HFunc *fn, int f, const HDef *d)
+static int pure_update(const HFunc *fn, int f, const HDef *d)
 {
-	(void)P;
 	for (int i = 0; i < d->nlhs; i++)
 		if (d->lhs[i]->kind != HE_VAR || d->lhs[i]->sym != fn->vars[i])
 			return 0;
@@ -276,7 +275,7 @@ static int updates_fusable(HPrep *P, int f, int need_unrolled)
 	const HFunc *fn = &P->p->funcs.data[f];
 	for (int k = 1; k < fn->defs.len; k++) {
 		const HDef *d = &fn->defs.data[k];
-		if (!pure_update(P, fn, f, d))
+		if (!pure_update(fn, f, d))
 			return 0;
 		if (need_unrolled)
 			for (int i = 0; i < d->sched.dims.len; i++)

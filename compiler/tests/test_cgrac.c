@@ -77,8 +77,8 @@ static void test_eval(void)
 		      (long long)cases[i].x, hb_name(cases[i].op), (long long)cases[i].y, (long long)got,
 		      (long long)cases[i].want);
 	}
-	CHECK(hu_eval(HU_ABS, HT_I16, HT_U16, -32768) == 32768, "abs(int16 -32768) is 32768 as uint16");
-	CHECK(hu_eval(HU_NEG, HT_U16, HT_U16, 1) == 65535, "-(uint16)1 wraps");
+	CHECK(hu_eval(HU_ABS, HT_U16, -32768) == 32768, "abs(int16 -32768) is 32768 as uint16");
+	CHECK(hu_eval(HU_NEG, HT_U16, 1) == 65535, "-(uint16)1 wraps");
 	CHECK(ht_wrap(HT_BOOL, 5) == 1, "a cast to bool is != 0");
 	CHECK(ht_wrap(HT_I16, 40000) == 40000 - 65536, "int16 wraps");
 }
@@ -308,7 +308,9 @@ static void lower_and_compare(const char *what, const char *src, const char *mus
 	LProgram L;
 	DGraph dg = { 0 };
 	int ok = hli_run(p, &in, &gold, d);
-	int low = ok && hl_lower(&L, q, d) && dfg_build(&dg, &L, &c, d) && hx_run(&L, &dg, &in, &hw, d);
+	int low = ok && hl_lower(&L, q, d) && dfg_build(&dg, &L, &c, d);
+	if (low)
+		hx_run(&L, &dg, &in, &hw);
 	CHECK(low, "%s: lowers and runs", what);
 	if (low) {
 		CHECK(image_size(&gold) == image_size(&hw) &&
