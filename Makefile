@@ -7,7 +7,7 @@ CC       ?= gcc
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   := -lyaml -lz3 -lpthread
+LDLIBS   := -lyaml -lz3 -lisl -lpthread
 DESIGN   ?= cgra_32x16
 IR       := $(sort $(wildcard peak/ir/*.yaml))
 

@@ -9,6 +9,7 @@
 #include "hl_dfg.h"
 #include "hl_exec.h"
 #include "hl_lower.h"
+#include "ub.h"
 
 /* OUT/<app>.<ext> for the application file app. */
 static char *out_path(const char *out, const char *app, const char *ext)
@@ -51,7 +52,37 @@ static void print_dfg_json(const void *g, FILE *f)
 	dfg_write_json(g, f);
 }
 
-static int emit_dfg(const LProgram *L, const char *design, const char *out, int quiet, Diags *d)
+static void print_ubuf(const void *u, FILE *f)
+{
+	ub_print(u, f);
+}
+
+/* The MEM's schedule counter: its last cycle. */
+static int64_t max_cycle(const Collateral *c)
+{
+	return c->mem ? ((int64_t)1 << c->mem->counter_bits) - 1 : 0;
+}
+
+static int emit_ubuf(const LProgram *L, const Collateral *c, const DGraph *g, const char *out, int quiet,
+		     Diags *d)
+{
+	double t0 = util_now();
+	UbProgram u;
+	int ok = ub_extract(&u, L, g, c->mem ? c->mem->units[0].fetch : 1, d) && ub_schedule(&u, max_cycle(c), d);
+	if (ok) {
+		ok = write_out(out, L->p->file, "ubuf", print_ubuf, &u);
+		if (!out)
+			ub_print(&u, stdout);
+	}
+	if (ok && !quiet)
+		fprintf(stderr, "cgrac: %s: %d unified buffers, latency %lld cycles, in %.3f s\n", L->p->file,
+			u.bufs.len, (long long)(u.last_out - u.first_in), util_now() - t0);
+	ub_free(&u);
+	return ok;
+}
+
+static int emit_dfg(const LProgram *L, const char *design, const char *out, const char *emit, int quiet,
+		    Diags *d)
 {
 	if (!design) {
 		fprintf(stderr, "cgrac: --emit dfg needs --design DIR (the word and the IR operations come from the PE collateral)\n");
@@ -65,7 +96,9 @@ static int emit_dfg(const LProgram *L, const char *design, const char *out, int 
 	double t0 = util_now();
 	DGraph g;
 	int ok = dfg_build(&g, L, &c, d);
-	if (ok) {
+	if (ok && emit && !strcmp(emit, "ubuf")) {
+		ok = emit_ubuf(L, &c, &g, out, quiet, d);
+	} else if (ok) {
 		dfg_print(&g, stdout);
 		ok = write_out(out, L->p->file, "dfg.json", print_dfg_json, &g);
 	}
@@ -89,7 +122,7 @@ int cgrac_compile(HProgram *p, const char *design, const char *out, const char *
 		hl_lower_print(&L, stdout);
 		ok = write_out(out, p->file, "lowered", print_lowered, &L);
 	} else if (ok) {
-		ok = emit_dfg(&L, design, out, quiet, d);
+		ok = emit_dfg(&L, design, out, emit, quiet, d);
 	}
 	hl_lower_free(&L);
 	return ok;

@@ -23,6 +23,8 @@ static void usage(FILE *f)
 	      "  -o OUT           the output folder (compilation), or the output image\n"
 	      "  --emit lowered   print the loop nest lowered by the schedule (and write OUT/<app>.lowered)\n"
 	      "  --emit dfg       write the compute kernels as graphs of IR operations (OUT/<app>.dfg.json)\n"
+	      "  --emit ubuf      write the unified buffers: ports, domains, access maps, cycle schedules\n"
+	      "                   in isl notation, dependence distances, capacities (OUT/<app>.ubuf)\n"
 	      "                   and print them\n"
 	      "  --run IN,...     run the reference interpreter on the input images (one per ImageParam\n"
 	      "                   the program reads, in declaration order) and write the output image\n"
@@ -99,8 +101,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		fprintf(stderr, "cgrac: no application given\n");
 		return 0;
 	}
-	if (o->emit && strcmp(o->emit, "lowered") && strcmp(o->emit, "dfg")) {
-		fprintf(stderr, "cgrac: --emit %s: expected lowered or dfg\n", o->emit);
+	if (o->emit && strcmp(o->emit, "lowered") && strcmp(o->emit, "dfg") && strcmp(o->emit, "ubuf")) {
+		fprintf(stderr, "cgrac: --emit %s: expected lowered, dfg or ubuf\n", o->emit);
 		return 0;
 	}
 	if ((o->run || o->gen_input) && !o->out) {

@@ -24,6 +24,28 @@ static int read_pe(const char *info_path, const char *rules_path, Collateral *c,
 	return 1;
 }
 
+/* The memory tile named by design.yaml's cores.mem, if any. */
+static int read_mem(const char *dir, const YNode *mem, Collateral *c, Diags *d)
+{
+	const YNode *name = ymap_get(mem, "name"), *info = ymap_get(mem, "info");
+	if (!mem)
+		return 1;
+	if (!name || !info || name->kind != YN_SCALAR || info->kind != YN_SCALAR)
+		return 0;
+	char *ip = util_path_join(dir, info->value);
+	char *sn = xasprintf("%s.smt2", name->value);
+	char *sp = util_path_join(dir, sn);
+	c->mem = meminfo_load(ip, d);
+	c->mem_smt2 = c->mem ? util_read_file(sp, NULL) : NULL;
+	if (c->mem && !c->mem_smt2)
+		diag_error(d, sp, 0, 0, "cannot read the memory tile's SMT model");
+	int ok = c->mem && c->mem_smt2;
+	free(ip);
+	free(sn);
+	free(sp);
+	return ok;
+}
+
 int coll_load(const char *dir, Collateral *c, Diags *d)
 {
 	memset(c, 0, sizeof *c);
@@ -42,6 +64,10 @@ int coll_load(const char *dir, Collateral *c, Diags *d)
 			char *rn = xasprintf("%s.rules.yaml", name->value);
 			char *rp = util_path_join(dir, rn);
 			ok = read_pe(ip, rp, c, d);
+			if (ok && !read_mem(dir, ymap_get(ymap_get(doc->root, "cores"), "mem"), c, d)) {
+				diag_error(d, path, 1, 1, "expected 'cores: { mem: { name: ..., info: ... } }'");
+				ok = 0;
+			}
 			c->rules_file = rn;
 			free(ip);
 			free(rp);
@@ -60,6 +86,9 @@ void coll_free(Collateral *c)
 	strmap_free(&c->ops);
 	free(c->pe);
 	free(c->rules_file);
+	if (c->mem)
+		meminfo_free(c->mem);
+	free(c->mem_smt2);
 	memset(c, 0, sizeof *c);
 }
 

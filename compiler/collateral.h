@@ -2,11 +2,13 @@
  * (rtl_out/<design>/, ARCHITECTURE.md): the PE named by design.yaml, its
  * word width (the widest data input of <pe>.info.yaml) and the IR
  * operations its <pe>.rules.yaml knows (those with a rule and those it
- * lists as unsupported), read through common/peinfo. */
+ * lists as unsupported), read through common/peinfo; and the memory tile:
+ * <mem>.info.yaml (common/meminfo) and the text of <mem>.smt2. */
 #ifndef COMPILER_COLLATERAL_H
 #define COMPILER_COLLATERAL_H
 
 #include "../common/diag.h"
+#include "../common/meminfo.h"
 #include "../common/strmap.h"
 
 typedef struct Collateral {
@@ -14,6 +16,8 @@ typedef struct Collateral {
 	char *rules_file;       /* <pe>.rules.yaml */
 	int word;               /* bits */
 	StrMap ops;             /* IR operation -> 1 with a rule, 0 unsupported */
+	MemInfo *mem;           /* the memory tile, NULL if the design has none */
+	char *mem_smt2;         /* the text of <mem>.smt2 */
 } Collateral;
 
 /* 0 with errors in d. */

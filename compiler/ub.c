@@ -1,0 +1,479 @@
+/* ub.c - buffer extraction and the stencil scheduler (ub.h). Extraction walks
+ * the accelerator's loop nest: every store and input stream is a statement
+ * with a write port, every load of its compute kernel a read port. The
+ * scheduler fuses the nests level by level (relative rates from the access
+ * maps), pads the innermost level to the memory's fetch width, and sets each
+ * statement's delay from isl: the largest distance between a value's write
+ * and its read over the dependence relation of every read port. */
+#include <isl/ctx.h>
+#include <isl/aff.h>
+#include <isl/ilp.h>
+#include <isl/options.h>
+#include <isl/set.h>
+#include <isl/val.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ub.h"
+
+typedef struct Loop {
+	int sym;
+	int64_t min, extent;
+} Loop;
+
+typedef struct Ext {
+	UbProgram *u;
+	const LProgram *L;
+	Diags *d;
+	int ok;
+	Loop loops[16];
+	int nloops;
+	int split_dim[16];      /* per image: the dimension split into streams, or -1 */
+	int *func_buf;          /* Func -> buffer */
+	int *image_buf;         /* image -> first buffer (one per value of a split dimension) */
+} Ext;
+
+static void xerr(Ext *X, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void xerr(Ext *X, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(X->d, DIAG_ERROR, X->L->p->file, line, col, fmt, ap);
+	va_end(ap);
+	X->ok = 0;
+}
+
+/* ---- access maps ---- */
+
+static int level_of(const UbStmt *s, int sym)
+{
+	for (int l = 0; l < s->nloops; l++)
+		if (s->sym[l] == sym)
+			return l;
+	return -1;
+}
+
+/* e as floor((sum coef * i + c) / div); 0 if it is not of that form. */
+static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
+{
+	UbIndex a, b;
+	int64_t v;
+	memset(out, 0, sizeof *out);
+	out->div = 1;
+	switch (e->kind) {
+	case HE_CONST:
+		out->c = e->value;
+		return 1;
+	case HE_VAR: {
+		int l = level_of(s, e->sym);
+		if (l >= 0) {
+			out->coef[l] = 1;
+			return 1;
+		}
+		for (int k = 0; k < X->nloops; k++)
+			if (X->loops[k].sym == e->sym && X->loops[k].extent == 1) {
+				out->c = X->loops[k].min;
+				return 1;
+			}
+		return 0;
+	}
+	case HE_CAST:
+		return index_of(X, s, e->a, out);
+	case HE_UN:
+		if (e->op != HU_NEG || !index_of(X, s, e->a, &a) || a.div != 1)
+			return 0;
+		for (int l = 0; l < UB_MAXD; l++)
+			out->coef[l] = -a.coef[l];
+		out->c = -a.c;
+		return 1;
+	case HE_BIN:
+		if (e->op == HB_ADD || e->op == HB_SUB) {
+			if (!index_of(X, s, e->a, &a) || !index_of(X, s, e->b, &b))
+				return 0;
+			int64_t sg = e->op == HB_ADD ? 1 : -1;
+			if (b.div == 1 && b.coef[0] == 0 && b.coef[1] == 0 && b.coef[2] == 0 && b.coef[3] == 0) {
+				*out = a;
+				out->c += sg * b.c * a.div;
+				return 1;
+			}
+			if (a.div != 1 || b.div != 1)
+				return 0;
+			for (int l = 0; l < UB_MAXD; l++)
+				out->coef[l] = a.coef[l] + sg * b.coef[l];
+			out->c = a.c + sg * b.c;
+			return 1;
+		}
+		if (e->op == HB_MUL) {
+			const HExpr *k = he_is_const(e->b, &v) ? e->b : he_is_const(e->a, &v) ? e->a : NULL;
+			if (!k || !index_of(X, s, k == e->b ? e->a : e->b, &a) || a.div != 1)
+				return 0;
+			for (int l = 0; l < UB_MAXD; l++)
+				out->coef[l] = a.coef[l] * v;
+			out->c = a.c * v;
+			return 1;
+		}
+		if (e->op == HB_DIV && he_is_const(e->b, &v) && v > 0) {
+			if (!index_of(X, s, e->a, &a))
+				return 0;
+			*out = a;
+			out->div = a.div * v;
+			return 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int64_t ub_index_at(const UbIndex *x, const int64_t *i)
+{
+	int64_t n = x->c;
+	for (int l = 0; l < UB_MAXD; l++)
+		n += x->coef[l] * i[l];
+	int64_t q = n / x->div;
+	if (n % x->div != 0 && n < 0)
+		q--;
+	return q;
+}
+
+/* ---- statements and ports ---- */
+
+static int new_buffer(Ext *X, const char *name, int func, int image, const LRegion *r, int skip_dim)
+{
+	UbBuffer b = { 0 };
+	b.name = name;
+	b.func = func;
+	b.image = image;
+	for (int j = 0; j < r->dims; j++) {
+		if (j == skip_dim)
+			continue;
+		b.min[b.ndims] = r->box_min[j];
+		b.extent[b.ndims] = r->box_extent[j];
+		b.ndims++;
+	}
+	vec_push(&X->u->bufs, b);
+	return X->u->bufs.len - 1;
+}
+
+static int add_port(Ext *X, int buf, int stmt, int write, int node, const UbIndex *idx, int n)
+{
+	UbPort p = { 0 };
+	p.buffer = buf;
+	p.stmt = stmt;
+	p.write = write;
+	p.node = node;
+	p.ndims = n;
+	memcpy(p.index, idx, sizeof *idx * (size_t)n);
+	p.src = -1;
+	vec_push(&X->u->ports, p);
+	int id = X->u->ports.len - 1;
+	UbBuffer *b = &X->u->bufs.data[buf];
+	if (write) {
+		vec_push(&b->ports, 0);
+		memmove(b->ports.data + b->nwrites + 1, b->ports.data + b->nwrites,
+			sizeof(int) * (size_t)(b->ports.len - 1 - b->nwrites));
+		b->ports.data[b->nwrites++] = id;
+	} else {
+		vec_push(&b->ports, id);
+	}
+	return id;
+}
+
+static const char *var_name(Ext *X, int sym, int level)
+{
+	const char *n = hl_sym_name(X->L->p, sym);
+	const char *dot = strrchr(n, '.');
+	const char *v = dot ? dot + 1 : n;
+	if (v[0] == '_' || !v[0])
+		return arena_printf(X->u->arena, "i%d", level);
+	return arena_strdup(X->u->arena, v);
+}
+
+/* The statement of the store at the current loops. */
+static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim, int64_t fixed_val)
+{
+	UbStmt s = { 0 };
+	s.name = name;
+	s.store = st;
+	s.buffer = -1;
+	int n = 0;
+	for (int k = X->nloops - 1; k >= 0; k--) {
+		const Loop *lp = &X->loops[k];
+		if (lp->extent == 1 || (fixed_dim >= 0 && k == fixed_dim))
+			continue;
+		if (n == UB_MAXD) {
+			xerr(X, st->line, st->col, "%s has more than %d loop levels in the accelerator", name, UB_MAXD);
+			return -1;
+		}
+		s.sym[n] = lp->sym;
+		s.min[n] = lp->min;
+		s.extent[n] = lp->extent;
+		s.fixed[n] = -1;
+		n++;
+	}
+	s.nloops = n;
+	for (int l = 0; l < n; l++)
+		s.var[l] = var_name(X, s.sym[l], l);
+	(void)fixed_val;
+	vec_push(&X->u->stmts, s);
+	return X->u->stmts.len - 1;
+}
+
+static int store_index(Ext *X, int si, HExpr **index, int nindex, int skip, UbIndex *out, int line, int col)
+{
+	const UbStmt *s = &X->u->stmts.data[si];
+	int n = 0;
+	for (int j = 0; j < nindex; j++) {
+		if (j == skip)
+			continue;
+		if (!index_of(X, s, index[j], &out[n])) {
+			xerr(X, line, col, "%s: index %d is not an affine function of the loops (floor division "
+			     "by a constant allowed)", s->name, j);
+			return 0;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void stream_stmt(Ext *X, const LStmt *st)
+{
+	int m = st->def;
+	const HImage *im = &X->L->p->images.data[m];
+	int sd = X->split_dim[m];
+	int nsplit = sd >= 0 ? (int)X->L->images[m].extent[sd] : 1;
+	for (int v = 0; v < nsplit; v++) {
+		int64_t val = sd >= 0 ? X->L->images[m].min[sd] + v : 0;
+		const char *name = sd >= 0 ? arena_printf(X->u->arena, "%s_%lld", im->name, (long long)val)
+					   : im->name;
+		/* the stream's loops: the split dimension's loop is the outermost */
+		int fixed = -1;
+		if (sd >= 0)
+			for (int k = 0; k < X->nloops; k++)
+				if (st->index[sd]->kind == HE_VAR && X->loops[k].sym == st->index[sd]->sym)
+					fixed = k;
+		int si = new_stmt(X, st, name, fixed, val);
+		if (si < 0)
+			return;
+		UbStmt *s = &X->u->stmts.data[si];
+		s->input = 1;
+		s->buffer = X->image_buf[m] + v;
+		UbIndex idx[UB_MAXD];
+		int n = store_index(X, si, st->index, st->nindex, sd, idx, im->line, im->col);
+		if (n)
+			add_port(X, s->buffer, si, 1, -1, idx, n);
+	}
+}
+
+static int count_stores(const LStmt *s, int f)
+{
+	int n = s->kind == LS_STORE && s->func == f;
+	vec_foreach(&s->body, i) n += count_stores(s->body.data[i], f);
+	return n;
+}
+
+static const DKernel *kernel_of(const DGraph *g, const LStmt *s)
+{
+	vec_foreach(&g->kernels, i) if (g->kernels.data[i].store == s) return &g->kernels.data[i];
+	return NULL;
+}
+
+static void read_ports(Ext *X, int si)
+{
+	const UbStmt *s = &X->u->stmts.data[si];
+	const DKernel *k = s->kernel;
+	vec_foreach(&k->nodes, i) {
+		const DNode *n = &k->nodes.data[i];
+		if (n->kind != DN_LOAD)
+			continue;
+		int buf, skip = -1;
+		if (n->is_image) {
+			int m = n->buffer;
+			buf = X->image_buf[m];
+			skip = X->split_dim[m];
+			if (skip >= 0) {
+				int64_t v;
+				he_is_const(n->index[skip], &v);
+				buf += (int)(v - X->L->images[m].min[skip]);
+			}
+		} else {
+			buf = X->func_buf[n->buffer];
+		}
+		if (buf < 0)
+			ICE("ub: load of a buffer outside the accelerator");
+		if (buf == s->buffer) {
+			xerr(X, s->store->line, s->store->col,
+			     "%s reads the buffer it writes (a reduction kept as a stage): this needs the "
+			     "coarse-grained (double-buffer) scheduler, which is not implemented yet",
+			     s->name);
+			return;
+		}
+		UbIndex idx[UB_MAXD];
+		int nd = store_index(X, si, n->index, n->nindex, skip, idx, s->store->line, s->store->col);
+		if (nd)
+			add_port(X, buf, si, 0, i, idx, nd);
+	}
+}
+
+static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
+{
+	const HProgram *p = X->L->p;
+	const char *fname = p->funcs.data[st->func].name;
+	int nst = count_stores(X->L->accel, st->func);
+	int k = 0;
+	vec_foreach(&X->u->stmts, i) if (X->u->stmts.data[i].store && X->u->stmts.data[i].store->func == st->func &&
+					 X->u->stmts.data[i].kernel) k++;
+	const char *name = nst > 1 ? arena_printf(X->u->arena, "%s_%d", fname, k) : fname;
+	int si = new_stmt(X, st, name, -1, 0);
+	if (si < 0)
+		return;
+	UbStmt *s = &X->u->stmts.data[si];
+	s->kernel = kernel_of(g, st);
+	s->output = st->output;
+	s->buffer = st->output ? -1 : X->func_buf[st->func];
+	if (!s->kernel)
+		ICE("ub: a store without its kernel");
+	if (s->buffer >= 0) {
+		UbIndex idx[UB_MAXD];
+		int n = store_index(X, si, st->index, st->nindex, -1, idx, st->line, st->col);
+		if (!n)
+			return;
+		add_port(X, s->buffer, si, 1, -1, idx, n);
+	}
+	read_ports(X, si);
+}
+
+static void walk(Ext *X, const DGraph *g, const LStmt *s)
+{
+	if (!X->ok)
+		return;
+	switch (s->kind) {
+	case LS_LOOP: {
+		int64_t m;
+		if (!he_is_const(s->min, &m)) {
+			xerr(X, 0, 0, "loop %s of the accelerator does not start at a constant: not a rectangular "
+			     "domain", hl_sym_name(X->L->p, s->sym));
+			return;
+		}
+		X->loops[X->nloops++] = (Loop){ s->sym, m, s->extent };
+		vec_foreach(&s->body, i) walk(X, g, s->body.data[i]);
+		X->nloops--;
+		return;
+	}
+	case LS_STORE:
+		if (s->func < 0)
+			stream_stmt(X, s);
+		else
+			store_stmt(X, g, s);
+		return;
+	default:
+		vec_foreach(&s->body, i) walk(X, g, s->body.data[i]);
+	}
+}
+
+/* An image dimension read only at constant indices, outermost of its stream:
+ * each value becomes its own stream and buffer (a channel streamed apart). */
+static int split_dimension(const Ext *X, const DGraph *g, int m)
+{
+	const HImage *im = &X->L->p->images.data[m];
+	int d = im->dims - 1;
+	if (im->dims < 2)
+		return -1;
+	int reads = 0;
+	vec_foreach(&g->kernels, k) vec_foreach(&g->kernels.data[k].nodes, i) {
+		const DNode *n = &g->kernels.data[k].nodes.data[i];
+		int64_t v;
+		if (n->kind == DN_LOAD && n->is_image && n->buffer == m) {
+			if (!he_is_const(n->index[d], &v))
+				return -1;
+			reads++;
+		}
+	}
+	return reads ? d : -1;
+}
+
+static void make_buffers(Ext *X, const DGraph *g)
+{
+	const HProgram *p = X->L->p;
+	X->func_buf = xcalloc((size_t)p->funcs.len + 1, sizeof *X->func_buf);
+	X->image_buf = xcalloc((size_t)p->images.len + 1, sizeof *X->image_buf);
+	for (int f = 0; f < p->funcs.len; f++) {
+		X->func_buf[f] = -1;
+		if (f != p->output && X->L->funcs[f].dims && count_stores(X->L->accel, f))
+			X->func_buf[f] = new_buffer(X, p->funcs.data[f].name, f, -1, &X->L->funcs[f], -1);
+	}
+	for (int m = 0; m < p->images.len && m < 16; m++) {
+		X->image_buf[m] = -1;
+		X->split_dim[m] = -1;
+		const LRegion *r = &X->L->images[m];
+		if (!r->dims)
+			continue;
+		int sd = split_dimension(X, g, m);
+		X->split_dim[m] = sd;
+		int n = sd >= 0 ? (int)r->extent[sd] : 1;
+		for (int v = 0; v < n; v++) {
+			const char *name = sd >= 0 ? arena_printf(X->u->arena, "%s_%lld", p->images.data[m].name,
+								  (long long)(r->min[sd] + v))
+						   : p->images.data[m].name;
+			int b = new_buffer(X, name, -1, m, r, sd);
+			if (v == 0)
+				X->image_buf[m] = b;
+		}
+	}
+}
+
+int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, Diags *d)
+{
+	memset(u, 0, sizeof *u);
+	u->L = L;
+	u->g = g;
+	u->fetch = fetch > 0 ? fetch : 1;
+	u->arena = arena_new();
+	if (L->p->images.len > 16) {
+		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "more than 16 input images");
+		return 0;
+	}
+	Ext X = { .u = u, .L = L, .d = d, .ok = 1 };
+	make_buffers(&X, g);
+	walk(&X, g, L->accel);
+	free(X.func_buf);
+	free(X.image_buf);
+	return X.ok;
+}
+
+void ub_free(UbProgram *u)
+{
+	vec_foreach(&u->bufs, i) vec_free(&u->bufs.data[i].ports);
+	vec_free(&u->bufs);
+	vec_free(&u->stmts);
+	vec_free(&u->ports);
+	arena_free(u->arena);
+	memset(u, 0, sizeof *u);
+}
+
+/* ---- walking a domain ---- */
+
+int64_t ub_time(const UbStmt *s, const int64_t *i)
+{
+	int64_t t = s->delay;
+	for (int l = 0; l < s->nloops; l++)
+		t += s->stride[l] * (i[l] - s->min[l]);
+	return t;
+}
+
+void ub_first(const UbStmt *s, int64_t *i)
+{
+	for (int l = 0; l < UB_MAXD; l++)
+		i[l] = l < s->nloops ? s->min[l] : 0;
+}
+
+int ub_next(const UbStmt *s, int64_t *i)
+{
+	for (int l = 0; l < s->nloops; l++) {
+		if (++i[l] < s->min[l] + s->extent[l])
+			return 1;
+		i[l] = s->min[l];
+	}
+	return 0;
+}
