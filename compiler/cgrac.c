@@ -10,6 +10,8 @@
 #include "hl_exec.h"
 #include "hl_lower.h"
 #include "ub.h"
+#include "ub_map.h"
+#include "ub_sim.h"
 
 /* OUT/<app>.<ext> for the application file app. */
 static char *out_path(const char *out, const char *app, const char *ext)
@@ -57,10 +59,28 @@ static void print_ubuf(const void *u, FILE *f)
 	ub_print(u, f);
 }
 
-/* The MEM's schedule counter: its last cycle. */
-static int64_t max_cycle(const Collateral *c)
+typedef struct UbOut {
+	const UbProgram *u;
+	const UbMap *m;
+	const MemInfo *mi;
+} UbOut;
+
+static void print_mem(const void *arg, FILE *f)
 {
-	return c->mem ? ((int64_t)1 << c->mem->counter_bits) - 1 : 0;
+	const UbOut *o = arg;
+	ub_map_print(o->u, o->m, o->mi, f);
+}
+
+/* The buffers' summary for people and for make bench. */
+static void buffer_summary(const UbProgram *u, const UbMap *m, const Collateral *c, double secs)
+{
+	long rom = 0;
+	vec_foreach(&u->g->kernels, k) vec_foreach(&u->g->kernels.data[k].nodes, i) rom +=
+		u->g->kernels.data[k].nodes.data[i].kind == DN_ROM;
+	fprintf(stderr, "cgrac: %s: %d unified buffers on %s: %d MEM tiles (%d before shift registers), %lld "
+		"registers, %d ROM reads, latency %lld cycles, %d schedule round%s, %.3f s\n", u->L->p->file,
+		u->bufs.len, c->mem->name, m->tiles, m->naive_tiles, (long long)m->regs, (int)rom,
+		(long long)(u->last_out - u->first_in), m->iterations, m->iterations == 1 ? "" : "s", secs);
 }
 
 static int emit_ubuf(const LProgram *L, const Collateral *c, const DGraph *g, const char *out, int quiet,
@@ -68,15 +88,18 @@ static int emit_ubuf(const LProgram *L, const Collateral *c, const DGraph *g, co
 {
 	double t0 = util_now();
 	UbProgram u;
-	int ok = ub_extract(&u, L, g, c->mem ? c->mem->units[0].fetch : 1, d) && ub_schedule(&u, max_cycle(c), d);
+	UbMap m;
+	int ok = ub_build(&u, &m, L, g, c, d);
 	if (ok) {
-		ok = write_out(out, L->p->file, "ubuf", print_ubuf, &u);
+		UbOut o = { &u, &m, c->mem };
+		ok = write_out(out, L->p->file, "ubuf", print_ubuf, &u) &&
+		     write_out(out, L->p->file, "mem", print_mem, &o);
 		if (!out)
 			ub_print(&u, stdout);
 	}
 	if (ok && !quiet)
-		fprintf(stderr, "cgrac: %s: %d unified buffers, latency %lld cycles, in %.3f s\n", L->p->file,
-			u.bufs.len, (long long)(u.last_out - u.first_in), util_now() - t0);
+		buffer_summary(&u, &m, c, util_now() - t0);
+	ub_map_free(&m);
 	ub_free(&u);
 	return ok;
 }
@@ -125,6 +148,39 @@ int cgrac_compile(HProgram *p, const char *design, const char *out, const char *
 		ok = emit_dfg(&L, design, out, emit, quiet, d);
 	}
 	hl_lower_free(&L);
+	return ok;
+}
+
+int cgrac_sim_buffers(HProgram *p, const char *design, const Image *inputs, Image *out, int quiet, Diags *d)
+{
+	Collateral c;
+	if (!coll_load(design, &c, d)) {
+		coll_free(&c);
+		return 0;
+	}
+	LProgram L;
+	DGraph g = { 0 };
+	UbProgram u = { 0 };
+	UbMap m = { 0 };
+	double t0 = util_now();
+	int ok = hl_lower(&L, p, d) && dfg_build(&g, &L, &c, d) && ub_build(&u, &m, &L, &g, &c, d);
+	if (ok) {
+		double t1 = util_now();
+		UbSimStats st;
+		ok = ub_simulate(&u, &m, c.mem, inputs, out, &st);
+		if (!quiet)
+			buffer_summary(&u, &m, &c, t1 - t0);
+		if (!quiet || !ok)
+			fprintf(stderr, "cgrac: %s: buffer-level simulation: %lld cycles, %ld values delivered, %ld "
+				"wrong, %.3f s\n", p->file, (long long)st.cycles, st.reads, st.wrong, util_now() - t1);
+		if (!ok)
+			fprintf(stderr, "cgrac: %s: first wrong value: %s\n", p->file, st.first);
+	}
+	if (u.arena)
+		ub_map_free(&m), ub_free(&u);
+	dfg_free(&g);
+	hl_lower_free(&L);
+	coll_free(&c);
 	return ok;
 }
 

@@ -15,4 +15,10 @@ int cgrac_compile(HProgram *p, const char *design, const char *out, const char *
  * words (hl_exec.h); 0 with errors in d. */
 int cgrac_run_lowered(HProgram *p, const char *design, const Image *inputs, Image *out, __keep Diags *d);
 
+/* Runs p through its unified buffers: schedules, register chains, memory
+ * tiles configured from the collateral and compute kernels, cycle by cycle
+ * (ub_sim.h); 0 with errors in d or when a delivered value is wrong. */
+int cgrac_sim_buffers(HProgram *p, const char *design, const Image *inputs, Image *out, int quiet,
+		      __keep Diags *d);
+
 #endif

@@ -24,12 +24,17 @@ static void usage(FILE *f)
 	      "  --emit lowered   print the loop nest lowered by the schedule (and write OUT/<app>.lowered)\n"
 	      "  --emit dfg       write the compute kernels as graphs of IR operations (OUT/<app>.dfg.json)\n"
 	      "  --emit ubuf      write the unified buffers: ports, domains, access maps, cycle schedules\n"
-	      "                   in isl notation, dependence distances, capacities (OUT/<app>.ubuf)\n"
+	      "                   in isl notation, dependence distances, capacities (OUT/<app>.ubuf), and\n"
+	      "                   their mapping: wires, register chains, memory tiles and each tile's\n"
+	      "                   configuration solved on <mem>.smt2 (OUT/<app>.mem)\n"
 	      "                   and print them\n"
 	      "  --run IN,...     run the reference interpreter on the input images (one per ImageParam\n"
 	      "                   the program reads, in declaration order) and write the output image\n"
 	      "  --run-lowered IN,...  the same through the lowered loop nest and the compute kernels on\n"
 	      "                   hardware words (needs --design): what the chip should compute\n"
+	      "  --sim-buffers IN,...  the same through the unified buffers (needs --design): schedules,\n"
+	      "                   register chains and memory tiles configured from the collateral, cycle\n"
+	      "                   by cycle; fails at the first value a port delivers wrong\n"
 	      "  --gen-input      write the application's deterministic input image(s), as set by\n"
 	      "                   input.yaml beside APP.hl (several inputs: OUT is a folder)\n"
 	      "  --seed S, --range LO:HI  with --gen-input: override input.yaml's seed and value range\n"
@@ -43,7 +48,7 @@ static void usage(FILE *f)
 
 typedef struct Opts {
 	const char *app, *design, *out, *emit, *run;
-	int lowered;
+	int lowered;            /* 1: --run-lowered, 2: --sim-buffers */
 	int gen_input, check, quiet;
 	long seed;              /* -1: from input.yaml */
 	int range_lo, range_hi; /* range_hi < 0: from input.yaml */
@@ -65,8 +70,9 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->out = argv[++i];
 		} else if (!strcmp(a, "--emit") && more) {
 			o->emit = argv[++i];
-		} else if ((!strcmp(a, "--run") || !strcmp(a, "--run-lowered")) && more) {
-			o->lowered = !strcmp(a, "--run-lowered");
+		} else if ((!strcmp(a, "--run") || !strcmp(a, "--run-lowered") || !strcmp(a, "--sim-buffers")) &&
+			   more) {
+			o->lowered = !strcmp(a, "--run-lowered") ? 1 : !strcmp(a, "--sim-buffers") ? 2 : 0;
 			o->run = argv[++i];
 		} else if (!strcmp(a, "--seed") && more) {
 			char *end;
@@ -232,13 +238,15 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 	hli_regions_free(&r);
 	Image out = { 0 };
 	double t0 = util_now();
-	if (ok && o->lowered)
+	if (ok && o->lowered == 2)
+		ok = cgrac_sim_buffers(p, o->design, inputs, &out, o->quiet, d) && write_image(&out, o->out);
+	else if (ok && o->lowered)
 		ok = cgrac_run_lowered(p, o->design, inputs, &out, d) && write_image(&out, o->out);
 	else if (ok)
 		ok = hli_run(p, inputs, &out, d) && write_image(&out, o->out);
 	if (ok && !o->quiet)
 		fprintf(stderr, "cgrac: %s: %s %s (%d x %d x %d) in %.3f s -> %s\n", p->file,
-			o->lowered ? "ran the lowered kernels of" : "interpreted", p->funcs.data[p->output].name, out.extent[0], out.dims > 1 ? out.extent[1] : 1,
+			o->lowered == 2 ? "simulated the buffers of" : o->lowered ? "ran the lowered kernels of" : "interpreted", p->funcs.data[p->output].name, out.extent[0], out.dims > 1 ? out.extent[1] : 1,
 			out.dims > 2 ? out.extent[2] : 1, util_now() - t0, o->out);
 	for (int m = 0; m < p->images.len; m++)
 		image_free(&inputs[m]);
@@ -266,7 +274,7 @@ int main(int argc, char **argv)
 	if (ok && o.gen_input)
 		ok = gen_input(p, &o, d);
 	else if (ok && o.run && o.lowered && !o.design)
-		ok = 0, fprintf(stderr, "cgrac: --run-lowered needs --design DIR\n");
+		ok = 0, fprintf(stderr, "cgrac: --%s needs --design DIR\n", o.lowered == 2 ? "sim-buffers" : "run-lowered");
 	else if (ok && o.run)
 		ok = run(p, &o, d);
 	else if (ok && !o.check)

@@ -106,7 +106,9 @@ static uint64_t rom(Exec *X, const DNode *n, uint64_t addr)
 	return (uint64_t)t->v[addr] & X->mask;
 }
 
-static uint64_t run_kernel(Exec *X, const DKernel *k)
+/* The kernel's value; loads come from X's buffers, or from `loads` (indexed
+ * by node) when it is not NULL. */
+static uint64_t run_kernel(Exec *X, const DKernel *k, const uint64_t *loads)
 {
 	uint64_t *val = xcalloc((size_t)(k->nodes.len ? k->nodes.len : 1), sizeof *val);
 	vec_foreach(&k->nodes, i) {
@@ -116,7 +118,7 @@ static uint64_t run_kernel(Exec *X, const DKernel *k)
 			in[j] = val[n->in[j]];
 		switch (n->kind) {
 		case DN_CONST: val[i] = (uint64_t)n->value; break;
-		case DN_LOAD: val[i] = load(X, n); break;
+		case DN_LOAD: val[i] = loads ? loads[i] & X->mask : load(X, n); break;
 		case DN_ROM: val[i] = rom(X, n, in[0]); break;
 		case DN_OP: val[i] = ir_op(X, n->op, in); break;
 		}
@@ -126,12 +128,18 @@ static uint64_t run_kernel(Exec *X, const DKernel *k)
 	return r;
 }
 
+uint64_t hx_kernel(const LProgram *L, const DGraph *g, const DKernel *k, const uint64_t *loads)
+{
+	Exec X = { L, g, g->word, g->word >= 64 ? ~0ULL : ((uint64_t)1 << g->word) - 1, NULL, NULL, NULL };
+	return run_kernel(&X, k, loads);
+}
+
 static void store(Exec *X, const LStmt *s, const DKernel *k)
 {
 	int64_t idx[4];
 	for (int i = 0; i < s->nindex; i++)
 		idx[i] = ev(X, s->index[i]);
-	uint64_t v = run_kernel(X, k);
+	uint64_t v = run_kernel(X, k, NULL);
 	int64_t *slot = htable_at(&X->bufs[s->func], idx);
 	if (!slot)
 		ICE("exec: %s written outside its buffer", X->L->p->funcs.data[s->func].name);

@@ -12,4 +12,8 @@
  * its region. Lowering and the kernels have been checked: it cannot fail. */
 void hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out);
 
+/* Evaluates one kernel on hardware words with the values of its load nodes
+ * given in loads[node] (other entries unused). */
+uint64_t hx_kernel(const LProgram *L, const DGraph *g, const DKernel *k, const uint64_t *loads);
+
 #endif

@@ -197,6 +197,7 @@ static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim, in
 	s.name = name;
 	s.store = st;
 	s.buffer = -1;
+	s.split_dim = -1;
 	int n = 0;
 	for (int k = X->nloops - 1; k >= 0; k--) {
 		const Loop *lp = &X->loops[k];
@@ -258,6 +259,9 @@ static void stream_stmt(Ext *X, const LStmt *st)
 			return;
 		UbStmt *s = &X->u->stmts.data[si];
 		s->input = 1;
+		s->image = m;
+		s->split_dim = sd;
+		s->split_val = val;
 		s->buffer = X->image_buf[m] + v;
 		UbIndex idx[UB_MAXD];
 		int n = store_index(X, si, st->index, st->nindex, sd, idx, im->line, im->col);
@@ -334,12 +338,15 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 	s->buffer = st->output ? -1 : X->func_buf[st->func];
 	if (!s->kernel)
 		ICE("ub: a store without its kernel");
+	UbIndex idx[UB_MAXD];
+	int n = store_index(X, si, st->index, st->nindex, -1, idx, st->line, st->col);
+	if (!n)
+		return;
 	if (s->buffer >= 0) {
-		UbIndex idx[UB_MAXD];
-		int n = store_index(X, si, st->index, st->nindex, -1, idx, st->line, st->col);
-		if (!n)
-			return;
 		add_port(X, s->buffer, si, 1, -1, idx, n);
+	} else {
+		s->nout = n;
+		memcpy(s->out_index, idx, sizeof *idx * (size_t)n);
 	}
 	read_ports(X, si);
 }

@@ -45,6 +45,11 @@ typedef struct UbStmt {
 	int latency;            /* of the compute kernel, cycles */
 	int output;             /* streams to the global buffer */
 	int input;              /* streamed from the global buffer */
+	int image;              /* input: the image; split_dim its dimension fixed at split_val, or -1 */
+	int split_dim;
+	int64_t split_val;
+	int nout;               /* output: the coordinates it stores */
+	UbIndex out_index[UB_MAXD];
 } UbStmt;
 
 typedef struct UbPort {

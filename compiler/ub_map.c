@@ -1,0 +1,558 @@
+/* ub_map.c - buffer mapping (ub_map.h): shift-register optimization,
+ * banking, address linearization with ring folding and fetch padding, and
+ * the schedule-and-map rounds that give memory-served ports the latency
+ * their tile needs. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ub_map.h"
+
+/* Register chains up to this long instead of a memory (the paper replaces
+ * line buffers of fewer than 20 words by registers); raised to the tile's
+ * smallest delay line. */
+#define SR_MAX_DEFAULT 20
+#define MAX_ROUNDS 8
+
+typedef struct Mapper {
+	UbProgram *u;
+	UbMap *m;
+	const MemInfo *mi;
+	const char *smt2;
+	Diags *d;
+	int fetch;
+	int retry;              /* a bank asked for later reads */
+} Mapper;
+
+static int64_t round_up(int64_t v, int64_t k)
+{
+	return (v + k - 1) / k * k;
+}
+
+static void merr(Mapper *M, const UbStmt *s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void merr(Mapper *M, const UbStmt *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(M->d, DIAG_ERROR, M->u->L->p->file, s ? s->store->line : 0, s ? s->store->col : 0, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- streams ---- */
+
+typedef struct Ev {
+	int64_t t, a;
+} Ev;
+typedef VEC(Ev) EvVec;
+
+static void stream_from(UmStream *s, const EvVec *v)
+{
+	s->n = v->len;
+	s->cycle = xcalloc((size_t)v->len + 1, sizeof *s->cycle);
+	s->addr = xcalloc((size_t)v->len + 1, sizeof *s->addr);
+	vec_foreach(v, k) {
+		s->cycle[k] = v->data[k].t;
+		s->addr[k] = v->data[k].a;
+	}
+}
+
+static void stream_free(UmStream *s)
+{
+	free(s->cycle);
+	free(s->addr);
+	memset(s, 0, sizeof *s);
+}
+
+/* A write port's events over its domain with level 0 padded to the fetch
+ * width: the padding words are don't-cares that complete the last block of
+ * each row. Coordinates of padding extrapolate the access map. */
+typedef struct WEv {
+	int64_t t;
+	int64_t c[UB_MAXD];
+	int pad;
+} WEv;
+typedef VEC(WEv) WEvVec;
+
+static void write_events(const Mapper *M, const UbPort *wp, WEvVec *out)
+{
+	const UbStmt *s = &M->u->stmts.data[wp->stmt];
+	UbStmt padded = *s;
+	if (s->nloops)
+		padded.extent[0] = round_up(s->extent[0], M->fetch);
+	int64_t i[UB_MAXD];
+	ub_first(&padded, i);
+	do {
+		WEv e = { ub_time(&padded, i) + s->latency, { 0 }, s->nloops && i[0] >= s->min[0] + s->extent[0] };
+		for (int j = 0; j < wp->ndims; j++)
+			e.c[j] = ub_index_at(&wp->index[j], i);
+		vec_push(out, e);
+	} while (ub_next(&padded, i));
+}
+
+/* ---- address layout ---- */
+
+/* Linear address of buffer coordinates: dimension 0 padded to a row of p0
+ * words, dimension 1 folded into a ring of `ring` rows. -1 outside. */
+typedef struct Layout {
+	int64_t min[UB_MAXD], ext[UB_MAXD];
+	int nd;
+	int64_t p0, ring;
+} Layout;
+
+static int64_t lay_addr(const Layout *l, const int64_t *c)
+{
+	int64_t a = 0, scale = 1;
+	for (int j = 0; j < l->nd; j++) {
+		int64_t x = c[j] - l->min[j];
+		int64_t e = j == 0 ? l->p0 : j == 1 ? l->ring : l->ext[j];
+		if (x < 0 || (j != 1 && x >= e) || (j == 1 && x >= l->ext[1]))
+			return -1;
+		if (j == 1)
+			x %= l->ring;
+		a += x * scale;
+		scale *= e;
+	}
+	return a;
+}
+
+static int64_t lay_words(const Layout *l)
+{
+	int64_t w = 1;
+	for (int j = 0; j < l->nd; j++)
+		w *= j == 0 ? l->p0 : j == 1 ? l->ring : l->ext[j];
+	return w;
+}
+
+/* Word index of buffer coordinates without folding (for liveness). */
+static int64_t flat(const UbBuffer *b, const int64_t *c)
+{
+	int64_t a = 0;
+	for (int j = b->ndims - 1; j >= 0; j--) {
+		if (c[j] < b->min[j] || c[j] >= b->min[j] + b->extent[j])
+			return -1;
+		a = a * b->extent[j] + (c[j] - b->min[j]);
+	}
+	return a;
+}
+
+/* The smallest ring (a divisor of the rows) such that no value is
+ * overwritten before its last read, with a margin for block transfers. */
+static int64_t choose_ring(const Mapper *M, const UbBuffer *b, const int64_t *wt, const int64_t *rt)
+{
+	if (b->ndims < 2)
+		return 1;
+	int64_t rows = b->extent[1], row = b->extent[0], n = 1;
+	for (int j = 0; j < b->ndims; j++)
+		n *= b->extent[j];
+	int64_t margin = 4 * M->fetch + 4;
+	for (int64_t r = 1; r < rows; r++) {
+		if (rows % r)
+			continue;
+		int ok = 1;
+		for (int64_t a = 0; a + r * row < n && ok; a++) {
+			int64_t next = a + r * row;
+			if ((next / row) / rows != (a / row) / rows)
+				continue;       /* another plane */
+			if (rt[a] >= 0 && wt[next] >= 0 && wt[next] <= rt[a] + margin)
+				ok = 0;
+		}
+		if (ok)
+			return r;
+	}
+	return rows;
+}
+
+/* ---- shift registers ---- */
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int is_sr(const UbPort *p)
+{
+	return !p->write && p->src >= 0 && p->dmin == p->dmax;
+}
+
+/* The taps of write port w: distances >= sr_max that start a memory delay
+ * line (each at least sr_max past the previous base). */
+static int taps_of(const Mapper *M, int w, int64_t *taps, int max)
+{
+	VEC(int64_t) ds = { 0 };
+	vec_foreach(&M->u->ports, pi) {
+		const UbPort *p = &M->u->ports.data[pi];
+		if (is_sr(p) && p->src == w)
+			vec_push(&ds, p->dmin);
+	}
+	qsort(ds.data, (size_t)ds.len, sizeof *ds.data, cmp64);
+	int n = 0;
+	int64_t base = 0;
+	vec_foreach(&ds, k) {
+		int64_t dk = ds.data[k];
+		if (dk - base >= M->m->sr_max && n < max) {
+			taps[n++] = dk;
+			base = dk;
+		}
+	}
+	vec_free(&ds);
+	return n;
+}
+
+/* ---- banks ---- */
+
+static UbBank *new_bank(Mapper *M, int buffer, int delay_line)
+{
+	UbBank b = { 0 };
+	b.buffer = buffer;
+	b.delay_line = delay_line;
+	vec_push(&M->m->banks, b);
+	return &M->m->banks.data[M->m->banks.len - 1];
+}
+
+/* A delay line of write port w with the given taps: the padded stream in
+ * order, in a ring of whole rows, read back D cycles later per tap. */
+static void delay_bank(Mapper *M, int w, const int64_t *taps, int ntaps)
+{
+	const UbPort *wp = &M->u->ports.data[w];
+	const UbStmt *s = &M->u->stmts.data[wp->stmt];
+	UbBank *b = new_bank(M, wp->buffer, 1);
+	WEvVec ev = { 0 };
+	write_events(M, wp, &ev);
+	int64_t row = s->nloops ? round_up(s->extent[0], M->fetch) : 1;
+	int64_t rows1 = s->nloops > 1 ? s->extent[1] : 1;
+	int64_t need = taps[ntaps - 1] + 4 * M->fetch + 4, ring = rows1;
+	for (int64_t r = 1; r <= rows1; r++)
+		if (rows1 % r == 0 && r * row >= need) {
+			ring = r;
+			break;
+		}
+	int64_t words = ring * row;
+	if (s->nloops < 2)
+		words = ev.len;
+	EvVec we = { 0 };
+	vec_foreach(&ev, k) vec_push(&we, ((Ev){ ev.data[k].t, (int64_t)k % words }));
+	b->nw = 1;
+	b->wport[0] = w;
+	stream_from(&b->w[0], &we);
+	b->nr = ntaps;
+	for (int k = 0; k < ntaps; k++) {
+		EvVec re = { 0 };
+		vec_foreach(&we, e) vec_push(&re, ((Ev){ we.data[e].t + taps[k], we.data[e].a }));
+		b->delay[k] = taps[k];
+		stream_from(&b->r[k], &re);
+		vec_free(&re);
+	}
+	b->words = words;
+	vec_free(&we);
+	vec_free(&ev);
+}
+
+/* Write and last-read cycles of every value of a buffer. */
+static void lifetimes(const Mapper *M, const UbBuffer *b, int64_t **wt, int64_t **rt)
+{
+	int64_t n = 1;
+	for (int j = 0; j < b->ndims; j++)
+		n *= b->extent[j];
+	*wt = xcalloc((size_t)n, sizeof **wt);
+	*rt = xcalloc((size_t)n, sizeof **rt);
+	for (int64_t a = 0; a < n; a++)
+		(*wt)[a] = (*rt)[a] = -1;
+	vec_foreach(&b->ports, k) {
+		const UbPort *p = &M->u->ports.data[b->ports.data[k]];
+		const UbStmt *s = &M->u->stmts.data[p->stmt];
+		int64_t i[UB_MAXD], c[UB_MAXD] = { 0 };
+		ub_first(s, i);
+		do {
+			for (int j = 0; j < p->ndims; j++)
+				c[j] = ub_index_at(&p->index[j], i);
+			int64_t a = flat(b, c), t = ub_time(s, i) + (p->write ? s->latency : 0);
+			if (a < 0)
+				continue;
+			if (p->write)
+				(*wt)[a] = t;
+			else if (t > (*rt)[a])
+				(*rt)[a] = t;
+		} while (ub_next(s, i));
+	}
+}
+
+/* A bank of general read ports: every write port of the buffer, reads at
+ * their own addresses, dimension 0 padded to the fetch width and dimension 1
+ * folded into the smallest safe ring. */
+static int general_bank(Mapper *M, int buffer, const int *reads, int nr)
+{
+	const UbBuffer *buf = &M->u->bufs.data[buffer];
+	if (buf->nwrites > M->mi->nins || buf->nwrites > 8) {
+		merr(M, &M->u->stmts.data[M->u->ports.data[reads[0]].stmt],
+		     "buffer %s: its reads need values from %d write ports, but a %s tile has %d inputs and no "
+		     "bank split separates them", buf->name, buf->nwrites, M->mi->name, M->mi->nins);
+		return 0;
+	}
+	UbBank *b = new_bank(M, buffer, 0);
+	Layout l = { { 0 }, { 0 }, buf->ndims, round_up(buf->extent[0], M->fetch), 1 };
+	for (int j = 0; j < buf->ndims; j++)
+		l.min[j] = buf->min[j], l.ext[j] = buf->extent[j];
+	int64_t *wt, *rt;
+	lifetimes(M, buf, &wt, &rt);
+	l.ring = buf->ndims > 1 ? choose_ring(M, buf, wt, rt) : 1;
+	free(wt);
+	free(rt);
+	b->words = lay_words(&l);
+	b->nw = buf->nwrites;
+	for (int k = 0; k < buf->nwrites; k++) {
+		int w = buf->ports.data[k];
+		WEvVec ev = { 0 };
+		EvVec we = { 0 };
+		write_events(M, &M->u->ports.data[w], &ev);
+		vec_foreach(&ev, e) {
+			int64_t a = lay_addr(&l, ev.data[e].c);
+			if (a < 0) {
+				merr(M, &M->u->stmts.data[M->u->ports.data[w].stmt],
+				     "buffer %s: the writes padded to the %d-word fetch fall outside the buffer's rows",
+				     buf->name, M->fetch);
+				vec_free(&ev);
+				vec_free(&we);
+				return 0;
+			}
+			vec_push(&we, ((Ev){ ev.data[e].t, a }));
+		}
+		b->wport[k] = w;
+		stream_from(&b->w[k], &we);
+		vec_free(&we);
+		vec_free(&ev);
+	}
+	b->nr = nr;
+	for (int k = 0; k < nr; k++) {
+		const UbPort *p = &M->u->ports.data[reads[k]];
+		const UbStmt *s = &M->u->stmts.data[p->stmt];
+		EvVec re = { 0 };
+		int64_t i[UB_MAXD], c[UB_MAXD] = { 0 };
+		ub_first(s, i);
+		do {
+			for (int j = 0; j < p->ndims; j++)
+				c[j] = ub_index_at(&p->index[j], i);
+			vec_push(&re, ((Ev){ ub_time(s, i), lay_addr(&l, c) }));
+		} while (ub_next(s, i));
+		stream_from(&b->r[k], &re);
+		vec_free(&re);
+		M->m->src[reads[k]] = (UbSource){ UB_SRC_BANK, -1, M->m->banks.len - 1, k, 0 };
+	}
+	return 1;
+}
+
+/* Shift registers and delay lines of every write port. */
+static void map_shift_registers(Mapper *M)
+{
+	int nouts = M->mi->nouts < 8 ? M->mi->nouts : 8;
+	vec_foreach(&M->u->ports, w) {
+		if (!M->u->ports.data[w].write)
+			continue;
+		int64_t taps[64];
+		int nt = taps_of(M, w, taps, 64);
+		int first_bank = M->m->banks.len;
+		for (int k = 0; k < nt; k += nouts)
+			delay_bank(M, w, taps + k, nt - k < nouts ? nt - k : nouts);
+		vec_foreach(&M->u->ports, pi) {
+			const UbPort *p = &M->u->ports.data[pi];
+			if (!is_sr(p) || p->src != w)
+				continue;
+			int best = -1;
+			for (int k = 0; k < nt; k++)
+				if (taps[k] <= p->dmin)
+					best = k;
+			UbSource *s = &M->m->src[pi];
+			if (best < 0)
+				*s = (UbSource){ UB_SRC_WRITE, w, -1, -1, p->dmin };
+			else
+				*s = (UbSource){ UB_SRC_BANK, -1, first_bank + best / nouts, best % nouts,
+						 p->dmin - taps[best] };
+		}
+	}
+}
+
+static int map_general(Mapper *M)
+{
+	int nouts = M->mi->nouts < 8 ? M->mi->nouts : 8;
+	vec_foreach(&M->u->bufs, bi) {
+		const UbBuffer *b = &M->u->bufs.data[bi];
+		int reads[8], n = 0;
+		vec_foreach(&b->ports, k) {
+			int pi = b->ports.data[k];
+			const UbPort *p = &M->u->ports.data[pi];
+			if (p->write || is_sr(p))
+				continue;
+			reads[n++] = pi;
+			if (n == nouts) {
+				if (!general_bank(M, bi, reads, n))
+					return 0;
+				n = 0;
+			}
+		}
+		if (n && !general_bank(M, bi, reads, n))
+			return 0;
+	}
+	return 1;
+}
+
+/* Configures every bank; on reads too early, gives their ports the extra
+ * latency and asks for another round. */
+static int configure(Mapper *M)
+{
+	vec_foreach(&M->m->banks, bi) {
+		UbBank *b = &M->m->banks.data[bi];
+		UmRequest rq = { b->words, b->nw, b->nr, b->w, b->r };
+		char why[512];
+		int64_t later = 0;
+		if (um_configure(M->mi, M->smt2, &rq, &b->cfg, &later, why, sizeof why)) {
+			b->configured = 1;
+			continue;
+		}
+		if (later > 0) {
+			vec_foreach(&M->u->ports, pi) {
+				const UbSource *s = &M->m->src[pi];
+				if (!M->u->ports.data[pi].write && s->kind == UB_SRC_BANK && s->bank == bi)
+					M->u->ports.data[pi].extra += later;
+			}
+			M->retry = 1;
+			continue;
+		}
+		merr(M, NULL, "buffer %s: %s", M->u->bufs.data[b->buffer].name, why);
+		return 0;
+	}
+	return 1;
+}
+
+static void clear_banks(UbMap *m)
+{
+	vec_foreach(&m->banks, bi) {
+		UbBank *b = &m->banks.data[bi];
+		for (int k = 0; k < b->nw; k++)
+			stream_free(&b->w[k]);
+		for (int k = 0; k < b->nr; k++)
+			stream_free(&b->r[k]);
+		if (b->configured)
+			um_config_free(&b->cfg);
+	}
+	m->banks.len = 0;
+}
+
+static void count(const UbProgram *u, UbMap *m)
+{
+	m->regs = 0;
+	m->tiles = 0;
+	m->naive_tiles = 0;
+	vec_foreach(&m->banks, bi) m->tiles += m->banks.data[bi].cfg.ntiles;
+	/* registers: per source, the longest chain hanging off it */
+	vec_foreach(&u->ports, pi) {
+		const UbPort *p = &u->ports.data[pi];
+		if (p->write)
+			continue;
+		if (!(is_sr(p) && p->dmin == 0))
+			m->naive_tiles++;
+		int64_t longest = m->src[pi].regs;
+		int first = 1;
+		vec_foreach(&u->ports, qi) {
+			const UbSource *a = &m->src[pi], *b = &m->src[qi];
+			if (u->ports.data[qi].write || a->kind != b->kind || a->write != b->write || a->bank != b->bank ||
+			    a->out != b->out)
+				continue;
+			if (qi < pi)
+				first = 0;
+			if (b->regs > longest)
+				longest = b->regs;
+		}
+		if (first)
+			m->regs += longest;
+	}
+}
+
+int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c, Diags *d)
+{
+	memset(m, 0, sizeof *m);
+	if (!c->mem) {
+		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "the design has no memory tile");
+		return 0;
+	}
+	double t0 = util_now();
+	Mapper M = { u, m, c->mem, c->mem_smt2, d, c->mem->units[0].fetch, 0 };
+	if (!ub_extract(u, L, g, M.fetch, d))
+		return 0;
+	int min_delay = um_min_delay(c->mem);
+	m->sr_max = min_delay > SR_MAX_DEFAULT ? min_delay : SR_MAX_DEFAULT;
+	m->src = xcalloc((size_t)u->ports.len + 1, sizeof *m->src);
+	int64_t max_cycle = ((int64_t)1 << c->mem->counter_bits) - 1;
+	for (m->iterations = 1; m->iterations <= MAX_ROUNDS; m->iterations++) {
+		clear_banks(m);
+		M.retry = 0;
+		if (!ub_schedule(u, max_cycle, d))
+			return 0;
+		map_shift_registers(&M);
+		if (!map_general(&M) || !configure(&M))
+			return 0;
+		if (!M.retry)
+			break;
+	}
+	if (M.retry) {
+		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "the schedule cannot be met: the memories still "
+			    "ask for later reads after %d rounds", MAX_ROUNDS);
+		return 0;
+	}
+	count(u, m);
+	m->seconds = util_now() - t0;
+	return 1;
+}
+
+void ub_map_free(UbMap *m)
+{
+	clear_banks(m);
+	vec_free(&m->banks);
+	free(m->src);
+	memset(m, 0, sizeof *m);
+}
+
+static void print_source(const UbProgram *u, const UbMap *m, int pi, FILE *f)
+{
+	const UbSource *s = &m->src[pi];
+	const UbPort *p = &u->ports.data[pi];
+	fprintf(f, "  port %d (%s): ", pi, u->stmts.data[p->stmt].name);
+	if (s->kind == UB_SRC_WRITE && s->regs)
+		fprintf(f, "%lld registers after input port %d\n", (long long)s->regs, s->write);
+	else if (s->kind == UB_SRC_WRITE)
+		fprintf(f, "wire from input port %d\n", s->write);
+	else
+		fprintf(f, "memory bank %d output %d + %lld registers\n", s->bank, s->out, (long long)s->regs);
+}
+
+void ub_map_print(const UbProgram *u, const UbMap *m, const MemInfo *mi, FILE *f)
+{
+	fprintf(f, "# buffer mapping of %s on %s: %d memory tiles, %lld registers (register chains up to %d)\n",
+		u->L->p->file, mi->name, m->tiles, (long long)m->regs, m->sr_max - 1);
+	vec_foreach(&u->bufs, bi) {
+		const UbBuffer *b = &u->bufs.data[bi];
+		fprintf(f, "buffer %s:\n", b->name);
+		vec_foreach(&b->ports, k) if (!u->ports.data[b->ports.data[k]].write)
+			print_source(u, m, b->ports.data[k], f);
+	}
+	vec_foreach(&m->banks, bi) {
+		const UbBank *b = &m->banks.data[bi];
+		fprintf(f, "bank %d: buffer %s, %s, %lld words, %d tile%s, inputs from port", bi,
+			u->bufs.data[b->buffer].name, b->delay_line ? "delay line" : "addressed", (long long)b->words,
+			b->cfg.ntiles, b->cfg.ntiles == 1 ? "" : "s");
+		for (int k = 0; k < b->nw; k++)
+			fprintf(f, " %d -> %s", b->wport[k], mi->ins[b->cfg.win[k]]);
+		fprintf(f, "; outputs");
+		for (int k = 0; k < b->nr; k++) {
+			fprintf(f, " %s", mi->outs[b->cfg.rout[k]]);
+			if (b->delay_line)
+				fprintf(f, " (delay %lld)", (long long)b->delay[k]);
+		}
+		fprintf(f, "\n");
+		for (int t = 0; t < b->cfg.ntiles; t++)
+			for (int r = 0; r < mi->nregs; r++)
+				if (b->cfg.regs[t][r])
+					fprintf(f, "  %08x %08x  # tile %d %s\n",
+						mem_reg_address(&mi->regs[r]) | (uint32_t)t << 8, b->cfg.regs[t][r], t,
+						mi->regs[r].name);
+	}
+}
