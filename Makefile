@@ -93,6 +93,14 @@ build/san/bin/test_cgrac: $(call SANOBJ,compiler/tests/test_cgrac.c $(CGRAC_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/test_ubmem: $(call OBJ,compiler/tests/test_ubmem.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_ubmem: $(call SANOBJ,compiler/tests/test_ubmem.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
 # verif: the Verilator benches of the whole array (verif/README.md)
 VERIF_SRC := $(filter-out verif/verif_main.c,$(sort $(wildcard verif/*.c)))
 

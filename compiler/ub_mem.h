@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "../common/meminfo.h"
+#include "../common/memsolve.h"
 
 typedef struct UmStream {
 	long n;
@@ -46,6 +47,16 @@ typedef struct UmConfig {
 	int nw, nr;
 	int controllers;        /* controllers enabled per tile */
 	double seconds;         /* solving */
+	/* What was solved, for inspection: the events each controller performs
+	 * (indexed like mi->ctrls; n 0 for a disabled one), in memsolve's form. */
+	int nctrls;
+	MemStream *streams;
+	int solves;             /* memsolve calls (controllers whose streams differ
+				 * only by constant shifts share one) */
+	int64_t *offsets;       /* [nw + nr]: the planned slack of each write
+				 * stream's storage write (cycles after its block is
+				 * complete) and each read stream's fetch (cycles before
+				 * the latest possible one) */
 } UmConfig;
 
 /* Configures the tiles for rq. Returns 1 and fills cfg, or 0 with a one-line
@@ -56,12 +67,15 @@ typedef struct UmConfig {
  * (if not NULL) gets the smallest such delay (>0); otherwise 0. */
 int um_configure(const MemInfo *mi, const char *smt2, const UmRequest *rq, UmConfig *cfg,
 		 int64_t *later, char *why, size_t whylen);
+/* Frees what um_configure gave cfg (safe on a zeroed or failed cfg). */
 void um_config_free(UmConfig *cfg);
 
 /* The smallest constant distance (cycles from a word's write to its read on
  * a delay line: every word of a stream read back in order d cycles later)
  * that this tile serves; the scheduler uses it for memory-mapped ports. */
 int um_min_delay(const MemInfo *mi);
+/* Does the planner find a schedule for rq (no solving, no model run)? */
+int um_plan_feasible(const MemInfo *mi, const UmRequest *rq, char *why, size_t whylen);
 
 /* Cycle-by-cycle model of a configured chain of tiles (memmodel per tile,
  * chain outputs wired tile k -> k+1 as lake/COLLATERAL.md says). */
