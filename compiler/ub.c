@@ -308,9 +308,10 @@ static void read_ports(Ext *X, int si)
 			ICE("ub: load of a buffer outside the accelerator");
 		if (buf == s->buffer) {
 			xerr(X, s->store->line, s->store->col,
-			     "%s reads the buffer it writes (a reduction kept as a stage): this needs the "
-			     "coarse-grained (double-buffer) scheduler, which is not implemented yet",
-			     s->name);
+			     "%s reads the buffer it writes (a reduction kept as a stage, a coarse-grained "
+			     "pipeline): this needs the coarse-grained (double-buffer) scheduler, which is not "
+			     "implemented yet; unroll the reduction to fuse it into one statement",
+			     X->L->p->funcs.data[s->store->func].name);
 			return;
 		}
 		UbIndex idx[UB_MAXD];

@@ -185,7 +185,8 @@ static int taps_of(const Mapper *M, int w, int64_t *taps, int max)
 		if (is_sr(p) && p->src == w)
 			vec_push(&ds, p->dmin);
 	}
-	qsort(ds.data, (size_t)ds.len, sizeof *ds.data, cmp64);
+	if (ds.len)
+		qsort(ds.data, (size_t)ds.len, sizeof *ds.data, cmp64);
 	int n = 0;
 	int64_t base = 0;
 	vec_foreach(&ds, k) {

@@ -442,7 +442,8 @@ static void set_capacity(UbProgram *u, UbBuffer *b)
 			vec_push(&ev, ((Live){ wt[a], 1 }));
 			vec_push(&ev, ((Live){ rt[a] + 1, -1 }));
 		}
-	qsort(ev.data, (size_t)ev.len, sizeof *ev.data, live_cmp);
+	if (ev.len)
+		qsort(ev.data, (size_t)ev.len, sizeof *ev.data, live_cmp);
 	int64_t cur = 0, best = 0;
 	vec_foreach(&ev, k) {
 		cur += ev.data[k].delta;

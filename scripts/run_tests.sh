@@ -76,11 +76,15 @@ suite "ub_mem: unified buffer banks on the pub and dp memory tiles" bin/test_ubm
 suite "ub_mem (ASan+UBSan)" build/san/bin/test_ubmem
 suite "cgrac bad input" bash compiler/tests/bad.sh
 suite "cgrac bad input (ASan+UBSan)" env CGRAC=build/san/bin/cgrac bash compiler/tests/bad.sh
-suite "cgrac golden files: lowered loop nests and compute graphs of the suite, determinism" \
+suite "cgrac golden files: lowered loop nests, compute graphs, unified buffers and their mapping, determinism" \
 	bash compiler/tests/golden.sh
 suite "cgrac applications: lowered kernels on 16-bit words vs. the interpreter" bash compiler/tests/apps.sh
 suite "cgrac applications under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/apps.sh \
 	brighten_blur harris unsharp upsample
+suite "cgrac unified buffers: Fig. 3 and 8(a), buffer-level simulation of the suite on pub and dp, MEM tiles" \
+	bash compiler/tests/ubuf.sh
+suite "cgrac unified buffers under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/ubuf.sh \
+	brighten_blur upsample
 suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
 	bash apps/reference/tests/halide_check.sh
 suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh

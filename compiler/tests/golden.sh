@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Golden files of the compiler's front end: for every application of apps/,
 # the lowered loop nest (--emit lowered) and the compute graph
-# (<app>.dfg.json, --emit dfg) on cgra_4x4's collateral, compared with
+# (<app>.dfg.json, --emit dfg), the unified buffers and their mapping with
+# every memory tile's configuration (<app>.ubuf, <app>.mem, --emit ubuf) on
+# cgra_4x4's collateral, compared with
 # compiler/tests/golden/; and determinism (a second run gives the same bytes).
 #   usage: compiler/tests/golden.sh [--update]
 set -u
@@ -21,12 +23,13 @@ for hl in apps/*/*.hl; do
 	app=$(basename "$hl" .hl)
 	for run in 1 2; do
 		if ! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit lowered -q >/dev/null ||
-			! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit dfg -q >/dev/null; then
+			! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit dfg -q >/dev/null ||
+			! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit ubuf -q >/dev/null; then
 			fail "$app: cgrac failed"
 			continue 2
 		fi
 	done
-	for ext in lowered dfg.json; do
+	for ext in lowered dfg.json ubuf mem; do
 		if [ $update = 1 ]; then
 			cp "$tmp/1/$app.$ext" "$gold/$app.$ext"
 		fi
