@@ -27,10 +27,11 @@ OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
 SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
 
 TOOLS     := bin/peak bin/lake bin/canal bin/cgrac
-TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal bin/test_cgrac
+TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal bin/test_cgrac bin/test_ub \
+             bin/test_ubmem
 SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
              build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal \
-             build/san/bin/cgrac build/san/bin/test_cgrac
+             build/san/bin/cgrac build/san/bin/test_cgrac build/san/bin/test_ub build/san/bin/test_ubmem
 
 .PHONY: all app deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
 .DEFAULT_GOAL := all
@@ -90,6 +91,14 @@ bin/test_cgrac: $(call OBJ,compiler/tests/test_cgrac.c $(CGRAC_SRC) $(COMMON_SRC
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/san/bin/test_cgrac: $(call SANOBJ,compiler/tests/test_cgrac.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/test_ub: $(call OBJ,compiler/tests/test_ub.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_ub: $(call SANOBJ,compiler/tests/test_ub.c $(CGRAC_SRC) $(COMMON_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -137,7 +137,7 @@ static int64_t flat(const UbBuffer *b, const int64_t *c)
 
 /* The smallest ring (a divisor of the rows) such that no value is
  * overwritten before its last read, with a margin for block transfers. */
-static int64_t choose_ring(const Mapper *M, const UbBuffer *b, const int64_t *wt, const int64_t *rt)
+static int64_t choose_ring(const Mapper *M, const UbBuffer *b, const int64_t *wt, const int64_t *rt, int64_t from)
 {
 	if (b->ndims < 2)
 		return 1;
@@ -145,7 +145,7 @@ static int64_t choose_ring(const Mapper *M, const UbBuffer *b, const int64_t *wt
 	for (int j = 0; j < b->ndims; j++)
 		n *= b->extent[j];
 	int64_t margin = 4 * M->fetch + 4;
-	for (int64_t r = 1; r < rows; r++) {
+	for (int64_t r = from; r < rows; r++) {
 		if (rows % r)
 			continue;
 		int ok = 1;
@@ -281,7 +281,7 @@ static void lifetimes(const Mapper *M, const UbBuffer *b, int64_t **wt, int64_t 
 /* A bank of general read ports: every write port of the buffer, reads at
  * their own addresses, dimension 0 padded to the fetch width and dimension 1
  * folded into the smallest safe ring. */
-static int general_bank(Mapper *M, int buffer, const int *reads, int nr)
+static int general_bank(Mapper *M, int buffer, const int *reads, int nr, int64_t from_ring)
 {
 	const UbBuffer *buf = &M->u->bufs.data[buffer];
 	if (buf->nwrites > M->mi->nins || buf->nwrites > 8) {
@@ -296,7 +296,7 @@ static int general_bank(Mapper *M, int buffer, const int *reads, int nr)
 		l.min[j] = buf->min[j], l.ext[j] = buf->extent[j];
 	int64_t *wt, *rt;
 	lifetimes(M, buf, &wt, &rt);
-	l.ring = buf->ndims > 1 ? choose_ring(M, buf, wt, rt) : 1;
+	l.ring = buf->ndims > 1 ? choose_ring(M, buf, wt, rt, from_ring) : 1;
 	free(wt);
 	free(rt);
 	b->words = lay_words(&l);
@@ -339,6 +339,8 @@ static int general_bank(Mapper *M, int buffer, const int *reads, int nr)
 		vec_free(&re);
 		M->m->src[reads[k]] = (UbSource){ UB_SRC_BANK, -1, M->m->banks.len - 1, k, 0 };
 	}
+	b->ring = l.ring;
+	b->rows = buf->ndims > 1 ? buf->extent[1] : 1;
 	return 1;
 }
 
@@ -385,14 +387,39 @@ static int map_general(Mapper *M)
 				continue;
 			reads[n++] = pi;
 			if (n == nouts) {
-				if (!general_bank(M, bi, reads, n))
+				if (!general_bank(M, bi, reads, n, 1))
 					return 0;
 				n = 0;
 			}
 		}
-		if (n && !general_bank(M, bi, reads, n))
+		if (n && !general_bank(M, bi, reads, n, 1))
 			return 0;
 	}
+	return 1;
+}
+
+/* Replaces addressed bank bi by one with a ring of at least `from` rows. */
+static int rebuild_bank(Mapper *M, int bi, int64_t from)
+{
+	UbBank old = M->m->banks.data[bi];
+	int reads[8], nr = 0;
+	vec_foreach(&M->u->ports, pi) {
+		const UbSource *s = &M->m->src[pi];
+		if (!M->u->ports.data[pi].write && s->kind == UB_SRC_BANK && s->bank == bi)
+			reads[s->out] = pi, nr++;
+	}
+	for (int k = 0; k < old.nw; k++)
+		stream_free(&old.w[k]);
+	for (int k = 0; k < old.nr; k++)
+		stream_free(&old.r[k]);
+	if (!general_bank(M, old.buffer, reads, nr, from))
+		return 0;
+	/* the new bank went to the end: move it into place */
+	UbBank nb = M->m->banks.data[M->m->banks.len - 1];
+	M->m->banks.len--;
+	M->m->banks.data[bi] = nb;
+	for (int k = 0; k < nr; k++)
+		M->m->src[reads[k]].bank = bi;
 	return 1;
 }
 
@@ -416,6 +443,13 @@ static int configure(Mapper *M)
 					M->u->ports.data[pi].extra += later;
 			}
 			M->retry = 1;
+			continue;
+		}
+		if (!b->delay_line && b->ring < b->rows) {
+			/* the ring's wrap may not suit the reads' loop nest: a larger one */
+			if (!rebuild_bank(M, bi, b->ring + 1))
+				return 0;
+			bi--;
 			continue;
 		}
 		merr(M, NULL, "buffer %s: %s", M->u->bufs.data[b->buffer].name, why);

@@ -40,6 +40,7 @@ typedef struct UbBank {
 	int64_t delay[8];       /* delay line: each read stream's delay */
 	UmStream w[8], r[8];
 	int64_t words;
+	int64_t ring, rows;     /* addressed: rows of the ring that dimension 1 folds into, of all rows */
 	UmConfig cfg;
 	int configured;
 } UbBank;

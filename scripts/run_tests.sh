@@ -72,6 +72,8 @@ suite "verif connectivity: a broken cgra.v fails the bench (cgra_4x4)" bash veri
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
 suite "cgrac unit tests: Halide arithmetic and types, lexer, ranges, lowering" bin/test_cgrac
 suite "cgrac unit tests (ASan+UBSan)" build/san/bin/test_cgrac
+suite "unified buffers: extraction, shift-register detection and banking on hand-written buffers" bin/test_ub
+suite "unified buffers (ASan+UBSan)" build/san/bin/test_ub
 suite "ub_mem: unified buffer banks on the pub and dp memory tiles" bin/test_ubmem
 suite "ub_mem (ASan+UBSan)" build/san/bin/test_ubmem
 suite "cgrac bad input" bash compiler/tests/bad.sh
