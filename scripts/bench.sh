@@ -123,3 +123,20 @@ for hl in apps/*/*.hl; do
 			printf "\n"
 		}' "$tmp/dfg.txt"
 done
+
+# ---- unified buffers ----
+echo "== cgrac: .hl to configured memories per application (target under 1 s), MEM tiles and latency"
+echo "   anchors: UB Table 7 on pub (gaussian 1, harris 5, unsharp 6), Table 6 on dp (gaussian 2, harris 11,"
+echo "   upsample 2), latency Table 6 (gaussian 4095, harris 4095, upsample 16399 on PUB)"
+[ -f rtl_out/cgra_8x8_mac_dp/design.yaml ] || bash scripts/rtl.sh cgra_8x8_mac_dp >/dev/null
+for d in cgra_4x4 cgra_8x8_mac_dp; do
+	for hl in apps/*/*.hl; do
+		app=$(basename "$hl" .hl)
+		t0=$(date +%s.%N)
+		for _ in 1 2 3; do bin/cgrac "$hl" --design rtl_out/$d --emit ubuf -o "$tmp/ub" 2>"$tmp/ub.log" >/dev/null; done
+		t1=$(date +%s.%N)
+		line=$(grep 'unified buffers on' "$tmp/ub.log" | sed 's/^cgrac: [^:]*: //')
+		awk -v a="$app" -v t0="$t0" -v t1="$t1" -v l="$line" \
+			'BEGIN { printf "  %-14s %6.0f ms per run (whole process, mean of 3): %s\n", a, (t1 - t0) * 1000 / 3, l }'
+	done
+done
