@@ -305,9 +305,14 @@ static void index_writes(Plan *pl)
 static void version_of(const Plan *pl, RPlan *r, long i)
 {
 	long lo = pl->wfirst[r->addr[i]], hi = pl->wfirst[r->addr[i] + 1];
-	long at = lo;
-	while (at < hi && pl->ww[at].cycle < r->cycle[i])
-		at++;
+	long at = lo, end = hi;
+	while (at < end) {
+		long mid = at + (end - at) / 2;
+		if (pl->ww[mid].cycle < r->cycle[i])
+			at = mid + 1;
+		else
+			end = mid;
+	}
 	r->req[i] = at > lo ? pl->ww[at - 1].g : -1;
 	r->next[i] = at < hi ? pl->ww[at].g : -1;
 }
@@ -677,6 +682,22 @@ static int too_early(const Plan *pl, char *why, size_t whylen)
 	return 0;
 }
 
+/* What the offsets of the write streams may be: the cycles after a block is
+ * complete its storage write may come (an aggregator row must be emptied
+ * before the row fills again). */
+static void offset_ranges(const Plan *pl, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < pl->rq->nw && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%swrite stream %d needs its blocks stored at "
+				       "offset 0..%" PRId64 " after they are complete", k ? ", " : "", k,
+				       pl->w[k].hi);
+	if (at < len)
+		snprintf(buf + at, len - at, "%sfetches searched at offsets up to %d before the latest cycle",
+			 at ? "; " : "", UM_MAX_OFFSET);
+}
+
 /* Plans the request with its reads delayed by d. */
 static int plan_run(Plan *pl, int64_t d, char *why, size_t whylen)
 {
@@ -694,10 +715,12 @@ static int plan_run(Plan *pl, int64_t d, char *why, size_t whylen)
 	visit_fixed(pl, op_mark, 1);
 	if (search(pl, 0))
 		return 1;
+	char ranges[256];
+	offset_ranges(pl, ranges, sizeof ranges);
 	return fail(why, whylen, "no schedule of %s's storage ports serves the request: the %s "
 		    "operations of the streams collide or a fetch misses its word's version with every "
-		    "offset up to %d%s", pl->mi->name, pl->mi->units[pl->s].name, UM_MAX_OFFSET,
-		    pl->budget <= 0 ? " (search budget exhausted)" : "");
+		    "offset%s (%s)", pl->mi->name, pl->mi->units[pl->s].name,
+		    pl->budget <= 0 ? "; search budget exhausted" : "", ranges);
 }
 
 /* The smallest delay of every read that lets the plan succeed, or 0. */
