@@ -604,6 +604,12 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 				    "unsupported shape", mi->name, mi->units[pl->s].name, mi->units[u].name);
 		pl->s = u;
 	}
+	if (pl->s < 0) {
+		Path p;
+		if (!(mi->nins ? path_in(mi, 0, &p, why, whylen) : path_out(mi, 0, &p, why, whylen)))
+			return 0;
+		pl->s = p.send.unit;
+	}
 	pl->pbase = xcalloc((size_t)mi->nunits + 1, sizeof(int));
 	for (int u = 0, n = 0; u < mi->nunits; u++) {
 		pl->pbase[u] = n;
@@ -906,17 +912,29 @@ static void copy_shifted(const MemInfo *mi, int a, int b, const MemStream *sb, u
 	}
 }
 
-static const char *ctrl_text(const MemInfo *mi, int c, char *buf, size_t len)
+/* "write stream 0, controller e2 (agg0.r -> sram.rw)": what a refusal of
+ * controller c concerns. */
+static const char *ctrl_text(const Plan *pl, int c, char *buf, size_t len)
 {
-	const MemEdgeInfo *e = &mi->edges[mi->ctrls[c].edge];
-	snprintf(buf, len, "controller %s (%s -> %s)", mi->ctrls[c].name, mem_end_name(mi, e->src),
-		 mem_end_name(mi, e->dst));
+	const MemInfo *mi = pl->mi;
+	int e = mi->ctrls[c].edge;
+	const char *kind = "";
+	int k = -1;
+	for (int j = 0; j < pl->rq->nw && k < 0; j++)
+		if (e == pl->w[j].p.io || e == pl->w[j].p.sedge)
+			kind = "write", k = j;
+	for (int j = 0; j < pl->rq->nr && k < 0; j++)
+		if (e == pl->r[j].p.io || e == pl->r[j].p.sedge)
+			kind = "read", k = j;
+	snprintf(buf, len, "%s stream %d, controller %s (%s -> %s)", kind, k, mi->ctrls[c].name,
+		 mem_end_name(mi, mi->edges[e].src), mem_end_name(mi, mi->edges[e].dst));
 	return buf;
 }
 
-static int solve_all(const MemInfo *mi, const char *smt2, UmConfig *cfg, uint32_t *regs, char *why,
+static int solve_all(const Plan *pl, const char *smt2, UmConfig *cfg, uint32_t *regs, char *why,
 		     size_t whylen)
 {
+	const MemInfo *mi = pl->mi;
 	double t0 = util_now();
 	int ok = 1;
 	for (int c = 0; c < mi->nctrls && ok; c++) {
@@ -935,7 +953,7 @@ static int solve_all(const MemInfo *mi, const char *smt2, UmConfig *cfg, uint32_
 		char msg[400], name[160];
 		cfg->solves++;
 		if (!memsolve_stream(mi, smt2, c, s, regs, msg, sizeof msg, NULL))
-			ok = fail(why, whylen, "%s: %s", ctrl_text(mi, c, name, sizeof name), msg);
+			ok = fail(why, whylen, "%s: %s", ctrl_text(pl, c, name, sizeof name), msg);
 	}
 	cfg->seconds = util_now() - t0;
 	return ok;
@@ -1145,7 +1163,7 @@ int um_configure(const MemInfo *mi, const char *smt2, const UmRequest *rq, UmCon
 	}
 	if (ok) {
 		fill_config(&pl, cfg, ntiles);
-		ok = solve_all(mi, smt2, cfg, cfg->regs[0], why, whylen);
+		ok = solve_all(&pl, smt2, cfg, cfg->regs[0], why, whylen);
 		if (ok) {
 			tile_regs(mi, cfg);
 			ok = confirm(&pl, cfg, why, whylen);

@@ -566,8 +566,12 @@ static void test_refusals(void)
 		push(&q.w[0], c, i);
 		push(&q.r[0], c + 400, i);
 	}
-	refuse(&pub, req_view(&q, 64, 1, 1), "not an affine stream", "pub random write cycles");
-	refuse(&dp, req_view(&q, 64, 1, 1), "not an affine stream", "dp random write cycles");
+	refuse(&pub, req_view(&q, 64, 1, 1),
+	       "write stream 0, controller e0 (in0 -> agg0.w): cannot be configured: not an affine stream",
+	       "pub random write cycles");
+	refuse(&dp, req_view(&q, 64, 1, 1),
+	       "write stream 0, controller e0 (in0 -> sram.w): cannot be configured: not an affine stream",
+	       "dp random write cycles");
 	req_free(&q);
 
 	/* writes not in whole aligned blocks */
