@@ -126,6 +126,17 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 	}
 }
 
+int64_t ub_flat(const UbBuffer *b, const int64_t *c)
+{
+	int64_t a = 0;
+	for (int j = b->ndims - 1; j >= 0; j--) {
+		if (c[j] < b->min[j] || c[j] >= b->min[j] + b->extent[j])
+			return -1;
+		a = a * b->extent[j] + (c[j] - b->min[j]);
+	}
+	return a;
+}
+
 int64_t ub_index_at(const UbIndex *x, const int64_t *i)
 {
 	int64_t n = x->c;
@@ -190,8 +201,9 @@ static const char *var_name(Ext *X, int sym, int level)
 	return arena_strdup(X->u->arena, v);
 }
 
-/* The statement of the store at the current loops. */
-static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim, int64_t fixed_val)
+/* The statement of the store at the current loops (without the loop at
+ * index fixed_dim of X->loops, a split stream's). */
+static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim)
 {
 	UbStmt s = { 0 };
 	s.name = name;
@@ -210,13 +222,11 @@ static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim, in
 		s.sym[n] = lp->sym;
 		s.min[n] = lp->min;
 		s.extent[n] = lp->extent;
-		s.fixed[n] = -1;
 		n++;
 	}
 	s.nloops = n;
 	for (int l = 0; l < n; l++)
 		s.var[l] = var_name(X, s.sym[l], l);
-	(void)fixed_val;
 	vec_push(&X->u->stmts, s);
 	return X->u->stmts.len - 1;
 }
@@ -254,7 +264,7 @@ static void stream_stmt(Ext *X, const LStmt *st)
 			for (int k = 0; k < X->nloops; k++)
 				if (st->index[sd]->kind == HE_VAR && X->loops[k].sym == st->index[sd]->sym)
 					fixed = k;
-		int si = new_stmt(X, st, name, fixed, val);
+		int si = new_stmt(X, st, name, fixed);
 		if (si < 0)
 			return;
 		UbStmt *s = &X->u->stmts.data[si];
@@ -330,7 +340,7 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 	vec_foreach(&X->u->stmts, i) if (X->u->stmts.data[i].store && X->u->stmts.data[i].store->func == st->func &&
 					 X->u->stmts.data[i].kernel) k++;
 	const char *name = nst > 1 ? arena_printf(X->u->arena, "%s_%d", fname, k) : fname;
-	int si = new_stmt(X, st, name, -1, 0);
+	int si = new_stmt(X, st, name, -1);
 	if (si < 0)
 		return;
 	UbStmt *s = &X->u->stmts.data[si];

@@ -38,7 +38,6 @@ typedef struct UbStmt {
 	int sym[UB_MAXD];       /* loop variable, -1 for a padding level */
 	const char *var[UB_MAXD];
 	int64_t min[UB_MAXD], extent[UB_MAXD];
-	int64_t fixed[UB_MAXD]; /* a stream split by a constant index: that index (else -1) */
 	int64_t rate[UB_MAXD];  /* relative rate per fused level */
 	int64_t stride[UB_MAXD];
 	int64_t delay;
@@ -96,8 +95,14 @@ int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, __ke
 int ub_schedule(UbProgram *u, int64_t max_cycle, __keep Diags *d);
 void ub_free(UbProgram *u);
 
+/* Per value of b (ub_flat order): the cycle it is written and the cycle of
+ * its last read, -1 if none (__give: free both). */
+void ub_lifetimes(const UbProgram *u, const UbBuffer *b, int64_t **wt, int64_t **rt);
 /* The cycle of statement s at loop values i[level]. */
 int64_t ub_time(const UbStmt *s, const int64_t *i);
+/* The position of buffer coordinates c in b's box (dimension 0 fastest), or
+ * -1 outside it. */
+int64_t ub_flat(const UbBuffer *b, const int64_t *c);
 /* Buffer coordinate j of port p at loop values i. */
 int64_t ub_index_at(const UbIndex *x, const int64_t *i);
 /* Walks a statement's domain in schedule order: first sets i to the first

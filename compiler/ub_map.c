@@ -123,18 +123,6 @@ static int64_t lay_words(const Layout *l)
 	return w;
 }
 
-/* Word index of buffer coordinates without folding (for liveness). */
-static int64_t flat(const UbBuffer *b, const int64_t *c)
-{
-	int64_t a = 0;
-	for (int j = b->ndims - 1; j >= 0; j--) {
-		if (c[j] < b->min[j] || c[j] >= b->min[j] + b->extent[j])
-			return -1;
-		a = a * b->extent[j] + (c[j] - b->min[j]);
-	}
-	return a;
-}
-
 /* The smallest ring (a divisor of the rows) such that no value is
  * overwritten before its last read, with a margin for block transfers. */
 static int64_t choose_ring(const Mapper *M, const UbBuffer *b, const int64_t *wt, const int64_t *rt, int64_t from)
@@ -249,35 +237,6 @@ static void delay_bank(Mapper *M, int w, const int64_t *taps, int ntaps)
 	vec_free(&ev);
 }
 
-/* Write and last-read cycles of every value of a buffer. */
-static void lifetimes(const Mapper *M, const UbBuffer *b, int64_t **wt, int64_t **rt)
-{
-	int64_t n = 1;
-	for (int j = 0; j < b->ndims; j++)
-		n *= b->extent[j];
-	*wt = xcalloc((size_t)n, sizeof **wt);
-	*rt = xcalloc((size_t)n, sizeof **rt);
-	for (int64_t a = 0; a < n; a++)
-		(*wt)[a] = (*rt)[a] = -1;
-	vec_foreach(&b->ports, k) {
-		const UbPort *p = &M->u->ports.data[b->ports.data[k]];
-		const UbStmt *s = &M->u->stmts.data[p->stmt];
-		int64_t i[UB_MAXD], c[UB_MAXD] = { 0 };
-		ub_first(s, i);
-		do {
-			for (int j = 0; j < p->ndims; j++)
-				c[j] = ub_index_at(&p->index[j], i);
-			int64_t a = flat(b, c), t = ub_time(s, i) + (p->write ? s->latency : 0);
-			if (a < 0)
-				continue;
-			if (p->write)
-				(*wt)[a] = t;
-			else if (t > (*rt)[a])
-				(*rt)[a] = t;
-		} while (ub_next(s, i));
-	}
-}
-
 /* A bank of general read ports: every write port of the buffer, reads at
  * their own addresses, dimension 0 padded to the fetch width and dimension 1
  * folded into the smallest safe ring. */
@@ -295,7 +254,7 @@ static int general_bank(Mapper *M, int buffer, const int *reads, int nr, int64_t
 	for (int j = 0; j < buf->ndims; j++)
 		l.min[j] = buf->min[j], l.ext[j] = buf->extent[j];
 	int64_t *wt, *rt;
-	lifetimes(M, buf, &wt, &rt);
+	ub_lifetimes(M->u, buf, &wt, &rt);
 	l.ring = buf->ndims > 1 ? choose_ring(M, buf, wt, rt, from_ring) : 1;
 	free(wt);
 	free(rt);

@@ -399,43 +399,41 @@ static int live_cmp(const void *a, const void *b)
 	return x->delta - y->delta;     /* ends (-1) before starts at the same cycle */
 }
 
-static int64_t linear(const UbBuffer *b, const int64_t *c)
+void ub_lifetimes(const UbProgram *u, const UbBuffer *b, int64_t **wt, int64_t **rt)
 {
-	int64_t a = 0;
-	for (int j = b->ndims - 1; j >= 0; j--) {
-		if (c[j] < b->min[j] || c[j] >= b->min[j] + b->extent[j])
-			return -1;
-		a = a * b->extent[j] + (c[j] - b->min[j]);
+	int64_t n = 1;
+	for (int j = 0; j < b->ndims; j++)
+		n *= b->extent[j];
+	*wt = xcalloc((size_t)n, sizeof **wt);
+	*rt = xcalloc((size_t)n, sizeof **rt);
+	for (int64_t a = 0; a < n; a++)
+		(*wt)[a] = (*rt)[a] = -1;
+	vec_foreach(&b->ports, k) {
+		const UbPort *p = &u->ports.data[b->ports.data[k]];
+		const UbStmt *s = &u->stmts.data[p->stmt];
+		int64_t i[UB_MAXD], c[UB_MAXD] = { 0 };
+		ub_first(s, i);
+		do {
+			for (int j = 0; j < p->ndims; j++)
+				c[j] = ub_index_at(&p->index[j], i);
+			int64_t a = ub_flat(b, c), t = ub_time(s, i) + (p->write ? s->latency : 0);
+			if (a < 0)
+				continue;
+			if (p->write)
+				(*wt)[a] = t;
+			else if (t > (*rt)[a])
+				(*rt)[a] = t;
+		} while (ub_next(s, i));
 	}
-	return a;
 }
 
 /* Values live at once: each from its write to its last read. */
 static void set_capacity(UbProgram *u, UbBuffer *b)
 {
-	int64_t n = 1;
+	int64_t n = 1, *wt, *rt;
 	for (int j = 0; j < b->ndims; j++)
 		n *= b->extent[j];
-	int64_t *wt = xcalloc((size_t)n, sizeof *wt), *rt = xcalloc((size_t)n, sizeof *rt);
-	for (int64_t a = 0; a < n; a++)
-		wt[a] = rt[a] = -1;
-	vec_foreach(&b->ports, k) {
-		const UbPort *p = &u->ports.data[b->ports.data[k]];
-		const UbStmt *s = &u->stmts.data[p->stmt];
-		int64_t i[UB_MAXD], c[UB_MAXD];
-		ub_first(s, i);
-		do {
-			for (int j = 0; j < p->ndims; j++)
-				c[j] = ub_index_at(&p->index[j], i);
-			int64_t a = linear(b, c), t = ub_time(s, i) + (p->write ? s->latency : 0);
-			if (a < 0)
-				continue;
-			if (p->write)
-				wt[a] = t;
-			else if (t > rt[a])
-				rt[a] = t;
-		} while (ub_next(s, i));
-	}
+	ub_lifetimes(u, b, &wt, &rt);
 	VEC(Live) ev = { 0 };
 	for (int64_t a = 0; a < n; a++)
 		if (wt[a] >= 0 && rt[a] >= wt[a]) {

@@ -40,17 +40,6 @@ static void hist_free(Hist *h)
 	free(h->ok);
 }
 
-static int64_t flat(const UbBuffer *b, const int64_t *c)
-{
-	int64_t a = 0;
-	for (int j = b->ndims - 1; j >= 0; j--) {
-		if (c[j] < b->min[j] || c[j] >= b->min[j] + b->extent[j])
-			return -1;
-		a = a * b->extent[j] + (c[j] - b->min[j]);
-	}
-	return a;
-}
-
 static int64_t buf_size(const UbBuffer *b)
 {
 	int64_t n = 1;
@@ -72,7 +61,7 @@ static uint64_t read_port(Sim *S, int pi, int64_t t, const int64_t *i)
 	int64_t c[UB_MAXD] = { 0 };
 	for (int j = 0; j < p->ndims; j++)
 		c[j] = ub_index_at(&p->index[j], i);
-	int64_t a = flat(b, c);
+	int64_t a = ub_flat(b, c);
 	int64_t want = a >= 0 ? S->ideal[p->buffer][a] : -1;
 	S->st->reads++;
 	if (!ok || want < 0 || (uint64_t)want != v) {
@@ -129,7 +118,7 @@ static void run_stmt(Sim *S, int s, const int64_t *i, int64_t t, const Image *in
 		int64_t c[UB_MAXD] = { 0 };
 		for (int j = 0; j < p->ndims; j++)
 			c[j] = ub_index_at(&p->index[j], i);
-		int64_t a = flat(&S->u->bufs.data[p->buffer], c);
+		int64_t a = ub_flat(&S->u->bufs.data[p->buffer], c);
 		if (a >= 0)
 			S->ideal[p->buffer][a] = (int64_t)v;
 		if (tw < S->T) {
