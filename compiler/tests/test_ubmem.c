@@ -453,6 +453,59 @@ static void test_two_ports(void)
 	req_free(&q);
 }
 
+/* ---- (f) pub with `share: false`: two controllers per storage edge ---- */
+
+/* Generates pub's collateral from its spec with `share: false` (bin/lake). */
+static Tile unshared_pub(void)
+{
+	Tile t = { NULL, NULL };
+	char *spec = util_read_file("lake/specs/pub.yaml", NULL);
+	char *at = spec ? strstr(spec, "share: true") : NULL;
+	if (!at) {
+		free(spec);
+		return t;
+	}
+	*at = '\0';
+	util_mkdir_p("build/test_ubmem");
+	FILE *f = fopen("build/test_ubmem/pub.yaml", "w");
+	if (f) {
+		fprintf(f, "%sshare: false%s", spec, at + strlen("share: true"));
+		fclose(f);
+	}
+	free(spec);
+	if (system("bin/lake build/test_ubmem/pub.yaml -o build/test_ubmem/pub_unshared -q") != 0)
+		return t;
+	Diags *d = diags_new(NULL);
+	t.mi = meminfo_load("build/test_ubmem/pub_unshared/pub.info.yaml", d);
+	diags_free(d);
+	t.smt2 = util_read_file("build/test_ubmem/pub_unshared/pub.smt2", NULL);
+	return t;
+}
+
+static void test_unshared(void)
+{
+	Tile t = unshared_pub();
+	if (!CHECK(t.mi && t.smt2 && !t.mi->share, "pub with share: false: no collateral (bin/lake)")) {
+		tile_free(&t);
+		return;
+	}
+	Req q;
+	UmConfig cfg;
+	int64_t delays[2] = { 64, 128 };
+	UmRequest *rq = delay_line(&q, 64 * 64, 256, delays, 2);
+	if (configure_run(&t, rq, &cfg, "unshared pub line buffer 64x64, reads 64 and 128 later", NULL))
+		CHECK(cfg.controllers == 9, "unshared pub line buffer: %d controllers, expected 9", cfg.controllers);
+	um_config_free(&cfg);
+	req_free(&q);
+	CHECK(um_min_delay(t.mi) == um_min_delay(pub.mi), "unshared pub: min delay %d, shared %d",
+	      um_min_delay(t.mi), um_min_delay(pub.mi));
+	rq = upsample(&q, 10, 256);
+	configure_run(&t, rq, &cfg, "unshared pub upsample", NULL);
+	um_config_free(&cfg);
+	req_free(&q);
+	tile_free(&t);
+}
+
 /* ---- min delay ---- */
 
 static void test_min_delay(void)
@@ -633,6 +686,7 @@ int main(int argc, char **argv)
 		{ "upsample", test_upsample },
 		{ "chaining", test_chain },
 		{ "two ports, skipped words", test_two_ports },
+		{ "share: false", test_unshared },
 		{ "min delay", test_min_delay },
 		{ "refusals", test_refusals },
 	};
