@@ -35,7 +35,8 @@
 
 /* Offsets searched per stream (cycles of slack of a storage write or fetch). */
 #define UM_MAX_OFFSET 64
-/* Collision checks of one search before it gives up. */
+/* Collision checks of one search before it gives up, beyond those of trying
+ * every offset of every stream once. */
 #define UM_BUDGET 200000L
 /* Read delays tried beyond the lower bound when searching *later. */
 #define UM_LATER_SPAN 512
@@ -216,6 +217,7 @@ typedef struct Plan {
 	long *wfirst;           /* [words + 1]: each word's first entry of ww */
 	int nports;
 	int *pbase;             /* [nunits]: the first port index of each unit */
+	int *ii;                /* [nports]: cycles between two operations of a port */
 	uint8_t **occ;          /* [nports][horizon]: operations placed */
 	int64_t horizon;
 	long budget;
@@ -237,7 +239,10 @@ static int check_stream(const UmStream *s, int64_t words, const char *kind, int 
 			size_t whylen)
 {
 	for (long i = 0; i < s->n; i++) {
-		if (s->cycle[i] < 0 || (i && s->cycle[i] <= s->cycle[i - 1]))
+		if (s->cycle[i] < 0)
+			return fail(why, whylen, "%s stream %d: event %ld: cycle %" PRId64 " is negative", kind, k,
+				    i, s->cycle[i]);
+		if (i && s->cycle[i] <= s->cycle[i - 1])
 			return fail(why, whylen, "%s stream %d: event %ld at cycle %" PRId64
 				    " does not come after the one before", kind, k, i, s->cycle[i]);
 		if (s->addr[i] < 0 || s->addr[i] >= words)
@@ -412,14 +417,6 @@ static int visit_fixed(Plan *pl, OpVisit v, int mark)
 	return 1;
 }
 
-static int port_ii(const Plan *pl, int port)
-{
-	for (int u = pl->mi->nunits - 1; u >= 0; u--)
-		if (port >= pl->pbase[u])
-			return pl->mi->units[u].ports[port - pl->pbase[u]].ii;
-	return 1;
-}
-
 /* Is port free at t (and within its ii)? */
 static int op_free(Plan *pl, int port, int64_t t, int mark)
 {
@@ -427,7 +424,7 @@ static int op_free(Plan *pl, int port, int64_t t, int mark)
 	pl->budget--;
 	if (t < 0 || t > pl->cmax || t >= pl->horizon)
 		return 0;
-	int ii = port_ii(pl, port);
+	int ii = pl->ii[port];
 	for (int64_t x = max64(0, t - ii + 1); x < min64(pl->horizon, t + ii); x++)
 		if (pl->occ[port][x])
 			return 0;
@@ -553,6 +550,7 @@ static void plan_free(Plan *pl)
 		free(pl->occ[p]);
 	free(pl->occ);
 	free(pl->pbase);
+	free(pl->ii);
 	memset(pl, 0, sizeof *pl);
 }
 
@@ -616,6 +614,10 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 		n += mi->units[u].nports;
 		pl->nports = n;
 	}
+	pl->ii = xcalloc((size_t)pl->nports + 1, sizeof(int));
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++)
+			pl->ii[pl->pbase[u] + p] = mi->units[u].ports[p].ii > 1 ? mi->units[u].ports[p].ii : 1;
 	index_writes(pl);
 	return 1;
 }
@@ -715,6 +717,10 @@ static int plan_run(Plan *pl, int64_t d, char *why, size_t whylen)
 			return fail(why, whylen, "read stream %d ends at cycle %" PRId64 ", beyond the %d-bit "
 				    "schedule counters", k, pl->r[k].cycle[pl->r[k].n - 1], pl->mi->counter_bits);
 	pl->budget = UM_BUDGET;
+	for (int k = 0; k < pl->rq->nw; k++)
+		pl->budget += 2L * UM_MAX_OFFSET * pl->w[k].nb;
+	for (int k = 0; k < pl->rq->nr; k++)
+		pl->budget += 2L * UM_MAX_OFFSET * pl->r[k].ng;
 	if (!visit_fixed(pl, op_free, 0)) {
 		return fail(why, whylen, "%s: two tile-port operations meet on one buffer port", pl->mi->name);
 	}
