@@ -671,7 +671,7 @@ int main(int argc, char **argv)
 	 * A compiler process configuring many banks wants the same setting
 	 * (`-d` keeps the default to measure it). */
 	if (!(argc > 2 && !strcmp(argv[2], "-d")))
-		mallopt(M_TRIM_THRESHOLD, 256 << 20), mallopt(M_MMAP_THRESHOLD, 32 << 20), mallopt(M_TOP_PAD, 64 << 20);
+		mallopt(M_TRIM_THRESHOLD, 256 << 20), mallopt(M_MMAP_THRESHOLD, 32 << 20);
 #endif
 	pub = tile_load("cgra_4x4", "pub");
 	dp = tile_load("cgra_8x8_mac_dp", "dp");
