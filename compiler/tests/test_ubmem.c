@@ -243,12 +243,9 @@ static void test_line_buffer(void)
 		CHECK(cfg.ntiles == 1 && cfg.rout[0] == 0 && cfg.rout[1] == 1 && cfg.win[0] == 0,
 		      "pub line buffer: %d tiles, outputs %d %d", cfg.ntiles, cfg.rout[0], cfg.rout[1]);
 	um_config_free(&cfg);
-	/* the first configuration also starts Z3; the time is the second's */
-	if (configure_run(&pub, rq, &cfg, "pub line buffer 64x64, again", &ms)) {
-#ifndef __SANITIZE_ADDRESS__
-		CHECK(ms < 100, "pub line buffer took %.1f ms to configure", ms);
-#endif
-	}
+	/* the first configuration also starts Z3; the second's time is printed
+	 * with -v (times are make bench's, not a test's) */
+	configure_run(&pub, rq, &cfg, "pub line buffer 64x64, again", &ms);
 	um_config_free(&cfg);
 	req_free(&q);
 
@@ -256,9 +253,6 @@ static void test_line_buffer(void)
 	if (configure_run(&dp, rq, &cfg, "dp line buffer 64x64, read 64 later", &ms)) {
 		CHECK(cfg.ntiles == 1 && cfg.controllers == 2, "dp line buffer: %d tiles, %d controllers",
 		      cfg.ntiles, cfg.controllers);
-#ifndef __SANITIZE_ADDRESS__
-		CHECK(ms < 100, "dp line buffer took %.1f ms to configure", ms);
-#endif
 	}
 	um_config_free(&cfg);
 	req_free(&q);
