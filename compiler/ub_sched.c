@@ -212,15 +212,21 @@ typedef VEC(Pair) PairVec;
 static const char *const S_NAMES[UB_MAXD] = { "s0", "s1", "s2", "s3" };
 static const char *const P_NAMES[UB_MAXD] = { "p0", "p1", "p2", "p3" };
 
-/* The set of (read iteration, write iteration) pairs that move a value. */
-static void pair_set_text(StrBuf *b, const UbProgram *u, const UbPort *rp, const UbPort *wp)
+/* "{ [s1, s0, p1, p0]": a read iteration and a write iteration. */
+static void pair_tuple_text(StrBuf *b, const UbStmt *s, const UbStmt *p)
 {
-	const UbStmt *s = &u->stmts.data[rp->stmt], *p = &u->stmts.data[wp->stmt];
 	sb_printf(b, "{ [");
 	for (int l = s->nloops - 1; l >= 0; l--)
 		sb_printf(b, "%s, ", S_NAMES[l]);
 	for (int l = p->nloops - 1; l >= 0; l--)
 		sb_printf(b, "%s%s", P_NAMES[l], l ? ", " : "");
+}
+
+/* The set of (read iteration, write iteration) pairs that move a value. */
+static void pair_set_text(StrBuf *b, const UbProgram *u, const UbPort *rp, const UbPort *wp)
+{
+	const UbStmt *s = &u->stmts.data[rp->stmt], *p = &u->stmts.data[wp->stmt];
+	pair_tuple_text(b, s, p);
 	sb_printf(b, "] : ");
 	bounds_text(b, s, S_NAMES);
 	sb_printf(b, " and ");
@@ -238,11 +244,7 @@ static void pair_set_text(StrBuf *b, const UbProgram *u, const UbPort *rp, const
 static void delta_text(StrBuf *b, const UbProgram *u, const UbPort *rp, const UbPort *wp)
 {
 	const UbStmt *s = &u->stmts.data[rp->stmt], *p = &u->stmts.data[wp->stmt];
-	sb_printf(b, "{ [");
-	for (int l = s->nloops - 1; l >= 0; l--)
-		sb_printf(b, "%s, ", S_NAMES[l]);
-	for (int l = p->nloops - 1; l >= 0; l--)
-		sb_printf(b, "%s%s", P_NAMES[l], l ? ", " : "");
+	pair_tuple_text(b, s, p);
 	sb_printf(b, "] -> [(");
 	time_text(b, s, S_NAMES, 0);
 	sb_printf(b, " - (");

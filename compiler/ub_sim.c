@@ -25,6 +25,8 @@ typedef struct Sim {
 	UmSim **tiles;          /* per bank */
 	int *bank_after;        /* per bank: the last statement writing it */
 	int64_t **ideal;        /* per buffer: the stored values */
+	int *wport;             /* per statement: its write port, or -1 */
+	VEC(int) *rports;       /* per statement: its read ports */
 	UbSimStats *st;
 } Sim;
 
@@ -90,25 +92,18 @@ static uint64_t input_value(const Sim *S, const UbStmt *s, const UbPort *wp, con
 	return off >= 0 ? im->px[off] : 0;
 }
 
-static int write_port_of(const UbProgram *u, int s)
-{
-	vec_foreach(&u->ports, pi) if (u->ports.data[pi].write && u->ports.data[pi].stmt == s) return pi;
-	return -1;
-}
-
 /* Runs statement s at its iteration i (due at cycle t). */
 static void run_stmt(Sim *S, int s, const int64_t *i, int64_t t, const Image *inputs, Image *out, uint64_t *loads)
 {
 	const UbStmt *st = &S->u->stmts.data[s];
-	int wp = write_port_of(S->u, s);
+	int wp = S->wport[s];
 	uint64_t v;
 	if (st->input) {
 		v = input_value(S, st, &S->u->ports.data[wp], inputs, i);
 	} else {
-		vec_foreach(&S->u->ports, pi) {
-			const UbPort *p = &S->u->ports.data[pi];
-			if (!p->write && p->stmt == s)
-				loads[p->node] = read_port(S, pi, t, i);
+		vec_foreach(&S->rports[s], k) {
+			int pi = S->rports[s].data[k];
+			loads[S->u->ports.data[pi].node] = read_port(S, pi, t, i);
 		}
 		v = hx_kernel(S->u->L, S->u->g, st->kernel, loads);
 	}
@@ -176,6 +171,16 @@ static void sim_init(Sim *S, const UbProgram *u, const UbMap *m, const MemInfo *
 			if (u->ports.data[b->wport[k]].stmt > S->bank_after[bi])
 				S->bank_after[bi] = u->ports.data[b->wport[k]].stmt;
 	}
+	S->wport = xcalloc((size_t)u->stmts.len + 1, sizeof *S->wport);
+	S->rports = xcalloc((size_t)u->stmts.len + 1, sizeof *S->rports);
+	vec_foreach(&u->stmts, s) S->wport[s] = -1;
+	vec_foreach(&u->ports, pi) {
+		const UbPort *p = &u->ports.data[pi];
+		if (p->write)
+			S->wport[p->stmt] = pi;
+		else
+			vec_push(&S->rports[p->stmt], pi);
+	}
 	S->ideal = xcalloc((size_t)u->bufs.len + 1, sizeof *S->ideal);
 	vec_foreach(&u->bufs, bi) {
 		int64_t n = buf_size(&u->bufs.data[bi]);
@@ -200,6 +205,9 @@ static void sim_free(Sim *S)
 	free(S->bank_after);
 	vec_foreach(&S->u->bufs, bi) free(S->ideal[bi]);
 	free(S->ideal);
+	vec_foreach(&S->u->stmts, s) vec_free(&S->rports[s]);
+	free(S->rports);
+	free(S->wport);
 }
 
 int ub_simulate(const UbProgram *u, const UbMap *m, const MemInfo *mi, const Image *inputs, Image *out,
