@@ -7,7 +7,7 @@ CC       ?= gcc
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS   := -lyaml -lz3 -lisl -lpthread
+LDLIBS   := -lyaml -lz3 -lisl -lpthread -lm
 DESIGN   ?= cgra_32x16
 IR       := $(sort $(wildcard peak/ir/*.yaml))
 
@@ -28,12 +28,13 @@ SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
 
 TOOLS     := bin/peak bin/lake bin/canal bin/cgrac
 TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal bin/test_cgrac bin/test_ub \
-             bin/test_ubmem
+             bin/test_ubmem bin/test_route bin/test_place
 SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
              build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal \
-             build/san/bin/cgrac build/san/bin/test_cgrac build/san/bin/test_ub build/san/bin/test_ubmem
+             build/san/bin/cgrac build/san/bin/test_cgrac build/san/bin/test_ub build/san/bin/test_ubmem \
+             build/san/bin/test_route build/san/bin/test_place
 
-.PHONY: all app deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
+.PHONY: all app sim deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
 .DEFAULT_GOAL := all
 
 APPS     ?= brighten_blur gaussian cascade harris unsharp upsample
@@ -110,6 +111,22 @@ build/san/bin/test_ubmem: $(call SANOBJ,compiler/tests/test_ubmem.c $(CGRAC_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
+bin/test_route: $(call OBJ,compiler/tests/test_route.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_route: $(call SANOBJ,compiler/tests/test_route.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/test_place: $(call OBJ,compiler/tests/test_place.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/test_place: $(call SANOBJ,compiler/tests/test_place.c $(CGRAC_SRC) $(COMMON_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
 # verif: the Verilator benches of the whole array (verif/README.md)
 VERIF_SRC := $(filter-out verif/verif_main.c,$(sort $(wildcard verif/*.c)))
 
@@ -172,6 +189,12 @@ summary:
 # build/$(DESIGN)/$(APP)/ (scripts/app.sh).
 app: bin/cgrac bin/peak bin/lake bin/canal
 	@bash scripts/app.sh $(DESIGN) $(APP)
+
+# Verilator co-simulation of an application's bitstream on its design
+# (verif/README.md): build/$(DESIGN)/$(APP)/output.* and sim.log, pass or fail
+# against the golden image; TRACE=1 also writes a waveform.
+sim: bin/verif
+	@TRACE=$(TRACE) bash verif/sim.sh $(DESIGN) $(APP)
 
 test: deps build $(SAN_TESTS) bin/appref bin/halide_run
 	@bash scripts/run_tests.sh

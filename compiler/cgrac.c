@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "cgrac.h"
+#include "cmap.h"
 #include "collateral.h"
 #include "hl_dfg.h"
 #include "hl_exec.h"
@@ -89,7 +91,7 @@ static int emit_ubuf(const LProgram *L, const Collateral *c, const DGraph *g, co
 	double t0 = util_now();
 	UbProgram u;
 	UbMap m;
-	int ok = ub_build(&u, &m, L, g, c, d);
+	int ok = ub_build(&u, &m, L, g, c, NULL, d);
 	if (ok) {
 		UbOut o = { &u, &m, c->mem };
 		ok = write_out(out, L->p->file, "ubuf", print_ubuf, &u) &&
@@ -104,8 +106,40 @@ static int emit_ubuf(const LProgram *L, const Collateral *c, const DGraph *g, co
 	return ok;
 }
 
+/* Buffers, compute mapping and the back end: the whole flow to a bitstream,
+ * or as far as emit asks (mapped, place, route). */
+static int compile_all(const LProgram *L, const Collateral *c, const DGraph *g, const char *out, const char *emit,
+		       int quiet, double t_front, Diags *d)
+{
+	CMap cm;
+	if (!cm_map(&cm, g, c->peinfo, d)) {
+		cm_free(&cm);
+		return 0;
+	}
+	cm_pipeline(&cm, getenv("CGRAC_NO_PIPELINE") == NULL);
+	if (!quiet)
+		fprintf(stderr, "cgrac: %s: compute mapping on %s: %d PEs, %d constants folded, %.3f s\n", L->p->file,
+			c->pe, cm.insts.len, cm.folded, cm.seconds);
+	double t0 = util_now();
+	UbProgram u;
+	UbMap m;
+	int ok = ub_build(&u, &m, L, g, c, cm.latency, d);
+	double t1 = util_now();
+	if (ok && !quiet)
+		buffer_summary(&u, &m, c, t1 - t0);
+	UbOut o = { &u, &m, c->mem };
+	ok = ok && (emit || (write_out(out, L->p->file, "ubuf", print_ubuf, &u) &&
+			     write_out(out, L->p->file, "mem", print_mem, &o)));
+	BeOptions bo = { 1, quiet, emit, t_front, t1 - t0, cm.seconds };
+	ok = ok && be_run(L->p->file, emit ? NULL : out, &u, &m, &cm, c, &bo, d);
+	if (u.arena)
+		ub_map_free(&m), ub_free(&u);
+	cm_free(&cm);
+	return ok;
+}
+
 static int emit_dfg(const LProgram *L, const char *design, const char *out, const char *emit, int quiet,
-		    Diags *d)
+		    double t_front, Diags *d)
 {
 	if (!design) {
 		fprintf(stderr, "cgrac: --emit dfg needs --design DIR (the word and the IR operations come from the PE collateral)\n");
@@ -121,6 +155,9 @@ static int emit_dfg(const LProgram *L, const char *design, const char *out, cons
 	int ok = dfg_build(&g, L, &c, d);
 	if (ok && emit && !strcmp(emit, "ubuf")) {
 		ok = emit_ubuf(L, &c, &g, out, quiet, d);
+	} else if (ok && (!emit || strcmp(emit, "dfg") != 0)) {
+		ok = write_out(out, L->p->file, "dfg.json", print_dfg_json, &g) &&
+		     compile_all(L, &c, &g, out, emit, quiet, t_front + util_now() - t0, d);
 	} else if (ok) {
 		dfg_print(&g, stdout);
 		ok = write_out(out, L->p->file, "dfg.json", print_dfg_json, &g);
@@ -145,7 +182,7 @@ int cgrac_compile(HProgram *p, const char *design, const char *out, const char *
 		hl_lower_print(&L, stdout);
 		ok = write_out(out, p->file, "lowered", print_lowered, &L);
 	} else if (ok) {
-		ok = emit_dfg(&L, design, out, emit, quiet, d);
+		ok = emit_dfg(&L, design, out, emit, quiet, t_lower, d);
 	}
 	hl_lower_free(&L);
 	return ok;
@@ -163,7 +200,7 @@ int cgrac_sim_buffers(HProgram *p, const char *design, const Image *inputs, Imag
 	UbProgram u = { 0 };
 	UbMap m = { 0 };
 	double t0 = util_now();
-	int ok = hl_lower(&L, p, d) && dfg_build(&g, &L, &c, d) && ub_build(&u, &m, &L, &g, &c, d);
+	int ok = hl_lower(&L, p, d) && dfg_build(&g, &L, &c, d) && ub_build(&u, &m, &L, &g, &c, NULL, d);
 	if (ok) {
 		double t1 = util_now();
 		UbSimStats st;

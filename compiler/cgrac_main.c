@@ -11,7 +11,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit lowered|dfg]\n"
+	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit lowered|dfg|ubuf|mapped|place|route]\n"
 	      "       cgrac APP.hl --run IN[,IN...] -o OUT.pgm\n"
 	      "       cgrac APP.hl --gen-input -o IN.pgm\n"
 	      "       cgrac APP.hl --check\n"
@@ -21,6 +21,9 @@ static void usage(FILE *f)
 	      "  --design DIR     the chip's collateral (rtl_out/<design>/): the word width and the\n"
 	      "                   IR operations come from its PE collateral\n"
 	      "  -o OUT           the output folder (compilation), or the output image\n"
+	      "                   Without --emit: the whole flow, buffers, compute mapping, placement,\n"
+	      "                   routing, timing, bitstream: OUT/<app>.bs, .io.yaml, .report.yaml, .svg,\n"
+	      "                   .mapped.json, .place, .route, .ubuf, .mem, .dfg.json\n"
 	      "  --emit lowered   print the loop nest lowered by the schedule (and write OUT/<app>.lowered)\n"
 	      "  --emit dfg       write the compute kernels as graphs of IR operations (OUT/<app>.dfg.json)\n"
 	      "  --emit ubuf      write the unified buffers: ports, domains, access maps, cycle schedules\n"
@@ -28,6 +31,9 @@ static void usage(FILE *f)
 	      "                   their mapping: wires, register chains, memory tiles and each tile's\n"
 	      "                   configuration solved on <mem>.smt2 (OUT/<app>.mem)\n"
 	      "                   and print them\n"
+	      "  --emit mapped    print the compute mapping (rules used) and the netlist\n"
+	      "  --emit place     print the placement: cell, tile, kind\n"
+	      "  --emit route     print every net's routed tree\n"
 	      "  --run IN,...     run the reference interpreter on the input images (one per ImageParam\n"
 	      "                   the program reads, in declaration order) and write the output image\n"
 	      "  --run-lowered IN,...  the same through the lowered loop nest and the compute kernels on\n"
@@ -107,8 +113,12 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		fprintf(stderr, "cgrac: no application given\n");
 		return 0;
 	}
-	if (o->emit && strcmp(o->emit, "lowered") && strcmp(o->emit, "dfg") && strcmp(o->emit, "ubuf")) {
-		fprintf(stderr, "cgrac: --emit %s: expected lowered, dfg or ubuf\n", o->emit);
+	static const char *const stages[] = { "lowered", "dfg", "ubuf", "mapped", "place", "route", NULL };
+	int known = !o->emit;
+	for (int i = 0; stages[i] && !known; i++)
+		known = !strcmp(o->emit, stages[i]);
+	if (!known) {
+		fprintf(stderr, "cgrac: --emit %s: expected lowered, dfg, ubuf, mapped, place or route\n", o->emit);
 		return 0;
 	}
 	if ((o->run || o->gen_input) && !o->out) {

@@ -20,7 +20,7 @@ static int read_pe(const char *info_path, const char *rules_path, Collateral *c,
 		strmap_put(&c->ops, pe->rules[i].ir, 1);
 	for (int i = 0; i < pe->nunsupported; i++)
 		strmap_put(&c->ops, pe->unsupported[i], 0);
-	peinfo_free(pe);
+	c->peinfo = pe;
 	return 1;
 }
 
@@ -46,10 +46,33 @@ static int read_mem(const char *dir, const YNode *mem, Collateral *c, Diags *d)
 	return ok;
 }
 
+/* design.yaml's tiles: one string per row, north (IO) first. */
+static int read_tiles(const char *path, const YNode *tiles, Collateral *c, Diags *d)
+{
+	if (!tiles || tiles->kind != YN_SEQ || tiles->len < 1) {
+		diag_error(d, path, 1, 1, "expected 'tiles:', a string per row of the array");
+		return 0;
+	}
+	c->rows = tiles->len;
+	c->cols = (int)strlen(tiles->items[0]->value);
+	c->tiles = xcalloc((size_t)c->rows + 1, sizeof *c->tiles);
+	for (int y = 0; y < c->rows; y++) {
+		const YNode *row = tiles->items[y];
+		c->tiles[y] = xstrdup(row->value);
+		if (row->kind != YN_SCALAR || (int)strlen(row->value) != c->cols ||
+		    strspn(row->value, "IPM") != strlen(row->value)) {
+			ynode_error(d, row, "expected a row of %d tile kinds (I, P or M)", c->cols);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int coll_load(const char *dir, Collateral *c, Diags *d)
 {
 	memset(c, 0, sizeof *c);
 	strmap_init(&c->ops);
+	c->dir = xstrdup(dir);
 	char *path = util_path_join(dir, "design.yaml");
 	YDoc *doc = ydoc_load_file(path, d);
 	int ok = 0;
@@ -68,6 +91,8 @@ int coll_load(const char *dir, Collateral *c, Diags *d)
 				diag_error(d, path, 1, 1, "expected 'cores: { mem: { name: ..., info: ... } }'");
 				ok = 0;
 			}
+			if (ok && !read_tiles(path, ymap_get(doc->root, "tiles"), c, d))
+				ok = 0;
 			c->rules_file = rn;
 			free(ip);
 			free(rp);
@@ -84,11 +109,17 @@ int coll_load(const char *dir, Collateral *c, Diags *d)
 void coll_free(Collateral *c)
 {
 	strmap_free(&c->ops);
+	free(c->dir);
 	free(c->pe);
+	if (c->peinfo)
+		peinfo_free(c->peinfo);
 	free(c->rules_file);
 	if (c->mem)
 		meminfo_free(c->mem);
 	free(c->mem_smt2);
+	for (int y = 0; c->tiles && y < c->rows; y++)
+		free(c->tiles[y]);
+	free(c->tiles);
 	memset(c, 0, sizeof *c);
 }
 

@@ -3,20 +3,26 @@
  * word width (the widest data input of <pe>.info.yaml) and the IR
  * operations its <pe>.rules.yaml knows (those with a rule and those it
  * lists as unsupported), read through common/peinfo; and the memory tile:
- * <mem>.info.yaml (common/meminfo) and the text of <mem>.smt2. */
+ * <mem>.info.yaml (common/meminfo) and the text of <mem>.smt2. The PE's info
+ * and rules stay loaded for compute mapping. */
 #ifndef COMPILER_COLLATERAL_H
 #define COMPILER_COLLATERAL_H
 
 #include "../common/diag.h"
 #include "../common/meminfo.h"
+#include "../common/peinfo.h"
 #include "../common/strmap.h"
 
 typedef struct Collateral {
+	char *dir;              /* the design's collateral directory */
 	char *pe;               /* the PE's name */
+	PeInfo *peinfo;         /* its instruction layout and rules */
 	char *rules_file;       /* <pe>.rules.yaml */
 	int word;               /* bits */
 	StrMap ops;             /* IR operation -> 1 with a rule, 0 unsupported */
 	MemInfo *mem;           /* the memory tile, NULL if the design has none */
+	int cols, rows;         /* tiles, rows including the IO row 0 */
+	char **tiles;           /* rows strings of cols kinds: 'I' (IO), 'P' (PE), 'M' (MEM) */
 	char *mem_smt2;         /* the text of <mem>.smt2 */
 } Collateral;
 

@@ -461,7 +461,8 @@ static void count(const UbProgram *u, UbMap *m)
 	}
 }
 
-int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c, Diags *d)
+int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c, const int *latency,
+	     Diags *d)
 {
 	memset(m, 0, sizeof *m);
 	if (!c->mem) {
@@ -472,6 +473,8 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 	Mapper M = { u, m, c->mem, c->mem_smt2, d, c->mem->units[0].fetch, 0 };
 	if (!ub_extract(u, L, g, M.fetch, d))
 		return 0;
+	vec_foreach(&u->stmts, s) if (latency && u->stmts.data[s].kernel) u->stmts.data[s].latency =
+	    latency[u->stmts.data[s].kernel - g->kernels.data];
 	int min_delay = um_min_delay(c->mem);
 	m->sr_max = min_delay > SR_MAX_DEFAULT ? min_delay : SR_MAX_DEFAULT;
 	m->src = xcalloc((size_t)u->ports.len + 1, sizeof *m->src);

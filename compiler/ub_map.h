@@ -57,9 +57,10 @@ typedef struct UbMap {
 } UbMap;
 
 /* Extracts, schedules and maps L's buffers on c's memory tile until every
- * bank is configured (at most a few rounds). 0 with errors in d. */
+ * bank is configured (at most a few rounds). latency (NULL: all 0) gives
+ * each kernel of g its pipeline depth in cycles. 0 with errors in d. */
 int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c,
-	     __keep Diags *d);
+	     const int *latency, __keep Diags *d);
 void ub_map_free(UbMap *m);
 
 /* Per bank: the buffer, taps or ports, words, tiles and each tile's

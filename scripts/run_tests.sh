@@ -76,6 +76,10 @@ suite "unified buffers: extraction, shift-register detection and banking on hand
 suite "unified buffers (ASan+UBSan)" build/san/bin/test_ub
 suite "ub_mem: unified buffer banks on the pub and dp memory tiles" bin/test_ubmem
 suite "ub_mem (ASan+UBSan)" build/san/bin/test_ubmem
+suite "router: PathFinder with register counts on small graphs" bin/test_route
+suite "router (ASan+UBSan)" build/san/bin/test_route
+suite "placer: analytic global placement and annealing" bin/test_place
+suite "placer (ASan+UBSan)" build/san/bin/test_place
 suite "cgrac bad input" bash compiler/tests/bad.sh
 suite "cgrac bad input (ASan+UBSan)" env CGRAC=build/san/bin/cgrac bash compiler/tests/bad.sh
 suite "cgrac golden files: lowered loop nests, compute graphs, unified buffers and their mapping, determinism" \

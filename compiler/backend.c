@@ -1,0 +1,583 @@
+/* backend.c - netlist, placement, routing, timing, bitstream and the
+ * application's output files (backend.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bitstream.h"
+#include "backend.h"
+#include "netlist.h"
+#include "place.h"
+#include "route.h"
+
+typedef struct Be {
+	const char *app;        /* the application file */
+	char *base;             /* its name without folder and extension */
+	const UbProgram *u;
+	const UbMap *m;
+	const CMap *cm;
+	const Collateral *c;
+	const BeOptions *o;
+	Diags *d;
+	Netlist nl;
+	PlResult pl;
+	RGraph *g;
+	ConfigMap *cfg;
+	RtNet *rnets;
+	RtResult rr;
+	int routed;
+	double t_net, t_place, t_route, t_timing, t_bits;
+	double crit;            /* ns */
+	char crit_path[512];
+	int regs_used;          /* reg nodes on routes */
+	int64_t latency;        /* first input to last output, cycles */
+	int64_t last_cycle;
+} Be;
+
+static int node_of(const Be *B, int cell, const char *port)
+{
+	const NlCell *c = &B->nl.cells.data[cell];
+	char name[96];
+	snprintf(name, sizeof name, "x%d_y%d_%s", c->x, c->y, port);
+	return rgraph_find(B->g, name);
+}
+
+/* ---- placement ---- */
+
+static char cell_kind(NlKind k)
+{
+	return k == NL_PE ? 'P' : k == NL_MEM ? 'M' : 'I';
+}
+
+static int be_place(Be *B)
+{
+	double t0 = util_now();
+	const Netlist *n = &B->nl;
+	PlCell *cells = xcalloc((size_t)n->cells.len + 1, sizeof *cells);
+	vec_foreach(&n->cells, i) {
+		cells[i].name = n->cells.data[i].name;
+		cells[i].kind = cell_kind(n->cells.data[i].kind);
+		cells[i].fixed_x = cells[i].fixed_y = -1;
+	}
+	PlNet *nets = xcalloc((size_t)n->nets.len + 1, sizeof *nets);
+	int **members = xcalloc((size_t)n->nets.len + 1, sizeof *members);
+	vec_foreach(&n->nets, i) {
+		const NlNet *net = &n->nets.data[i];
+		members[i] = xcalloc((size_t)net->sinks.len + 1, sizeof **members);
+		members[i][0] = net->cell;
+		vec_foreach(&net->sinks, k) members[i][k + 1] = net->sinks.data[k].cell;
+		nets[i].cells = members[i];
+		nets[i].ncells = net->sinks.len + 1;
+		nets[i].weight = 1;
+	}
+	PlProblem p = { B->c->cols, B->c->rows, (const char *const *)B->c->tiles, cells, n->cells.len, nets,
+			n->nets.len, B->o->seed, 0.5, 0, NULL };
+	char why[256];
+	int ok = pl_place(&p, &B->pl, why, sizeof why);
+	if (!ok)
+		diag_error(B->d, B->app, 0, 0, "the application does not fit %s: %s", B->g->design, why);
+	else
+		vec_foreach(&n->cells, i) {
+			B->nl.cells.data[i].x = B->pl.x[i];
+			B->nl.cells.data[i].y = B->pl.y[i];
+		}
+	vec_foreach(&n->nets, i) free(members[i]);
+	free(members);
+	free(nets);
+	free(cells);
+	B->t_place = util_now() - t0;
+	return ok;
+}
+
+/* ---- routing ---- */
+
+static int be_route(Be *B)
+{
+	double t0 = util_now();
+	const Netlist *n = &B->nl;
+	B->rnets = xcalloc((size_t)n->nets.len + 1, sizeof *B->rnets);
+	int ok = 1;
+	vec_foreach(&n->nets, i) {
+		const NlNet *net = &n->nets.data[i];
+		RtSink *s = xcalloc((size_t)net->sinks.len + 1, sizeof *s);
+		B->rnets[i].name = net->name;
+		B->rnets[i].source = node_of(B, net->cell, net->port);
+		B->rnets[i].sinks = s;
+		B->rnets[i].nsinks = net->sinks.len;
+		if (B->rnets[i].source < 0)
+			ok = 0, diag_error(B->d, B->app, 0, 0, "internal: no routing node for %s", net->name);
+		vec_foreach(&net->sinks, k) {
+			s[k].node = node_of(B, net->sinks.data[k].cell, net->sinks.data[k].port);
+			s[k].regs = net->sinks.data[k].regs;
+			if (s[k].node < 0)
+				ok = 0, diag_error(B->d, B->app, 0, 0, "internal: no routing node for %s.%s",
+						   n->cells.data[net->sinks.data[k].cell].name, net->sinks.data[k].port);
+		}
+	}
+	if (!ok)
+		return 0;
+	RtOptions ro;
+	rt_options_default(&ro);
+	ro.progress = B->o->quiet ? NULL : stderr;
+	B->routed = 1;
+	ok = rt_route(B->g, B->rnets, n->nets.len, &ro, &B->rr);
+	if (!ok)
+		diag_error(B->d, B->app, 0, 0, "the application cannot be routed on %s:\n%s", B->g->design,
+			   B->rr.report ? B->rr.report : "(no report)");
+	for (int i = 0; i < B->rr.nnets && ok; i++)
+		for (int e = 0; e < B->rr.routes[i].nedges; e++)
+			B->regs_used += !strcmp(B->g->nodes[B->rr.routes[i].edges[e].to].kind, "reg");
+	B->t_route = util_now() - t0;
+	return ok;
+}
+
+/* ---- static timing ---- */
+
+typedef struct Sta {
+	double *arr;            /* per cell: arrival at its output (PEs), ns */
+	int *pred;              /* per cell: the cell its latest input comes from, or -1 */
+	double *at;             /* per graph node, scratch */
+	double *in_arr;         /* per cell: latest input arrival so far */
+	int *in_pred;
+} Sta;
+
+static void note_end(Be *B, double t, int from_cell, const char *to)
+{
+	if (t <= B->crit)
+		return;
+	B->crit = t;
+	snprintf(B->crit_path, sizeof B->crit_path, "%s -> %s",
+		 from_cell >= 0 ? B->nl.cells.data[from_cell].name : "?", to);
+}
+
+/* One pass over every net: arrival times along its tree from its driver's
+ * arrival; registers restart the clock. Returns 1 if a PE's arrival grew. */
+static int sta_pass(Be *B, Sta *S)
+{
+	const Netlist *n = &B->nl;
+	int changed = 0;
+	vec_foreach(&n->cells, c) S->in_arr[c] = 0, S->in_pred[c] = -1;
+	vec_foreach(&n->nets, i) {
+		const NlNet *net = &n->nets.data[i];
+		const RtRoute *r = &B->rr.routes[i];
+		S->at[B->rnets[i].source] = S->arr[net->cell];
+		for (int e = 0; e < r->nedges; e++) {
+			const RNode *from = &B->g->nodes[r->edges[e].from], *to = &B->g->nodes[r->edges[e].to];
+			double base = strcmp(from->kind, "reg") ? S->at[r->edges[e].from] : 0;
+			S->at[r->edges[e].to] = base + to->delay;
+			if (!strcmp(to->kind, "reg"))
+				note_end(B, base, net->cell, to->name);
+		}
+		vec_foreach(&net->sinks, k) {
+			int cell = net->sinks.data[k].cell;
+			double t = S->at[B->rnets[i].sinks[k].node];
+			if (n->cells.data[cell].kind != NL_PE) {
+				note_end(B, t, net->cell, B->g->nodes[B->rnets[i].sinks[k].node].name);
+			} else if (t > S->in_arr[cell] || S->in_pred[cell] < 0) {
+				S->in_arr[cell] = t;
+				S->in_pred[cell] = net->sinks.data[k].regs ? -1 : net->cell;
+			}
+		}
+	}
+	vec_foreach(&n->cells, c) if (n->cells.data[c].kind == NL_PE)
+	{
+		double t = S->in_arr[c] + B->cm->insts.data[n->cells.data[c].inst].rule->cost;
+		if (t > S->arr[c] + 1e-12) {
+			S->arr[c] = t;
+			changed = 1;
+		}
+		S->pred[c] = S->in_pred[c];
+	}
+	return changed;
+}
+
+static void be_timing(Be *B)
+{
+	double t0 = util_now();
+	const Netlist *n = &B->nl;
+	Sta S;
+	S.arr = xcalloc((size_t)n->cells.len + 1, sizeof *S.arr);
+	S.pred = xcalloc((size_t)n->cells.len + 1, sizeof *S.pred);
+	S.in_arr = xcalloc((size_t)n->cells.len + 1, sizeof *S.in_arr);
+	S.in_pred = xcalloc((size_t)n->cells.len + 1, sizeof *S.in_pred);
+	S.at = xcalloc((size_t)B->g->nnodes + 1, sizeof *S.at);
+	for (int pass = 0; pass <= n->cells.len && sta_pass(B, &S); pass++)
+		;
+	B->crit = 0;
+	B->crit_path[0] = 0;
+	sta_pass(B, &S);
+	/* the chain of PEs behind the critical endpoint */
+	char *arrow = strstr(B->crit_path, " -> ");
+	if (arrow) {
+		char tail[512];
+		snprintf(tail, sizeof tail, "%s", arrow);
+		int cell = -1;
+		vec_foreach(&n->cells, c) if (!strncmp(B->crit_path, n->cells.data[c].name, (size_t)(arrow - B->crit_path)) &&
+					  strlen(n->cells.data[c].name) == (size_t)(arrow - B->crit_path)) cell = c;
+		char path[512] = "";
+		for (int hops = 0; cell >= 0 && hops < 64; hops++) {
+			char tmp[512];
+			snprintf(tmp, sizeof tmp, "%s%s%s", n->cells.data[cell].name, path[0] ? " -> " : "", path);
+			snprintf(path, sizeof path, "%s", tmp);
+			cell = n->cells.data[cell].kind == NL_PE ? S.pred[cell] : -1;
+		}
+		snprintf(B->crit_path, sizeof B->crit_path, "%s%s", path, tail);
+	}
+	free(S.arr);
+	free(S.pred);
+	free(S.in_arr);
+	free(S.in_pred);
+	free(S.at);
+	B->t_timing = util_now() - t0;
+}
+
+/* ---- bitstream ---- */
+
+static int set_field(Be *B, Bitstream *bs, const char *target, uint32_t v)
+{
+	if (v == 0 && configmap_find(B->cfg, target) < 0)
+		return 1;
+	if (bitstream_set(bs, target, v))
+		return 1;
+	diag_error(B->d, B->app, 0, 0, "internal: config.map has no field %s for value %u", target, v);
+	return 0;
+}
+
+static int pe_bits(Be *B, Bitstream *bs, const NlCell *c)
+{
+	const PeInfo *pe = B->cm->pe;
+	const uint64_t *w = B->cm->insts.data[c->inst].word;
+	int ok = 1;
+	for (int k = 0; 32 * k < pe->inst_width; k++) {
+		uint32_t v = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
+		char t[64];
+		snprintf(t, sizeof t, "x%d_y%d.inst%d", c->x, c->y, k);
+		ok &= set_field(B, bs, t, v);
+	}
+	return ok;
+}
+
+static int mem_bits(Be *B, Bitstream *bs, const NlCell *c)
+{
+	const MemInfo *mi = B->c->mem;
+	const UbBank *b = &B->m->banks.data[c->bank];
+	int ok = 1;
+	for (int r = 0; r < mi->nregs; r++) {
+		char t[96];
+		snprintf(t, sizeof t, "x%d_y%d.%s", c->x, c->y, mi->regs[r].name);
+		ok &= set_field(B, bs, t, b->cfg.regs[c->tile][r]);
+	}
+	return ok;
+}
+
+static Bitstream *be_bitstream(Be *B)
+{
+	double t0 = util_now();
+	Bitstream *bs = bitstream_new(B->cfg);
+	int ok = 1;
+	for (int i = 0; i < B->rr.nnets; i++)
+		for (int e = 0; e < B->rr.routes[i].nedges; e++) {
+			const RtEdge *ed = &B->rr.routes[i].edges[e];
+			if (!bitstream_route(bs, B->g, ed->from, ed->to)) {
+				diag_error(B->d, B->app, 0, 0, "internal: no configuration for the edge %s -> %s",
+					   B->g->nodes[ed->from].name, B->g->nodes[ed->to].name);
+				ok = 0;
+			}
+		}
+	vec_foreach(&B->nl.cells, i) {
+		const NlCell *c = &B->nl.cells.data[i];
+		if (c->kind == NL_PE)
+			ok &= pe_bits(B, bs, c);
+		else if (c->kind == NL_MEM)
+			ok &= mem_bits(B, bs, c);
+	}
+	B->t_bits = util_now() - t0;
+	if (!ok) {
+		bitstream_free(bs);
+		return NULL;
+	}
+	return bs;
+}
+
+/* ---- io.yaml ---- */
+
+static const char *image_ext(const LRegion *r)
+{
+	return r->dims == 3 && r->box_min[2] + r->box_extent[2] == 3 ? "ppm" : "pgm";
+}
+
+static void write_loops(const UbStmt *s, FILE *f)
+{
+	fputs("    loops:\n", f);
+	for (int l = 0; l < s->nloops; l++)
+		fprintf(f, "      - { min: %lld, extent: %lld, stride: %lld }\n", (long long)s->min[l],
+			(long long)s->extent[l], (long long)s->stride[l]);
+}
+
+static void write_index(const UbStmt *s, const UbIndex *x, int64_t sub, FILE *f)
+{
+	fputs("      - { coef: [", f);
+	for (int l = 0; l < s->nloops; l++)
+		fprintf(f, "%s%lld", l ? ", " : "", (long long)x->coef[l]);
+	fprintf(f, "], c: %lld, div: %lld }\n", (long long)(x->c - sub * x->div), (long long)x->div);
+}
+
+static void write_stream(const Be *B, int si, FILE *f)
+{
+	const UbStmt *s = &B->u->stmts.data[si];
+	const LProgram *L = B->u->L;
+	const NlCell *io = &B->nl.cells.data[B->nl.io_of_stmt[si]];
+	int W = B->u->g->word;
+	const LRegion *r = s->input ? &L->images[s->image] : &L->funcs[L->p->output];
+	const char *name = s->input ? L->p->images.data[s->image].name : L->p->funcs.data[L->p->output].name;
+	fprintf(f, "  - name: %s\n    dir: %s\n    port: io_%s_x%d_%d\n    width: %d\n", name,
+		s->input ? "in" : "out", s->input ? "in" : "out", io->x, W, W);
+	if (s->input)
+		fprintf(f, "    image: %s.input.%s\n", B->base, image_ext(r));
+	else
+		fprintf(f, "    image: golden.%s\n", image_ext(r));
+	fputs("    dims: [", f);
+	for (int j = 0; j < r->dims; j++)
+		fprintf(f, "%s%lld", j ? ", " : "",
+			(long long)(s->input ? r->box_min[j] + r->box_extent[j] : r->box_extent[j]));
+	fputs("]\n", f);
+	if (s->input && s->split_dim >= 0)
+		fprintf(f, "    fixed: { dim: %d, value: %lld }\n", s->split_dim, (long long)s->split_val);
+	fprintf(f, "    start: %lld\n", (long long)(s->delay + (s->input ? 0 : s->latency)));
+	write_loops(s, f);
+	fputs("    index:\n", f);
+	if (s->input) {
+		const UbPort *wp = NULL;
+		vec_foreach(&B->u->ports, pi) if (B->u->ports.data[pi].stmt == si && B->u->ports.data[pi].write) wp =
+		    &B->u->ports.data[pi];
+		for (int j = 0; wp && j < wp->ndims; j++)
+			write_index(s, &wp->index[j], 0, f);
+	} else {
+		for (int j = 0; j < s->nout; j++)
+			write_index(s, &s->out_index[j], r->box_min[j], f);
+	}
+}
+
+static void write_io(const void *arg, FILE *f)
+{
+	const Be *B = arg;
+	fprintf(f, "# Written by cgrac (format: verif/README.md, \"Applications\").\napp: %s\ndesign: %s\n"
+		   "bitstream: %s.bs\ncycles: %lld\nstreams:\n", B->base, B->g->design, B->base,
+		(long long)B->last_cycle + 2);
+	vec_foreach(&B->u->stmts, s) if (B->u->stmts.data[s].input) write_stream(B, s, f);
+	vec_foreach(&B->u->stmts, s) if (B->u->stmts.data[s].output) write_stream(B, s, f);
+}
+
+/* ---- the other files ---- */
+
+static void write_place(const void *arg, FILE *f)
+{
+	const Be *B = arg;
+	fprintf(f, "# placement of %s on %s (seed %llu): cell x y kind\n", B->base, B->g->design,
+		(unsigned long long)B->o->seed);
+	vec_foreach(&B->nl.cells, i) {
+		const NlCell *c = &B->nl.cells.data[i];
+		fprintf(f, "%-24s %3d %3d %s\n", c->name, c->x, c->y, c->kind == NL_PE ? "pe" : c->kind == NL_MEM ? "mem" : "io");
+	}
+}
+
+static void write_route(const void *arg, FILE *f)
+{
+	const Be *B = arg;
+	fprintf(f, "# routes of %s on %s: per net its tree, one edge per line (from -> to)\n", B->base, B->g->design);
+	vec_foreach(&B->nl.nets, i) {
+		const NlNet *net = &B->nl.nets.data[i];
+		fprintf(f, "net %s\n", net->name);
+		vec_foreach(&net->sinks, k) fprintf(f, "  sink %s regs %d\n", B->g->nodes[B->rnets[i].sinks[k].node].name,
+						     net->sinks.data[k].regs);
+		for (int e = 0; e < B->rr.routes[i].nedges; e++)
+			fprintf(f, "  %s -> %s\n", B->g->nodes[B->rr.routes[i].edges[e].from].name,
+				B->g->nodes[B->rr.routes[i].edges[e].to].name);
+	}
+}
+
+static void write_mapped(const void *arg, FILE *f)
+{
+	cm_write_json(arg, f);
+}
+
+static void write_bits(const void *arg, FILE *f)
+{
+	bitstream_write(arg, f);
+}
+
+static void write_report(const void *arg, FILE *f)
+{
+	const Be *B = arg;
+	const BeOptions *o = B->o;
+	fprintf(f, "# Written by cgrac: what %s uses of %s and how long each stage took.\n", B->base, B->g->design);
+	fprintf(f, "app: %s\ndesign: %s\npes: %d\nmems: %d\nios: %d\nregisters: %d\n", B->base, B->g->design,
+		B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used);
+	fprintf(f, "tracks: { 16: %d, 1: %d }\n", B->rr.tracks16, B->rr.tracks1);
+	fprintf(f, "critical_path_ns: %.3f\ncritical_path: \"%s\"\nclock_mhz: %.1f\n", B->crit, B->crit_path,
+		B->crit > 0 ? 1000.0 / B->crit : 0.0);
+	fprintf(f, "latency_cycles: %lld\nroute_iterations: %d\n", (long long)B->latency, B->rr.iterations);
+	fprintf(f, "seconds:\n  front_end: %.4f\n  buffers: %.4f\n  compute_mapping: %.4f\n  netlist: %.4f\n"
+		   "  placement: %.4f\n  routing: %.4f\n  timing: %.4f\n  bitstream: %.4f\n",
+		o->seconds_front, o->seconds_buffers, o->seconds_cmap, B->t_net, B->t_place, B->t_route,
+		B->t_timing, B->t_bits);
+}
+
+/* The placement and the routes on the array, as AHA Fig. 20. */
+static void write_svg(const void *arg, FILE *f)
+{
+	const Be *B = arg;
+	const Collateral *c = B->c;
+	const int S = 40;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"monospace\" "
+		   "font-size=\"7\">\n", c->cols * S + 2, c->rows * S + 2);
+	char **label = xcalloc((size_t)(c->cols * c->rows) + 1, sizeof *label);
+	vec_foreach(&B->nl.cells, i) {
+		const NlCell *cl = &B->nl.cells.data[i];
+		label[cl->y * c->cols + cl->x] = (char *)cl->name;
+	}
+	for (int y = 0; y < c->rows; y++)
+		for (int x = 0; x < c->cols; x++) {
+			char k = c->tiles[y][x];
+			const char *used = label[y * c->cols + x];
+			const char *fill = k == 'I' ? (used ? "#9ecae1" : "#eef5fb")
+					   : k == 'M' ? (used ? "#a1d99b" : "#eef8ec")
+						      : (used ? "#fdae6b" : "#fdf1e6");
+			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#999\"/>\n",
+				x * S + 1, y * S + 1, S, S, fill);
+			if (used)
+				fprintf(f, "<text x=\"%d\" y=\"%d\">%.9s</text>\n", x * S + 3, y * S + 10, used);
+		}
+	free(label);
+	for (int i = 0; i < B->rr.nnets; i++)
+		for (int e = 0; e < B->rr.routes[i].nedges; e++) {
+			const RNode *a = &B->g->nodes[B->rr.routes[i].edges[e].from];
+			const RNode *b = &B->g->nodes[B->rr.routes[i].edges[e].to];
+			if (a->x == b->x && a->y == b->y)
+				continue;
+			int off = 8 + 4 * (a->track < 0 ? 0 : a->track) + (a->width == 1 ? 2 : 0);
+			fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+				a->x * S + off, a->y * S + off, b->x * S + off, b->y * S + off,
+				a->width == 1 ? "#756bb1" : "#de2d26");
+		}
+	fputs("</svg>\n", f);
+}
+
+/* ---- driver ---- */
+
+static int write_all(Be *B, const char *out, Bitstream *bs)
+{
+	if (!out)
+		return 1;
+	if (util_mkdir_p(out) != 0) {
+		fprintf(stderr, "cgrac: cannot create %s\n", out);
+		return 0;
+	}
+	struct {
+		const char *ext;
+		void (*fn)(const void *, FILE *);
+		const void *arg;
+	} files[] = { { "mapped.json", write_mapped, B->cm }, { "place", write_place, B }, { "route", write_route, B },	 { "bs", write_bits, bs },
+		      { "io.yaml", write_io, B },  { "report.yaml", write_report, B }, { "svg", write_svg, B } };
+	OutSet *set = outset_new();
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		char *path = xasprintf("%s/%s.%s", out, B->base, files[i].ext);
+		FILE *f = outset_open(set, path);
+		free(path);
+		if (!f) {
+			outset_abort(set);
+			return 0;
+		}
+		files[i].fn(files[i].arg, f);
+	}
+	return outset_commit(set) == 0;
+}
+
+static char *base_name(const char *app)
+{
+	const char *b = strrchr(app, '/');
+	b = b ? b + 1 : app;
+	return xasprintf("%.*s", (int)strcspn(b, "."), b);
+}
+
+static void be_free(Be *B)
+{
+	if (B->routed)
+		rt_result_free(&B->rr);
+	if (B->rnets)
+		for (int i = 0; i < B->nl.nets.len; i++)
+			free((void *)B->rnets[i].sinks);
+	free(B->rnets);
+	if (B->pl.x)
+		pl_result_free(&B->pl);
+	nl_free(&B->nl);
+	if (B->g)
+		rgraph_free(B->g);
+	if (B->cfg)
+		configmap_free(B->cfg);
+	free(B->base);
+}
+
+static int load_interconnect(Be *B)
+{
+	char *gp = util_path_join(B->c->dir, "routing.graph"), *cp = util_path_join(B->c->dir, "config.map");
+	B->g = rgraph_load(gp, B->d);
+	B->cfg = B->g ? configmap_load(cp, B->d) : NULL;
+	free(gp);
+	free(cp);
+	return B->g && B->cfg;
+}
+
+static void summary(const Be *B)
+{
+	fprintf(stderr, "cgrac: %s on %s: %d PEs, %d MEMs, %d IOs, %d registers, tracks %d/%d (16/1 bit), "
+			"critical path %.2f ns (%.0f MHz), latency %lld cycles; place %.3f s, route %.3f s (%d "
+			"iterations)\n",
+		B->base, B->g->design, B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used, B->rr.tracks16, B->rr.tracks1,
+		B->crit, B->crit > 0 ? 1000.0 / B->crit : 0.0, (long long)B->latency, B->t_place, B->t_route,
+		B->rr.iterations);
+}
+
+int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m, const CMap *cm,
+	   const Collateral *c, const BeOptions *o, Diags *d)
+{
+	Be B;
+	memset(&B, 0, sizeof B);
+	B.app = app;
+	B.base = base_name(app);
+	B.u = u, B.m = m, B.cm = cm, B.c = c, B.o = o, B.d = d;
+	B.latency = u->last_out - u->first_in;
+	B.last_cycle = u->last_out;
+	double t0 = util_now();
+	int ok = load_interconnect(&B) && nl_build(&B.nl, u, m, cm, c, d);
+	B.t_net = util_now() - t0;
+	if (ok && o->emit && !strcmp(o->emit, "mapped")) {
+		cm_print(cm, stdout);
+		nl_print(&B.nl, stdout);
+		be_free(&B);
+		return 1;
+	}
+	ok = ok && be_place(&B);
+	if (ok && o->emit && !strcmp(o->emit, "place")) {
+		write_place(&B, stdout);
+		be_free(&B);
+		return 1;
+	}
+	ok = ok && be_route(&B);
+	Bitstream *bs = NULL;
+	if (ok) {
+		be_timing(&B);
+		bs = be_bitstream(&B);
+		ok = bs != NULL;
+	}
+	if (ok && o->emit && !strcmp(o->emit, "route"))
+		write_route(&B, stdout);
+	else if (ok)
+		ok = write_all(&B, out, bs);
+	if (ok && !o->quiet)
+		summary(&B);
+	if (bs)
+		bitstream_free(bs);
+	be_free(&B);
+	return ok;
+}

@@ -1,0 +1,31 @@
+/* backend.h - from mapped buffers and kernels to a configured array: the
+ * netlist (netlist.h), placement (place.h), routing on routing.graph
+ * (route.h), static timing from the collateral's delays, the bitstream
+ * from config.map, and the files of build/<design>/<app>/ (ARCHITECTURE.md
+ * "Application outputs"): <app>.mapped.json, .place, .route, .bs, .io.yaml,
+ * .report.yaml and .svg, written together or not at all. */
+#ifndef COMPILER_BACKEND_H
+#define COMPILER_BACKEND_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cmap.h"
+#include "ub_map.h"
+
+typedef struct BeOptions {
+	uint64_t seed;
+	int quiet;
+	const char *emit;       /* "mapped", "place" or "route": stop after that stage and print it */
+	double seconds_front;   /* front end, buffers and compute mapping (for the report) */
+	double seconds_buffers;
+	double seconds_cmap;
+} BeOptions;
+
+/* The back end of app (its file name) into out (NULL: nothing written).
+ * 0 with errors in d: a netlist larger than the array (needed vs
+ * available), an unroutable design (the router's report). */
+int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m, const CMap *cm,
+	   const Collateral *c, const BeOptions *o, __keep Diags *d);
+
+#endif

@@ -1,0 +1,301 @@
+/* netlist.c - cells and nets from the mapped buffers and kernels
+ * (netlist.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/arena.h"
+#include "../common/strmap.h"
+#include "netlist.h"
+
+typedef struct Drv {
+	int cell;
+	const char *port;
+	int width;
+	int regs;
+} Drv;
+
+typedef struct Builder {
+	Netlist *n;
+	const UbProgram *u;
+	const UbMap *m;
+	const CMap *cm;
+	const Collateral *c;
+	Diags *d;
+	StrMap net_of;          /* "cell/port" -> net */
+	int failed;
+} Builder;
+
+static int add_cell(Netlist *n, NlKind kind, const char *name)
+{
+	NlCell c;
+	memset(&c, 0, sizeof c);
+	c.kind = kind;
+	snprintf(c.name, sizeof c.name, "%s", name);
+	c.inst = c.bank = c.in_stmt = c.out_stmt = -1;
+	c.x = c.y = -1;
+	vec_push(&n->cells, c);
+	return n->cells.len - 1;
+}
+
+static int kernel_index(const Builder *B, const DKernel *k)
+{
+	return (int)(k - B->u->g->kernels.data);
+}
+
+static Drv port_driver(Builder *B, int pi);
+
+/* The read port of statement s that delivers load node v. */
+static int read_port(const Builder *B, int s, int v)
+{
+	vec_foreach(&B->u->ports, pi) {
+		const UbPort *p = &B->u->ports.data[pi];
+		if (p->stmt == s && !p->write && p->node == v)
+			return pi;
+	}
+	return -1;
+}
+
+static Drv pe_driver(const Builder *B, int inst)
+{
+	const CmInst *in = &B->cm->insts.data[inst];
+	const PePort *o = &B->cm->pe->outputs[in->out];
+	Drv d = { B->n->pe_of_inst[inst], o->name, o->width, 0 };
+	return d;
+}
+
+/* What drives the value statement s computes or streams in. */
+static Drv stmt_driver(Builder *B, int s)
+{
+	const UbStmt *st = &B->u->stmts.data[s];
+	Drv none = { -1, NULL, 0, 0 };
+	if (st->input) {
+		Drv d = { B->n->io_of_stmt[s], arena_printf(B->n->arena, "io2f_%d", B->u->g->word), B->u->g->word,
+			  0 };
+		return d;
+	}
+	int k = kernel_index(B, st->kernel);
+	int r = st->kernel->result;
+	if (B->cm->inst_of[k][r] >= 0)
+		return pe_driver(B, B->cm->inst_of[k][r]);
+	int pi = read_port(B, s, r);
+	if (pi < 0) {
+		if (!B->failed)
+			diag_error(B->d, B->u->L->p->file, st->store->line, st->store->col,
+				   "internal: the value of %s has no driver", st->name);
+		B->failed = 1;
+		return none;
+	}
+	return port_driver(B, pi);
+}
+
+/* What delivers read port pi's values, and how many cycles late. */
+static Drv port_driver(Builder *B, int pi)
+{
+	const UbSource *src = &B->m->src[pi];
+	Drv d;
+	if (src->kind == UB_SRC_WRITE) {
+		d = stmt_driver(B, B->u->ports.data[src->write].stmt);
+	} else {
+		const UbBank *b = &B->m->banks.data[src->bank];
+		d.cell = B->n->mem_of_bank[src->bank] + b->cfg.ntiles - 1;
+		d.port = B->c->mem->outs[b->cfg.rout[src->out]];
+		d.width = B->u->g->word;
+		d.regs = 0;
+	}
+	d.regs += (int)src->regs;
+	return d;
+}
+
+static NlNet *net_of(Builder *B, Drv d)
+{
+	char key[96];
+	snprintf(key, sizeof key, "%d/%s", d.cell, d.port);
+	intptr_t id;
+	if (!strmap_get(&B->net_of, key, &id)) {
+		NlNet net;
+		memset(&net, 0, sizeof net);
+		net.name = arena_printf(B->n->arena, "%s.%s", B->n->cells.data[d.cell].name, d.port);
+		net.width = d.width;
+		net.cell = d.cell;
+		net.port = d.port;
+		vec_push(&B->n->nets, net);
+		id = B->n->nets.len - 1;
+		strmap_put(&B->net_of, key, id);
+	}
+	return &B->n->nets.data[id];
+}
+
+static void connect(Builder *B, Drv d, int cell, const char *port, int extra)
+{
+	if (d.cell < 0)
+		return;
+	NlSink s = { cell, port, d.regs + extra };
+	vec_push(&net_of(B, d)->sinks, s);
+}
+
+/* ---- cells ---- */
+
+static void io_cells(Builder *B)
+{
+	Netlist *n = B->n;
+	int nin = 0, nout = 0;
+	vec_foreach(&B->u->stmts, s) {
+		const UbStmt *st = &B->u->stmts.data[s];
+		if (!st->input && !st->output)
+			continue;
+		int k = st->input ? nin++ : nout++;
+		if (k >= n->ios) {
+			n->io_of_stmt[s] = add_cell(n, NL_IO, arena_printf(n->arena, "io%d", k));
+			n->ios++;
+		} else {
+			int c = -1;
+			vec_foreach(&n->cells, ci) if (n->cells.data[ci].kind == NL_IO && !k--) c = ci;
+			n->io_of_stmt[s] = c;
+		}
+		NlCell *c = &n->cells.data[n->io_of_stmt[s]];
+		*(st->input ? &c->in_stmt : &c->out_stmt) = s;
+	}
+}
+
+static void mem_cells(Builder *B)
+{
+	Netlist *n = B->n;
+	vec_foreach(&B->m->banks, bi) {
+		const UbBank *b = &B->m->banks.data[bi];
+		n->mem_of_bank[bi] = n->cells.len;
+		for (int t = 0; t < b->cfg.ntiles; t++) {
+			const char *name = b->cfg.ntiles == 1
+						   ? arena_printf(n->arena, "mem%d", bi)
+						   : arena_printf(n->arena, "mem%d_%d", bi, t);
+			int c = add_cell(n, NL_MEM, name);
+			n->cells.data[c].bank = bi;
+			n->cells.data[c].tile = t;
+			n->mems++;
+		}
+	}
+}
+
+static void pe_cells(Builder *B)
+{
+	Netlist *n = B->n;
+	vec_foreach(&B->cm->insts, i) {
+		const CmInst *in = &B->cm->insts.data[i];
+		int c = add_cell(n, NL_PE, arena_printf(n->arena, "pe%d_%s", i, in->rule->ir));
+		n->cells.data[c].inst = i;
+		n->pe_of_inst[i] = c;
+		n->pes++;
+	}
+}
+
+/* ---- nets ---- */
+
+static int stmt_of_kernel(const Builder *B, int k)
+{
+	vec_foreach(&B->u->stmts, s) if (B->u->stmts.data[s].kernel == &B->u->g->kernels.data[k]) return s;
+	return -1;
+}
+
+static void pe_inputs(Builder *B)
+{
+	const PeInfo *pe = B->cm->pe;
+	vec_foreach(&B->cm->insts, i) {
+		const CmInst *in = &B->cm->insts.data[i];
+		const DKernel *k = &B->u->g->kernels.data[in->kernel];
+		int s = stmt_of_kernel(B, in->kernel);
+		for (int j = 0; j < pe->ninputs; j++) {
+			int v = in->in[j];
+			if (v < 0)
+				continue;
+			Drv d;
+			if (k->nodes.data[v].kind == DN_LOAD) {
+				int pi = read_port(B, s, v);
+				if (pi < 0)
+					ICE("load node %d of %s has no read port", v, B->u->stmts.data[s].name);
+				d = port_driver(B, pi);
+			} else {
+				d = pe_driver(B, B->cm->inst_of[in->kernel][v]);
+			}
+			connect(B, d, B->n->pe_of_inst[i], pe->inputs[j].name, cm_input_regs(B->cm, i, j));
+		}
+	}
+}
+
+static void mem_inputs(Builder *B)
+{
+	const MemInfo *mi = B->c->mem;
+	vec_foreach(&B->m->banks, bi) {
+		const UbBank *b = &B->m->banks.data[bi];
+		int first = B->n->mem_of_bank[bi];
+		for (int k = 0; k < b->nw; k++) {
+			Drv d = stmt_driver(B, B->u->ports.data[b->wport[k]].stmt);
+			for (int t = 0; t < b->cfg.ntiles; t++)
+				connect(B, d, first + t, mi->ins[b->cfg.win[k]], 0);
+		}
+		for (int t = 1; t < b->cfg.ntiles; t++)
+			for (int k = 0; k < b->nr; k++) {
+				const char *o = mi->outs[b->cfg.rout[k]];
+				Drv dd = { first + t - 1, o, B->u->g->word, 0 };
+				connect(B, dd, first + t, arena_printf(B->n->arena, "%s_chain_in", o), 0);
+				Drv dv = { first + t - 1, arena_printf(B->n->arena, "%s_valid", o), 1, 0 };
+				connect(B, dv, first + t, arena_printf(B->n->arena, "%s_chain_valid_in", o), 0);
+			}
+	}
+}
+
+static void io_outputs(Builder *B)
+{
+	vec_foreach(&B->u->stmts, s) if (B->u->stmts.data[s].output)
+	{
+		Drv d = stmt_driver(B, s);
+		connect(B, d, B->n->io_of_stmt[s], arena_printf(B->n->arena, "f2io_%d", B->u->g->word), 0);
+	}
+}
+
+int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, const Collateral *c, Diags *d)
+{
+	memset(n, 0, sizeof *n);
+	n->arena = arena_new();
+	n->io_of_stmt = xcalloc((size_t)u->stmts.len + 1, sizeof *n->io_of_stmt);
+	n->mem_of_bank = xcalloc((size_t)m->banks.len + 1, sizeof *n->mem_of_bank);
+	n->pe_of_inst = xcalloc((size_t)cm->insts.len + 1, sizeof *n->pe_of_inst);
+	vec_foreach(&u->stmts, s) n->io_of_stmt[s] = -1;
+	Builder B = { n, u, m, cm, c, d, { 0 }, 0 };
+	strmap_init(&B.net_of);
+	io_cells(&B);
+	mem_cells(&B);
+	pe_cells(&B);
+	pe_inputs(&B);
+	mem_inputs(&B);
+	io_outputs(&B);
+	strmap_free(&B.net_of);
+	return !B.failed;
+}
+
+void nl_free(Netlist *n)
+{
+	vec_foreach(&n->nets, i) vec_free(&n->nets.data[i].sinks);
+	vec_free(&n->nets);
+	vec_free(&n->cells);
+	free(n->io_of_stmt);
+	free(n->mem_of_bank);
+	free(n->pe_of_inst);
+	if (n->arena)
+		arena_free(n->arena);
+	memset(n, 0, sizeof *n);
+}
+
+void nl_print(const Netlist *n, FILE *f)
+{
+	fprintf(f, "# netlist: %d PEs, %d MEMs, %d IOs, %d nets\n", n->pes, n->mems, n->ios, n->nets.len);
+	vec_foreach(&n->nets, i) {
+		const NlNet *net = &n->nets.data[i];
+		fprintf(f, "net %s (%d bits):", net->name, net->width);
+		vec_foreach(&net->sinks, k) {
+			const NlSink *s = &net->sinks.data[k];
+			fprintf(f, " %s.%s", n->cells.data[s->cell].name, s->port);
+			if (s->regs)
+				fprintf(f, "+%dr", s->regs);
+		}
+		fputc('\n', f);
+	}
+}

@@ -1,0 +1,61 @@
+/* netlist.h - the application as cells and nets of the array (AHA 5.3.1):
+ * a PE cell per compute-mapping instance (constants already folded into
+ * their instructions), a MEM cell per memory tile of each bank with its
+ * solved configuration, an IO cell per pair of an input and an output
+ * stream (an IO tile has one of each), and nets from each driver (a core
+ * output port) to its sinks (core input ports). Register chains are not
+ * cells: each sink asks its route for the number of pipeline registers
+ * that the buffer mapping (shift-register taps) and pipelining put between
+ * its driver and it, and the router finds them in the switch boxes. */
+#ifndef COMPILER_NETLIST_H
+#define COMPILER_NETLIST_H
+
+#include <stdio.h>
+
+#include "cmap.h"
+#include "ub_map.h"
+
+typedef enum { NL_PE, NL_MEM, NL_IO } NlKind;
+
+typedef struct NlCell {
+	NlKind kind;
+	char name[40];
+	int inst;               /* NL_PE: the compute-mapping instance */
+	int bank, tile;         /* NL_MEM: the bank and the tile of its chain */
+	int in_stmt, out_stmt;  /* NL_IO: the input and output stream statements, or -1 */
+	int x, y;               /* the tile it is placed on, -1 before placement */
+} NlCell;
+
+typedef struct NlSink {
+	int cell;
+	const char *port;       /* the core port: routing node x<X>_y<Y>_<port> */
+	int regs;               /* pipeline registers between the driver and it */
+} NlSink;
+
+typedef struct NlNet {
+	const char *name;
+	int width;
+	int cell;               /* the driver */
+	const char *port;
+	VEC(NlSink) sinks;
+} NlNet;
+
+typedef struct Netlist {
+	VEC(NlCell) cells;
+	VEC(NlNet) nets;
+	int pes, mems, ios;
+	int *io_of_stmt;        /* per statement: its IO cell, or -1 */
+	int *mem_of_bank;       /* per bank: the cell of its first tile (tiles follow) */
+	int *pe_of_inst;        /* per compute-mapping instance: its cell */
+	Arena *arena;           /* names */
+} Netlist;
+
+/* The netlist of u's statements mapped by m (buffers) and cm (kernels) on
+ * c's cores. 0 with an error in d (a value that no port drives). */
+int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, const Collateral *c,
+	     __keep Diags *d);
+void nl_free(Netlist *n);
+/* Cells, and nets with their sinks and register counts, for people. */
+void nl_print(const Netlist *n, FILE *f);
+
+#endif
