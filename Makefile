@@ -44,7 +44,7 @@ all: deps
 	$(MAKE) build
 	$(MAKE) rtl
 	$(MAKE) summary
-	@bash scripts/app.sh $(DESIGN) $(APPS)
+	@SIM=1 bash scripts/app.sh $(DESIGN) $(APPS)
 
 deps:
 	@bash scripts/deps.sh

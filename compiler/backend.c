@@ -121,9 +121,11 @@ static int be_route(Be *B)
 	ro.progress = B->o->quiet ? NULL : stderr;
 	B->routed = 1;
 	ok = rt_route(B->g, B->rnets, n->nets.len, &ro, &B->rr);
-	if (!ok)
-		diag_error(B->d, B->app, 0, 0, "the application cannot be routed on %s:\n%s", B->g->design,
-			   B->rr.report ? B->rr.report : "(no report)");
+	if (!ok) {
+		fputs(B->rr.report ? B->rr.report : "", stderr);
+		diag_error(B->d, B->app, 0, 0, "the application cannot be routed on %s (the router's report is above)",
+			   B->g->design);
+	}
 	for (int i = 0; i < B->rr.nnets && ok; i++)
 		for (int e = 0; e < B->rr.routes[i].nedges; e++)
 			B->regs_used += !strcmp(B->g->nodes[B->rr.routes[i].edges[e].to].kind, "reg");
@@ -473,22 +475,22 @@ static int write_all(Be *B, const char *out, Bitstream *bs)
 		fprintf(stderr, "cgrac: cannot create %s\n", out);
 		return 0;
 	}
-	struct {
-		const char *ext;
-		void (*fn)(const void *, FILE *);
-		const void *arg;
-	} files[] = { { "mapped.json", write_mapped, B->cm }, { "place", write_place, B }, { "route", write_route, B },	 { "bs", write_bits, bs },
-		      { "io.yaml", write_io, B },  { "report.yaml", write_report, B }, { "svg", write_svg, B } };
+	const BeFile files[] = { { "mapped.json", write_mapped, B->cm }, { "place", write_place, B },
+				 { "route", write_route, B },	      { "bs", write_bits, bs },
+				 { "io.yaml", write_io, B },	      { "report.yaml", write_report, B },
+				 { "svg", write_svg, B } };
+	int nfiles = (int)(sizeof files / sizeof *files);
 	OutSet *set = outset_new();
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		char *path = xasprintf("%s/%s.%s", out, B->base, files[i].ext);
+	for (int i = 0; i < nfiles + B->o->nextra; i++) {
+		const BeFile *bf = i < nfiles ? &files[i] : &B->o->extra[i - nfiles];
+		char *path = xasprintf("%s/%s.%s", out, B->base, bf->ext);
 		FILE *f = outset_open(set, path);
 		free(path);
 		if (!f) {
 			outset_abort(set);
 			return 0;
 		}
-		files[i].fn(files[i].arg, f);
+		bf->write(bf->arg, f);
 	}
 	return outset_commit(set) == 0;
 }

@@ -13,6 +13,13 @@
 #include "cmap.h"
 #include "ub_map.h"
 
+/* A file the caller adds to the set written together: OUT/<app>.<ext>. */
+typedef struct BeFile {
+	const char *ext;
+	void (*write)(const void *arg, FILE *f);
+	const void *arg;
+} BeFile;
+
 typedef struct BeOptions {
 	uint64_t seed;
 	int quiet;
@@ -20,6 +27,8 @@ typedef struct BeOptions {
 	double seconds_front;   /* front end, buffers and compute mapping (for the report) */
 	double seconds_buffers;
 	double seconds_cmap;
+	const BeFile *extra;    /* the earlier stages' files (dfg.json, ubuf, mem) */
+	int nextra;
 } BeOptions;
 
 /* The back end of app (its file name) into out (NULL: nothing written).

@@ -128,9 +128,8 @@ static int compile_all(const LProgram *L, const Collateral *c, const DGraph *g, 
 	if (ok && !quiet)
 		buffer_summary(&u, &m, c, t1 - t0);
 	UbOut o = { &u, &m, c->mem };
-	ok = ok && (emit || (write_out(out, L->p->file, "ubuf", print_ubuf, &u) &&
-			     write_out(out, L->p->file, "mem", print_mem, &o)));
-	BeOptions bo = { 1, quiet, emit, t_front, t1 - t0, cm.seconds };
+	const BeFile extra[] = { { "dfg.json", print_dfg_json, g }, { "ubuf", print_ubuf, &u }, { "mem", print_mem, &o } };
+	BeOptions bo = { 1, quiet, emit, t_front, t1 - t0, cm.seconds, extra, 3 };
 	ok = ok && be_run(L->p->file, emit ? NULL : out, &u, &m, &cm, c, &bo, d);
 	if (u.arena)
 		ub_map_free(&m), ub_free(&u);
@@ -156,8 +155,7 @@ static int emit_dfg(const LProgram *L, const char *design, const char *out, cons
 	if (ok && emit && !strcmp(emit, "ubuf")) {
 		ok = emit_ubuf(L, &c, &g, out, quiet, d);
 	} else if (ok && (!emit || strcmp(emit, "dfg") != 0)) {
-		ok = write_out(out, L->p->file, "dfg.json", print_dfg_json, &g) &&
-		     compile_all(L, &c, &g, out, emit, quiet, t_front + util_now() - t0, d);
+		ok = compile_all(L, &c, &g, out, emit, quiet, t_front + util_now() - t0, d);
 	} else if (ok) {
 		dfg_print(&g, stdout);
 		ok = write_out(out, L->p->file, "dfg.json", print_dfg_json, &g);

@@ -411,24 +411,37 @@ static int producer(const CMap *m, const CmInst *in, int j)
 	return m->inst_of[in->kernel][v];
 }
 
+/* The stage of instance i, its producers' first (-1: being computed). */
+static int stage_of(CMap *m, int i, int *done)
+{
+	CmInst *in = &m->insts.data[i];
+	if (done[i])
+		return in->stage;
+	int s = 0;
+	for (int j = 0; j < m->pe->ninputs; j++) {
+		int q = producer(m, in, j);
+		if (q >= 0 && !m->insts.data[q].constant) {
+			int sq = stage_of(m, q, done);
+			s = sq > s ? sq : s;
+		}
+	}
+	in->stage = in->constant ? 0 : s + 1;
+	done[i] = 1;
+	return in->stage;
+}
+
 void cm_pipeline(CMap *m, int on)
 {
 	free(m->latency);
 	m->latency = xcalloc((size_t)m->g->kernels.len + 1, sizeof *m->latency);
-	/* producers are instantiated after their consumers */
-	for (int i = m->insts.len - 1; i >= 0; i--) {
-		CmInst *in = &m->insts.data[i];
-		in->stage = 0;
-		if (!on || in->constant)
-			continue;
-		int s = 0;
-		for (int j = 0; j < m->pe->ninputs; j++) {
-			int q = producer(m, in, j);
-			if (q >= 0 && !m->insts.data[q].constant && m->insts.data[q].stage > s)
-				s = m->insts.data[q].stage;
-		}
-		in->stage = s + 1;
+	int *done = xcalloc((size_t)m->insts.len + 1, sizeof *done);
+	vec_foreach(&m->insts, i) {
+		if (on)
+			stage_of(m, i, done);
+		else
+			m->insts.data[i].stage = 0;
 	}
+	free(done);
 	vec_foreach(&m->g->kernels, k) {
 		int r = m->inst_of[k][m->g->kernels.data[k].result];
 		m->latency[k] = r >= 0 ? m->insts.data[r].stage : 0;
