@@ -1,13 +1,17 @@
 /* verif_main.c - the `verif` command: what the Verilator benches of a whole
  * array need, generated from a design's collateral alone (rtl_out/<design>/):
- * the design-specific part of the harness (verif harness) and the
- * connectivity bench of the interconnect (verif conn). */
+ * the design-specific part of the harness (verif harness), the connectivity
+ * bench of the interconnect (verif conn), the co-simulation of an
+ * application (verif app) and the hand-made applications of its tests
+ * (verif cases). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/diag.h"
 #include "../common/util.h"
+#include "verif_app.h"
+#include "verif_cases.h"
 #include "verif_conn.h"
 #include "verif_design.h"
 #include "verif_harness.h"
@@ -22,8 +26,19 @@ static const char usage[] =
 	"           that together route every edge of routing.graph, and DIR/conn.cmd, the harness\n"
 	"           commands that load each, drive its sources and check every probe against the\n"
 	"           model of the configured graph; prints the coverage, fails below 100%%\n"
-	"DESIGN_DIR is a folder written by make rtl (rtl_out/<design>/). The harness commands are\n"
-	"described in verif/README.md. Every command exits non-zero on error.\n";
+	"       verif app IO_YAML [--design DESIGN_DIR] [--vsim VSIM] [-o DIR] [--trace FILE.vcd]\n"
+	"                 [--note TEXT] [-q]\n"
+	"           the co-simulation of an application (make sim): the compiler's <app>.io.yaml and\n"
+	"           the bitstream and images it names, run on the design's model VSIM (default\n"
+	"           build/verilator/<design>-noprobes/vsim, verif/build.sh); writes DIR/output.<ext>\n"
+	"           (the io.yaml's folder by default), DIR/sim.log and DIR/sim/ (the commands and\n"
+	"           streams), prints a summary line (TEXT appended); exit status 0 only when every\n"
+	"           pixel equals the golden image's\n"
+	"       verif cases DESIGN_DIR -o DIR\n"
+	"           hand-made applications for the tests of verif app: DIR/<case>/ with a bitstream,\n"
+	"           an io.yaml, an input and a golden image\n"
+	"DESIGN_DIR is a folder written by make rtl (rtl_out/<design>/). The harness commands and\n"
+	"the io.yaml are described in verif/README.md. Every command exits non-zero on error.\n";
 
 typedef struct Args {
 	const char *cmd, *design, *out, *probes;
@@ -81,6 +96,48 @@ static int run(const Args *a)
 	return status;
 }
 
+/* verif app IO_YAML [options] */
+static int app_main(int argc, char **argv)
+{
+	VerifAppOptions o = { 0 };
+	for (int i = 2; i < argc; i++) {
+		const char *s = argv[i];
+		const char **opt = !strcmp(s, "--design") ? &o.design : !strcmp(s, "--vsim") ? &o.vsim
+				 : !strcmp(s, "-o") ? &o.out : !strcmp(s, "--trace") ? &o.trace
+				 : !strcmp(s, "--note") ? &o.note : NULL;
+		if (opt && i + 1 < argc)
+			*opt = argv[++i];
+		else if (!strcmp(s, "-q"))
+			o.quiet = 1;
+		else if (s[0] != '-' && !o.io_yaml)
+			o.io_yaml = s;
+		else {
+			fprintf(stderr, "verif: unexpected argument '%s'\n%s", s, usage);
+			return 2;
+		}
+	}
+	if (!o.io_yaml) {
+		fprintf(stderr, "%s", usage);
+		return 2;
+	}
+	return verif_app_run(&o);
+}
+
+/* verif cases DESIGN_DIR -o DIR */
+static int cases_main(const Args *a)
+{
+	Diags *d = diags_new(stderr);
+	VerifDesign *v = verif_design_load(a->design, 1, d);
+	int status = 1;
+	if (!v)
+		fprintf(stderr, "verif: cannot read the design in %s\n", a->design);
+	else
+		status = verif_cases_write(v, a->out);
+	verif_design_free(v);
+	diags_free(d);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -88,8 +145,12 @@ int main(int argc, char **argv)
 			printf("%s", usage);
 			return 0;
 		}
+	if (argc > 1 && !strcmp(argv[1], "app"))
+		return app_main(argc, argv);
 	Args a;
 	if (!parse_args(argc, argv, &a))
 		return 2;
+	if (!strcmp(a.cmd, "cases"))
+		return cases_main(&a);
 	return run(&a);
 }

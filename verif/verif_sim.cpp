@@ -7,9 +7,11 @@
 // Built per design by verif/build.sh, which compiles this file with the
 // design's port table verif_ports.h (bin/verif harness). The harness knows no
 // design: ports and probes are found by name in that table, probes in the
-// model's scope table.
+// model's scope table. Applications stream through it: `drive` and `record`
+// bind ports to files of one value per cycle, `run` clocks the array with
+// them (verif/README.md, "Applications").
 //
-//   usage: vsim COMMANDS [--max-report N] [-q]
+//   usage: vsim COMMANDS [--max-report N] [-q] [--progress] [--trace FILE]
 //   exit status: 0 no mismatch, 1 mismatches, 2 error in the command file
 #include <cctype>
 #include <cerrno>
@@ -27,6 +29,9 @@
 #include "Vverif_top.h"
 #include "verilated.h"
 #include "verilated_syms.h"
+#ifdef VERIF_TRACE
+#include "verilated_vcd_c.h"
+#endif
 
 namespace {
 
@@ -94,6 +99,30 @@ struct Location {
 	int line = 0;
 };
 
+// Thrown after an error in the command file has been reported: main removes
+// what it had started to write and exits with status 2.
+struct CommandError {};
+
+// A port driven by `drive`: its values, one per cycle of the `run`s that
+// follow, and the next one to take.
+struct Drive {
+	size_t port;
+	std::vector<uint64_t> values;
+	size_t next = 0;
+};
+
+// A signal sampled by `record` at the end of every cycle of the `run`s.
+struct Record {
+	size_t port;
+	std::string file;
+	std::vector<uint64_t> values;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+	return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // A word of a command line and its column.
 struct Token {
 	std::string s;
@@ -118,9 +147,12 @@ std::vector<Token> tokenize(const std::string &line)
 
 class Harness {
 public:
-	Harness(int max_report, bool quiet) : max_report_(max_report), quiet_(quiet)
+	Harness(int max_report, bool quiet, bool progress, const std::string &trace)
+		: max_report_(max_report), quiet_(quiet), progress_(progress), trace_file_(trace)
 	{
 		ctx_ = std::make_unique<VerilatedContext>();
+		if (!trace_file_.empty())
+			ctx_->traceEverOn(true);
 		top_ = std::make_unique<Vverif_top>(ctx_.get());
 		bind();
 		top_->clk = 0;
@@ -130,9 +162,20 @@ public:
 		top_->eval();
 	}
 
-	~Harness() { top_->final(); }
+	~Harness()
+	{
+		top_->final();
+		abandon();
+	}
 
+	// 0, or 2 (message printed) if the waveform cannot be opened.
+	int open_trace();
 	int run(const std::string &path);
+	// Writes the recorded files and closes the waveform; 0, or 2 (message
+	// printed) if a file cannot be written.
+	int finish();
+	// Removes what finish would have written.
+	void abandon();
 	void summary(double seconds) const;
 	long mismatches() const { return mismatches_; }
 
@@ -142,16 +185,26 @@ private:
 	std::vector<Port> ports_;
 	std::vector<Expectation> expect_;
 	std::unordered_map<std::string, size_t> index_;
+	std::vector<Drive> drives_;
+	std::vector<Record> records_;
 	int max_report_;
-	bool quiet_;
+	bool quiet_, progress_;
 	long cycles_ = 0, checks_ = 0, compared_ = 0, mismatches_ = 0, writes_ = 0, reads_ = 0;
 	Location at_;
 	std::string label_;
+	std::string trace_file_;
+#ifdef VERIF_TRACE
+	std::unique_ptr<VerilatedVcdC> vcd_;
+#endif
 
 	void bind();
 	void *signal(const char *tile, const char *name, int width) const;
+	void dump();
 	void edge();
 	void step(long n);
+	void run_cycles(long n);
+	void drive(const Port &p, const std::string &file, int col);
+	void record(const Port &p, const std::string &file, int col);
 	void write(uint32_t addr, uint32_t data);
 	void read(uint32_t addr, uint32_t data);
 	void check();
@@ -199,15 +252,174 @@ void Harness::bind()
 		index_[ports_[i].name] = i;
 }
 
+// The waveform has two points per clock cycle: the low phase (time 2k: the
+// state after the falling edge with the cycle's inputs) and the high phase
+// (2k + 1, after the rising edge).
+void Harness::dump()
+{
+#ifdef VERIF_TRACE
+	if (vcd_)
+		vcd_->dump(ctx_->time());
+#endif
+}
+
 void Harness::edge()
 {
+	dump();
+	ctx_->timeInc(1);
 	top_->clk = 1;
-	ctx_->timeInc(1);
 	top_->eval();
-	top_->clk = 0;
+	dump();
 	ctx_->timeInc(1);
+	top_->clk = 0;
 	top_->eval();
 	cycles_++;
+}
+
+// n cycles of an application: in each, the driven ports take their next
+// value, the model evaluates (the falling edge and the new inputs at once:
+// two evaluations per cycle), the recorded signals are sampled, then the
+// clock rises.
+void Harness::run_cycles(long n)
+{
+	auto t0 = std::chrono::steady_clock::now();
+	auto last = t0;
+	for (long k = 0; k < n; k++) {
+		top_->clk = 0;
+		for (Drive &d : drives_) {
+			put(ports_[d.port], d.next < d.values.size() ? d.values[d.next] : 0);
+			d.next++;
+		}
+		top_->eval();
+		for (Record &r : records_)
+			r.values.push_back(get(ports_[r.port]));
+		dump();
+		ctx_->timeInc(1);
+		top_->clk = 1;
+		top_->eval();
+		dump();
+		ctx_->timeInc(1);
+		cycles_++;
+		if (progress_ && (k & 255) == 255) {
+			auto now = std::chrono::steady_clock::now();
+			if (std::chrono::duration<double>(now - last).count() >= 1.0) {
+				last = now;
+				printf("vsim: run: %ld of %ld cycles (%.0f cycles/s)\n", k + 1, n, (k + 1) / seconds_since(t0));
+				fflush(stdout);
+			}
+		}
+	}
+	top_->clk = 0;
+	top_->eval();
+	double s = seconds_since(t0);
+	if (!quiet_)
+		printf("%s:%d: run: %ld cycles in %.2f s (%.0f cycles/s)\n", at_.file.c_str(), at_.line, n, s,
+		       s > 0 ? n / s : 0.0);
+}
+
+// One value per line, hexadecimal (as %x prints it, 0x allowed), for each
+// cycle of the runs from now on; the port is 0 once they are used up.
+void Harness::drive(const Port &p, const std::string &file, int col)
+{
+	std::ifstream in(file);
+	if (!in)
+		error(col, "cannot read '" + file + "'");
+	Drive d{static_cast<size_t>(&p - &ports_[0]), {}, 0};
+	Location outer = at_;
+	at_ = Location{file, 0};
+	std::string line;
+	while (std::getline(in, line)) {
+		at_.line++;
+		std::vector<Token> t = tokenize(line);
+		if (t.size() != 1)
+			error(t.empty() ? 1 : t[1].col, "expected one hexadecimal value per line (a cycle)");
+		const std::string &s = t[0].s;
+		size_t skip = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 2 : 0;
+		if (s.size() == skip || s.size() - skip > 16 ||
+		    s.find_first_not_of("0123456789abcdefABCDEF", skip) != std::string::npos)
+			error(t[0].col, "'" + s + "' is not a hexadecimal number");
+		uint64_t v = strtoull(s.c_str() + skip, nullptr, 16);
+		if (v & ~mask(p.width))
+			error(t[0].col, "'" + s + "' does not fit the " + std::to_string(p.width) + "-bit port " + p.name);
+		d.values.push_back(v);
+	}
+	at_ = outer;
+	for (Drive &old : drives_)
+		if (old.port == d.port) {
+			old = std::move(d);
+			return;
+		}
+	drives_.push_back(std::move(d));
+}
+
+void Harness::record(const Port &p, const std::string &file, int col)
+{
+	for (const Record &r : records_)
+		if (r.file == file)
+			error(col, "'" + file + "' is already recorded");
+	records_.push_back(Record{static_cast<size_t>(&p - &ports_[0]), file, {}});
+}
+
+int Harness::open_trace()
+{
+	if (trace_file_.empty())
+		return 0;
+#ifdef VERIF_TRACE
+	vcd_ = std::make_unique<VerilatedVcdC>();
+	top_->trace(vcd_.get(), 99);
+	vcd_->open((trace_file_ + ".tmp").c_str());
+	if (!vcd_->isOpen()) {
+		fprintf(stderr, "vsim: cannot write '%s.tmp'\n", trace_file_.c_str());
+		vcd_.reset();
+		return 2;
+	}
+	return 0;
+#else
+	fprintf(stderr, "vsim: this model was built without waveforms (verif/build.sh --trace)\n");
+	return 2;
+#endif
+}
+
+int Harness::finish()
+{
+	int status = 0;
+	for (const Record &r : records_) {
+		std::string tmp = r.file + ".tmp";
+		FILE *f = fopen(tmp.c_str(), "w");
+		int digits = (ports_[r.port].width + 3) / 4;
+		for (size_t i = 0; f && i < r.values.size(); i++)
+			fprintf(f, "%0*" PRIx64 "\n", digits, r.values[i]);
+		if (!f || ferror(f) | fclose(f) || rename(tmp.c_str(), r.file.c_str())) {
+			fprintf(stderr, "vsim: cannot write '%s'\n", r.file.c_str());
+			remove(tmp.c_str());
+			status = 2;
+		}
+	}
+	records_.clear();
+#ifdef VERIF_TRACE
+	if (vcd_) {
+		dump();
+		vcd_->close();
+		vcd_.reset();
+		if (rename((trace_file_ + ".tmp").c_str(), trace_file_.c_str())) {
+			fprintf(stderr, "vsim: cannot write '%s'\n", trace_file_.c_str());
+			status = 2;
+		}
+	}
+#endif
+	return status;
+}
+
+void Harness::abandon()
+{
+	records_.clear();
+#ifdef VERIF_TRACE
+	if (vcd_) {
+		vcd_->close();
+		vcd_.reset();
+		remove((trace_file_ + ".tmp").c_str());
+	}
+#endif
 }
 
 void Harness::step(long n)
@@ -267,7 +479,7 @@ void Harness::check()
 void Harness::error(int col, const std::string &msg) const
 {
 	fprintf(stderr, "%s:%d:%d: error: %s\n", at_.file.c_str(), at_.line, col, msg.c_str());
-	exit(2);
+	throw CommandError{};
 }
 
 const Port &Harness::port(const std::string &name, int col) const
@@ -334,11 +546,13 @@ void Harness::operands(const std::vector<Token> &t, size_t n) const
 void Harness::command(const std::vector<Token> &t, const std::string &dir)
 {
 	const std::string &cmd = t[0].s;
-	if (cmd == "reset") {
+	if (cmd == "reset" || cmd == "flush") {
 		operands(t, t.size() > 1 ? 1 : 0);
-		top_->rst = 1;
-		step(t.size() > 1 ? static_cast<long>(number(t[1].s, t[1].col, 16)) : 2);
-		top_->rst = 0;
+		CData &pin = cmd == "reset" ? top_->rst : top_->flush;
+		pin = 1;
+		top_->eval();
+		step(t.size() > 1 ? static_cast<long>(number(t[1].s, t[1].col, 16)) : cmd == "reset" ? 2 : 1);
+		pin = 0;
 		top_->eval();
 	} else if (cmd == "write" || cmd == "read") {
 		operands(t, 2);
@@ -360,6 +574,19 @@ void Harness::command(const std::vector<Token> &t, const std::string &dir)
 	} else if (cmd == "step") {
 		operands(t, t.size() > 1 ? 1 : 0);
 		step(t.size() > 1 ? static_cast<long>(number(t[1].s, t[1].col, 32)) : 1);
+	} else if (cmd == "drive" || cmd == "record") {
+		operands(t, 2);
+		const Port &p = port(t[1].s, t[1].col);
+		std::string file = t[2].s[0] == '/' ? t[2].s : dir + t[2].s;
+		if (cmd == "record")
+			record(p, file, t[2].col);
+		else if (p.kind != PORT_INPUT)
+			error(t[1].col, "'" + t[1].s + "' is not an input of the array");
+		else
+			drive(p, file, t[2].col);
+	} else if (cmd == "run") {
+		operands(t, 1);
+		run_cycles(static_cast<long>(number(t[1].s, t[1].col, 32)));
 	} else if (cmd == "expect") {
 		operands(t, 2);
 		const Port &p = port(t[1].s, t[1].col);
@@ -385,8 +612,8 @@ void Harness::command(const std::vector<Token> &t, const std::string &dir)
 		const Port &p = port(t[1].s, t[1].col);
 		printf("%s:%d: %s = %" PRIx64 " (cycle %ld)\n", at_.file.c_str(), at_.line, p.name, get(p), cycles_);
 	} else {
-		error(t[0].col, "unknown command '" + cmd + "' (reset, write, bitstream, read, set, step, expect, "
-				 "expect-all, check, print)");
+		error(t[0].col, "unknown command '" + cmd + "' (reset, flush, write, bitstream, read, set, step, drive, "
+				 "record, run, expect, expect-all, check, print)");
 	}
 }
 
@@ -400,14 +627,19 @@ int Harness::run(const std::string &path)
 	size_t slash = path.rfind('/');
 	std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1), line;
 	at_ = Location{path, 0};
-	while (std::getline(in, line)) {
-		at_.line++;
-		size_t hash = line.find('#');
-		if (hash != std::string::npos)
-			line.erase(hash);
-		std::vector<Token> t = tokenize(line);
-		if (!t.empty())
-			command(t, dir);
+	try {
+		while (std::getline(in, line)) {
+			at_.line++;
+			size_t hash = line.find('#');
+			if (hash != std::string::npos)
+				line.erase(hash);
+			std::vector<Token> t = tokenize(line);
+			if (!t.empty())
+				command(t, dir);
+		}
+	} catch (const CommandError &) {
+		abandon();
+		return 2;
 	}
 	return 0;
 }
@@ -428,18 +660,26 @@ int main(int argc, char **argv)
 {
 	const char *file = nullptr;
 	int max_report = 20;
-	bool quiet = false;
+	bool quiet = false, progress = false;
+	std::string trace;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: vsim COMMANDS [--max-report N] [-q]\n"
+			printf("usage: vsim COMMANDS [--max-report N] [-q] [--progress] [--trace FILE]\n"
 			       "Runs the command file COMMANDS (verif/README.md) on the Verilator model of a design\n"
 			       "and reports every mismatch (the first N in full, 20 by default, -1 for all);\n"
-			       "exit status 0 without mismatch, 1 with, 2 on an error in the commands.\n");
+			       "exit status 0 without mismatch, 1 with, 2 on an error in the commands.\n"
+			       "  -q          no summary line, no line per run\n"
+			       "  --progress  a line about every second of a long run\n"
+			       "  --trace F   write a VCD waveform to F (a model built with verif/build.sh --trace)\n");
 			return 0;
 		} else if (!strcmp(argv[i], "--max-report") && i + 1 < argc) {
 			max_report = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "-q")) {
 			quiet = true;
+		} else if (!strcmp(argv[i], "--progress")) {
+			progress = true;
+		} else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+			trace = argv[++i];
 		} else if (!file && argv[i][0] != '-') {
 			file = argv[i];
 		} else {
@@ -448,14 +688,16 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!file) {
-		fprintf(stderr, "usage: vsim COMMANDS [--max-report N] [-q]\n");
+		fprintf(stderr, "usage: vsim COMMANDS [--max-report N] [-q] [--progress] [--trace FILE]\n");
 		return 2;
 	}
-	Harness h(max_report, quiet);
+	Harness h(max_report, quiet, progress, trace);
+	if (int status = h.open_trace())
+		return status;
 	auto t0 = std::chrono::steady_clock::now();
 	int status = h.run(file);
-	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-	if (status)
+	double s = seconds_since(t0);
+	if (status || (status = h.finish()) != 0)
 		return status;
 	h.summary(s);
 	return h.mismatches() ? 1 : 0;
