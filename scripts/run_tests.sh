@@ -69,6 +69,7 @@ suite "verif connectivity under Verilator: cgra_4x4_wilton" bash verif/tests/con
 suite "verif connectivity under Verilator: cgra_4x4_disjoint" bash verif/tests/conn.sh cgra_4x4_disjoint
 suite "verif connectivity under Verilator: cgra_8x8" bash verif/tests/conn.sh cgra_8x8
 suite "verif connectivity: a broken cgra.v fails the bench (cgra_4x4)" bash verif/tests/mutation.sh
+suite "verif co-simulation: hand-made applications under Verilator (cgra_4x4)" bash verif/tests/app.sh
 suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
 suite "cgrac unit tests: Halide arithmetic and types, lexer, ranges, lowering" bin/test_cgrac
 suite "cgrac unit tests (ASan+UBSan)" build/san/bin/test_cgrac
@@ -91,6 +92,10 @@ suite "cgrac unified buffers: Fig. 3 and 8(a), buffer-level simulation of the su
 	bash compiler/tests/ubuf.sh
 suite "cgrac unified buffers under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/ubuf.sh \
 	brighten_blur upsample
+suite "end to end: applications compiled, placed, routed and co-simulated bit-exact under Verilator" \
+	bash compiler/tests/e2e.sh
+suite "end to end under ASan+UBSan: the compiler on brighten_blur and upsample (cgra_4x4)" \
+	env CGRAC=build/san/bin/cgrac bash compiler/tests/e2e.sh cgra_4x4:brighten_blur cgra_4x4:upsample
 suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
 	bash apps/reference/tests/halide_check.sh
 suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh
