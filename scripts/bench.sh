@@ -7,7 +7,9 @@
 #    solve a 64x64 line-buffer port's configuration; the Verilator benches;
 #  - the array: generation time, lines of Verilog, hierarchical Verilator
 #    build time and simulation speed of cgra_8x8 and cgra_32x16, and the
-#    connectivity bench of cgra_8x8.
+#    connectivity bench of cgra_8x8;
+#  - cgrac: front end, unified buffers, and the whole flow to a bitstream per
+#    application with its co-simulation (figures of issue 7).
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -138,5 +140,35 @@ for d in cgra_4x4 cgra_8x8_mac_dp; do
 		line=$(grep 'unified buffers on' "$tmp/ub.log" | sed 's/^cgrac: [^:]*: //')
 		awk -v a="$app" -v t0="$t0" -v t1="$t1" -v l="$line" \
 			'BEGIN { printf "  %-14s %6.0f ms per run (whole process, mean of 3): %s\n", a, (t1 - t0) * 1000 / 3, l }'
+	done
+done
+
+# ---- the whole flow ----
+echo "== cgrac: .hl to bitstream on cgra_32x16 and cgra_16x8_mac_dp (target under 5 s per application),"
+echo "   then the Verilator co-simulation; anchors: PEs per AHA Fig. 27 (harris 91 / 80, unsharp 101 / 74),"
+echo "   MEMs per UB Table 7 (gaussian 1, harris 5, unsharp 6)"
+for d in cgra_32x16 cgra_16x8_mac_dp; do
+	[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null
+	bash verif/build.sh rtl_out/$d --probes none -o build/verilator/$d-noprobes | sed 's/^/  /'
+	for hl in apps/*/*.hl; do
+		app=$(basename "$hl" .hl)
+		o=build/$d/$app
+		mkdir -p "$o"
+		ext=pgm
+		grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
+		bin/cgrac "$hl" -q --gen-input -o "$o/$app.input.$ext" && bin/cgrac "$hl" -q --run "$o/$app.input.$ext" -o "$o/golden.$ext"
+		t0=$(date +%s.%N)
+		if ! bin/cgrac "$hl" -q --design rtl_out/$d -o "$o" 2>"$tmp/c.log"; then
+			printf '  %-14s %-18s not mapped: %s\n' "$app" "$d" "$(grep -m1 'error:' "$tmp/c.log" | sed 's/.*error: //' | cut -c1-90)"
+			continue
+		fi
+		t1=$(date +%s.%N)
+		r=$o/$app.report.yaml
+		g() { sed -n "s/^$1: //p" "$r"; }
+		awk -v a="$app" -v d="$d" -v t0="$t0" -v t1="$t1" -v pes="$(g pes)" -v mems="$(g mems)" -v ios="$(g ios)" \
+			-v regs="$(g registers)" -v tr="$(g tracks)" -v cp="$(g critical_path_ns)" -v mhz="$(g clock_mhz)" \
+			-v lat="$(g latency_cycles)" 'BEGIN { printf "  %-14s %-18s %.2f s: %s PEs, %s MEMs, %s IOs, %s registers, tracks %s, critical path %s ns (%s MHz), latency %s\n", a, d, t1 - t0, pes, mems, ios, regs, tr, cp, mhz, lat }'
+		sed -n '/^seconds:/,$p' "$r" | tail -n +2 | tr -d '\n' | sed 's/  */ /g; s/^/                                    stages (s):/; s/$/\n/'
+		bash verif/sim.sh "$d" "$app" 2>&1 | tail -1 | sed 's/^/                                    /'
 	done
 done
