@@ -28,6 +28,8 @@ typedef struct Be {
 	int routed;
 	double t_net, t_place, t_route, t_timing, t_bits;
 	double crit;            /* ns */
+	int crit_from;          /* the cell the critical path leaves last, or -1 */
+	const char *crit_to;    /* the node it ends at */
 	char crit_path[512];
 	int regs_used;          /* reg nodes on routes */
 	int64_t latency;        /* first input to last output, cycles */
@@ -71,7 +73,7 @@ static int be_place(Be *B)
 		nets[i].weight = 1;
 	}
 	PlProblem p = { B->c->cols, B->c->rows, (const char *const *)B->c->tiles, cells, n->cells.len, nets,
-			n->nets.len, B->o->seed, 0.5, 0, NULL };
+			n->nets.len, B->o->seed, PL_DEFAULT_GAMMA, 0, NULL };
 	char why[256];
 	int ok = pl_place(&p, &B->pl, why, sizeof why);
 	if (!ok)
@@ -148,8 +150,8 @@ static void note_end(Be *B, double t, int from_cell, const char *to)
 	if (t <= B->crit)
 		return;
 	B->crit = t;
-	snprintf(B->crit_path, sizeof B->crit_path, "%s -> %s",
-		 from_cell >= 0 ? B->nl.cells.data[from_cell].name : "?", to);
+	B->crit_from = from_cell;
+	B->crit_to = to;
 }
 
 /* One pass over every net: arrival times along its tree from its driver's
@@ -206,25 +208,19 @@ static void be_timing(Be *B)
 	for (int pass = 0; pass <= n->cells.len && sta_pass(B, &S); pass++)
 		;
 	B->crit = 0;
-	B->crit_path[0] = 0;
+	B->crit_from = -1;
+	B->crit_to = "";
 	sta_pass(B, &S);
-	/* the chain of PEs behind the critical endpoint */
-	char *arrow = strstr(B->crit_path, " -> ");
-	if (arrow) {
-		char tail[512];
-		snprintf(tail, sizeof tail, "%s", arrow);
-		int cell = -1;
-		vec_foreach(&n->cells, c) if (!strncmp(B->crit_path, n->cells.data[c].name, (size_t)(arrow - B->crit_path)) &&
-					  strlen(n->cells.data[c].name) == (size_t)(arrow - B->crit_path)) cell = c;
-		char path[512] = "";
-		for (int hops = 0; cell >= 0 && hops < 64; hops++) {
-			char tmp[512];
-			snprintf(tmp, sizeof tmp, "%s%s%s", n->cells.data[cell].name, path[0] ? " -> " : "", path);
-			snprintf(path, sizeof path, "%s", tmp);
-			cell = n->cells.data[cell].kind == NL_PE ? S.pred[cell] : -1;
-		}
-		snprintf(B->crit_path, sizeof B->crit_path, "%s%s", path, tail);
-	}
+	/* the chain of PEs behind the critical endpoint, first to last */
+	int chain[64], len = 0;
+	for (int cell = B->crit_from; cell >= 0 && len < 64; cell = n->cells.data[cell].kind == NL_PE ? S.pred[cell] : -1)
+		chain[len++] = cell;
+	StrBuf sb = { 0 };
+	for (int i = len - 1; i >= 0; i--)
+		sb_printf(&sb, "%s -> ", n->cells.data[chain[i]].name);
+	sb_printf(&sb, "%s", B->crit_to);
+	snprintf(B->crit_path, sizeof B->crit_path, "%s", sb.s);
+	free(sb.s);
 	free(S.arr);
 	free(S.pred);
 	free(S.in_arr);
