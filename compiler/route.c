@@ -1,24 +1,38 @@
 /* route.c - the router of route.h: PathFinder's negotiated congestion over
  * A* searches of (node, registers so far) states.
  *
- * Every node costs (1 + history) * (1 + present factor * other nets on it)
- * to enter. A sink's search starts from every node of its net's tree that
- * has no more registers than the sink asks for, and ends on the sink with
- * exactly that count. The A* estimate counts tile crossings: a path from
- * node n to the sink crosses at least as many tile boundaries as the
- * Manhattan distance between their tiles, and, when every register must be
- * followed by a crossing before another register or a core input can be
- * reached (true of canal's graphs: reg -> rmux -> the neighbour's sb_in),
- * at least one per register still missing; on a grid of unit crossings the
- * count also has the distance's parity. Each crossing but the last starts a
- * segment whose cheapest cost within its tile is measured on the graph once
- * (`seg`, 3 on canal's graphs: sb_in, sb_out, rmux); the estimate adds the
- * cheapest way out of n's own tile, one unit per missing register where the
- * graph guarantees it, and the sink itself. It never exceeds the real cost
- * (node costs are at least 1) and stays consistent across crossings.
+ * Negotiation. Entering a node costs (1 + history) * (1 + present factor *
+ * the other nets on it). Iteration 1 routes every net in the order given;
+ * each later one rips up and re-routes, in the same order, the nets that
+ * still touch an over-used node when their turn comes. After an iteration
+ * with over-used nodes, their history grows by hist_fac (up to hist_max) and
+ * the present factor by pres_mult (up to pres_max).
  *
- * Memory: the search keeps one record per (node, count) state up to the
- * largest register count asked, allocated once and reset by stamps. */
+ * Search. A sink's A* search starts from every node of its net's tree whose
+ * register count is at most the sink's, and ends on the sink with exactly
+ * its count; a reg raises the count, other nets' port_in nodes and all
+ * port_out nodes are never entered, nor a node of the tree or one already on
+ * the path (at another count). Ties go to the deeper state, then the lower
+ * state number.
+ *
+ * Estimate. A path from n to the sink crosses tile boundaries at least as
+ * often as the Manhattan distance between their tiles; when no reg reaches
+ * another reg or a port_in without a crossing (canal's graphs: reg -> rmux
+ * -> the neighbour's sb_in), also once per register still missing (once
+ * more if n can no longer take one in its tile), and on a grid of one-tile
+ * crossings the count has the distance's parity. The estimate is the
+ * cheapest way out of n's tile, then each crossing but the last starts a
+ * segment costing at least `seg` (3 on canal's graphs: sb_in, sb_out,
+ * rmux), each missing register costs `regx` more (1), and the last crossing
+ * needs `fin` to reach a port_in (2: sb_in, port_in); with no crossing
+ * needed, the cheaper of the way to a port_in of the tile and out and back.
+ * These minima are measured on the graph once (breadth-first within tiles),
+ * every node costs at least 1, so the estimate never exceeds the real cost,
+ * and along a path without detours it stays exact, which keeps the searches
+ * for many registers narrow.
+ *
+ * Memory: one record per (node, count) state up to the largest register
+ * count asked, allocated once and reset by stamps. */
 #include "route.h"
 
 #include <limits.h>
@@ -31,6 +45,7 @@
 #include "../common/vec.h"
 
 #define NONE INT_MAX
+#define MAX_STATES (1 << 27)    /* (node, count) records: 16 bytes each */
 
 enum { NK_OTHER, NK_SB_IN, NK_SB_OUT, NK_REG, NK_RMUX, NK_PORT_IN, NK_PORT_OUT };
 
@@ -544,11 +559,16 @@ static int count_overused(const Router *rt)
 	return n;
 }
 
+static double capped(double x, double max)
+{
+	return x < max ? x : max;
+}
+
 static void update_history(Router *rt)
 {
 	for (int v = 0; v < rt->g->nnodes; v++)
 		if (rt->occ[v] > 1)
-			rt->hist[v] = rt->hist[v] + rt->o.hist_fac < rt->o.hist_max ? rt->hist[v] + rt->o.hist_fac : rt->o.hist_max;
+			rt->hist[v] = capped(rt->hist[v] + rt->o.hist_fac, rt->o.hist_max);
 }
 
 /* ---- input checks ---- */
@@ -572,9 +592,11 @@ static int node_ok(const Router *rt, int v, int kind)
 }
 
 /* Sources are port_out nodes, sinks port_in nodes listed once per net, with
- * register counts from 0 to the number of reg nodes of the graph. */
+ * register counts from 0 to the number of reg nodes of the graph and within
+ * the search's states (MAX_STATES). */
 static int check_net(Router *rt, const RtNet *n, int nregs)
 {
+	int most = (int)(MAX_STATES / (rt->g->nnodes ? rt->g->nnodes : 1)) - 1;
 	if (!node_ok(rt, n->source, NK_PORT_OUT))
 		return bad_net(rt, n, "source %d is not a port_out node", n->source);
 	for (int j = 0; j < n->nsinks; j++) {
@@ -587,6 +609,9 @@ static int check_net(Router *rt, const RtNet *n, int nregs)
 		if (s->regs < 0 || s->regs > nregs)
 			return bad_net(rt, n, "no path from %s to sink %s with %d registers (the graph has %d)",
 				       rt->g->nodes[n->source].name, rt->g->nodes[s->node].name, s->regs, nregs);
+		if (s->regs > most)
+			return bad_net(rt, n, "sink %s: %d registers are more than the search holds (%d on this graph)",
+				       rt->g->nodes[s->node].name, s->regs, most);
 	}
 	return 1;
 }
@@ -799,7 +824,7 @@ static int negotiate(Router *rt, RtResult *r)
 		if (over == 0)
 			return 1;
 		update_history(rt);
-		rt->pres = rt->pres * rt->o.pres_mult < rt->o.pres_max ? rt->pres * rt->o.pres_mult : rt->o.pres_max;
+		rt->pres = capped(rt->pres * rt->o.pres_mult, rt->o.pres_max);
 	}
 	report_overuse(rt, over, limit);
 	return 0;
@@ -821,7 +846,6 @@ int rt_route(const RGraph *g, const RtNet *nets, int nnets, const RtOptions *o, 
 	r->report = ok ? NULL : rt.report.s;
 	if (ok)
 		free(rt.report.s);
-	rt.report.s = ok ? NULL : rt.report.s;
 	progress_summary(&rt, r, ok);
 	router_free(&rt);
 	return ok;

@@ -69,10 +69,12 @@ typedef struct RtResult {
 
 void rt_options_default(RtOptions *o);
 
-/* Routes nets on g. Returns 1 with every sink routed and no node shared, or
- * 0 with r->report set (r->routes then holds the last iteration's trees).
- * Free r with rt_result_free either way. Deterministic: the same graph,
- * nets and options give the same routes. */
+/* Routes nets on g with options o (NULL: the defaults). Returns 1 with
+ * every sink routed and no node shared, or 0 with r->report set (r->routes
+ * then holds the last iteration's trees; a sink not routed has sink_regs
+ * -1). Nets are checked first: a source must be a port_out, a sink a
+ * port_in listed once in its net. Free r with rt_result_free either way.
+ * Deterministic: the same graph, nets and options give the same routes. */
 int rt_route(__keep const RGraph *g, __keep const RtNet *nets, int nnets, __keep const RtOptions *o,
 	     RtResult *r);
 void rt_result_free(RtResult *r);
