@@ -273,7 +273,11 @@ static Collateral all_ops(void)
 		"lshr", "ashr", "eq", "neq", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge", "umin", "umax",
 		"smin", "smax", "abs", "absd", "mux", "const", "and1", "or1", "xor1", "not1", "mux1", "const1",
 	};
-	Collateral c = { xstrdup("test_pe"), xstrdup("test_pe.rules.yaml"), 16, { 0 } };
+	Collateral c;
+	memset(&c, 0, sizeof c);
+	c.pe = xstrdup("test_pe");
+	c.rules_file = xstrdup("test_pe.rules.yaml");
+	c.word = 16;
 	strmap_init(&c.ops);
 	for (int i = 0; i < COUNT(ops); i++)
 		strmap_put(&c.ops, ops[i], 1);
