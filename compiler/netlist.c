@@ -135,6 +135,8 @@ static void connect(Builder *B, Drv d, int cell, const char *port, int extra)
 
 /* ---- cells ---- */
 
+/* The IO cells come first: cell k pairs the k-th input and the k-th output
+ * stream. */
 static void io_cells(Builder *B)
 {
 	Netlist *n = B->n;
@@ -144,15 +146,12 @@ static void io_cells(Builder *B)
 		if (!st->input && !st->output)
 			continue;
 		int k = st->input ? nin++ : nout++;
-		if (k >= n->ios) {
-			n->io_of_stmt[s] = add_cell(n, NL_IO, arena_printf(n->arena, "io%d", k));
+		if (k == n->ios) {
+			add_cell(n, NL_IO, arena_printf(n->arena, "io%d", k));
 			n->ios++;
-		} else {
-			int c = -1;
-			vec_foreach(&n->cells, ci) if (n->cells.data[ci].kind == NL_IO && !k--) c = ci;
-			n->io_of_stmt[s] = c;
 		}
-		NlCell *c = &n->cells.data[n->io_of_stmt[s]];
+		n->io_of_stmt[s] = k;
+		NlCell *c = &n->cells.data[k];
 		*(st->input ? &c->in_stmt : &c->out_stmt) = s;
 	}
 }
