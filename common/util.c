@@ -250,3 +250,14 @@ void sb_printf(StrBuf *b, const char *fmt, ...)
 	va_end(ap);
 	b->len += (size_t)n;
 }
+
+int util_why(char *why, size_t whylen, const char *fmt, ...)
+{
+	if (why && whylen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why, whylen, fmt, ap);
+		va_end(ap);
+	}
+	return 0;
+}

@@ -25,6 +25,10 @@ _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
 #define ICE(...) util_ice(__FILE__, __LINE__, __VA_ARGS__)
 #define ALWAYS(c) ((c) ? 1 : (util_ice(__FILE__, __LINE__, "assertion failed: %s", #c), 0))
 
+/* Writes a one-line reason into why (if not NULL) for functions that report
+ * failure as `0 with a reason in why`; returns 0. */
+int util_why(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Reads a whole file; returns NULL (errno set) if it cannot. *len may be NULL. */
 __give char *util_read_file(const char *path, size_t *len);
 

@@ -128,19 +128,6 @@ typedef struct Pl {
 	double best;
 } Pl;
 
-static int fail(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-{
-	if (why && whylen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
-
 static void progress(Pl *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void progress(Pl *s, const char *fmt, ...)
@@ -257,14 +244,14 @@ static int check_cells(Pl *s, char *why, size_t whylen)
 	for (int c = 0; c < s->n; c++) {
 		int k = kind_of(p->cells[c].kind);
 		if (k < 0)
-			return fail(why, whylen, "cell %s has kind '%c' (not P, M or I)",
+			return util_why(why, whylen, "cell %s has kind '%c' (not P, M or I)",
 				    cell_name(p, c, buf, sizeof buf), p->cells[c].kind);
 		s->kind[c] = k;
 		s->k[k].ncells++;
 	}
 	for (int k = 0; k < NKINDS; k++)
 		if (s->k[k].ncells > s->k[k].ntiles)
-			return fail(why, whylen, "needs %d %s tiles, the array has %d", s->k[k].ncells,
+			return util_why(why, whylen, "needs %d %s tiles, the array has %d", s->k[k].ncells,
 				    KIND_NAME[k], s->k[k].ntiles);
 	return 1;
 }
@@ -274,10 +261,10 @@ static int check_nets(Pl *s, char *why, size_t whylen)
 	for (int i = 0; i < s->nnets; i++) {
 		const PlNet *net = &s->p->nets[i];
 		if (!(net->weight >= 0) || !isfinite(net->weight))
-			return fail(why, whylen, "net %d has weight %g (not a finite number >= 0)", i, net->weight);
+			return util_why(why, whylen, "net %d has weight %g (not a finite number >= 0)", i, net->weight);
 		for (int j = 0; j < net->ncells; j++)
 			if (net->cells[j] < 0 || net->cells[j] >= s->n)
-				return fail(why, whylen, "net %d names cell %d, not one of the %d cells", i,
+				return util_why(why, whylen, "net %d names cell %d, not one of the %d cells", i,
 					    net->cells[j], s->n);
 	}
 	return 1;
@@ -295,17 +282,17 @@ static int check_fixed(Pl *s, char *why, size_t whylen)
 			continue;
 		const char *name = cell_name(p, c, b1, sizeof b1);
 		if (x < 0 || y < 0 || x >= s->cols || y >= s->rows)
-			return fail(why, whylen, "cell %s is fixed to (%d, %d), outside the %dx%d array", name, x,
+			return util_why(why, whylen, "cell %s is fixed to (%d, %d), outside the %dx%d array", name, x,
 				    y, s->cols, s->rows);
 		int t = y * s->cols + x;
 		if (s->tk[t] != k && s->tk[t] >= 0)
-			return fail(why, whylen, "cell %s (%s) is fixed to (%d, %d), %s tile", name,
+			return util_why(why, whylen, "cell %s (%s) is fixed to (%d, %d), %s tile", name,
 				    KIND_NAME[k], x, y, KIND_A[s->tk[t]]);
 		if (s->tk[t] != k)
-			return fail(why, whylen, "cell %s (%s) is fixed to (%d, %d), not a %s tile", name,
+			return util_why(why, whylen, "cell %s (%s) is fixed to (%d, %d), not a %s tile", name,
 				    KIND_NAME[k], x, y, KIND_NAME[k]);
 		if (s->occ[t] >= 0)
-			return fail(why, whylen, "cells %s and %s are both fixed to (%d, %d)",
+			return util_why(why, whylen, "cells %s and %s are both fixed to (%d, %d)",
 				    cell_name(p, s->occ[t], b2, sizeof b2), name, x, y);
 		s->occ[t] = c;
 		s->fixed[c] = 1;
@@ -357,7 +344,7 @@ static int setup(Pl *s, const PlProblem *p, char *why, size_t whylen)
 	s->log = p->progress;
 	rng_seed(&s->rng, p->seed);
 	if (s->cols <= 0 || s->rows <= 0 || !p->tiles)
-		return fail(why, whylen, "the array has %d columns and %d rows", s->cols, s->rows);
+		return util_why(why, whylen, "the array has %d columns and %d rows", s->cols, s->rows);
 	setup_tiles(s);
 	s->kind = zalloc(s, (size_t)s->n, sizeof(int));
 	s->fixed = zalloc(s, (size_t)s->n, sizeof(int));

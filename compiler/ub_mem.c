@@ -24,7 +24,6 @@
 #include "ub_mem.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,19 +42,6 @@
 /* Largest delay um_min_delay tries. */
 #define UM_MAX_DELAY 256
 #define UM_SEED 0x75622d6d656d2121ULL
-
-static int fail(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t whylen, const char *fmt, ...)
-{
-	if (why && whylen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
 
 static int64_t max64(int64_t a, int64_t b)
 {
@@ -112,11 +98,11 @@ static int path_in(const MemInfo *mi, int i, Path *p, char *why, size_t whylen)
 {
 	p->io = edge_at(mi, 1, (MemEnd){ MEM_TILE_IN, i });
 	if (p->io < 0)
-		return fail(why, whylen, "%s: input %s reaches no storage", mi->name, mi->ins[i]);
+		return util_why(why, whylen, "%s: input %s reaches no storage", mi->name, mi->ins[i]);
 	MemEnd d = mi->edges[p->io].dst;
 	int e = -1, n = storage_edges(mi, d.unit, 1, &e);
 	if (n > 1)
-		return fail(why, whylen, "%s: %s feeds %d storage units after %s; unsupported shape",
+		return util_why(why, whylen, "%s: %s feeds %d storage units after %s; unsupported shape",
 			    mi->name, mi->ins[i], n, mi->units[d.unit].name);
 	p->buf = n ? d.unit : -1;
 	p->sedge = n ? e : -1;
@@ -128,11 +114,11 @@ static int path_out(const MemInfo *mi, int o, Path *p, char *why, size_t whylen)
 {
 	p->io = edge_at(mi, 0, (MemEnd){ MEM_TILE_OUT, o });
 	if (p->io < 0)
-		return fail(why, whylen, "%s: output %s is driven by no storage", mi->name, mi->outs[o]);
+		return util_why(why, whylen, "%s: output %s is driven by no storage", mi->name, mi->outs[o]);
 	MemEnd s = mi->edges[p->io].src;
 	int e = -1, n = storage_edges(mi, s.unit, 0, &e);
 	if (n > 1)
-		return fail(why, whylen, "%s: %s is fed by %d storage units before %s; unsupported shape",
+		return util_why(why, whylen, "%s: %s is fed by %d storage units before %s; unsupported shape",
 			    mi->name, mi->outs[o], n, mi->units[s.unit].name);
 	p->buf = n ? s.unit : -1;
 	p->sedge = n ? e : -1;
@@ -148,13 +134,13 @@ static int path_geometry(const MemInfo *mi, const Path *p, int in, int *width, i
 	const MemEdgeInfo *io = &mi->edges[p->io];
 	const char *name = in ? mi->ins[io->src.port] : mi->outs[io->dst.port];
 	if (io->width != 1)
-		return fail(why, whylen, "%s: %s moves %d words a cycle; unsupported", mi->name, name,
+		return util_why(why, whylen, "%s: %s moves %d words a cycle; unsupported", mi->name, name,
 			    io->width);
 	if (p->buf < 0) {
 		*width = 1;
 		*rows = 0;
 		if (port_of(mi, p->send)->width != 1)
-			return fail(why, whylen, "%s: %s reaches the %d-wide %s without a buffer; unsupported",
+			return util_why(why, whylen, "%s: %s reaches the %d-wide %s without a buffer; unsupported",
 				    mi->name, name, port_of(mi, p->send)->width, mem_end_name(mi, p->send));
 		return 1;
 	}
@@ -165,7 +151,7 @@ static int path_geometry(const MemInfo *mi, const Path *p, int in, int *width, i
 	MemEnd bio = in ? io->dst : io->src, bs = in ? se->src : se->dst;
 	if (port_of(mi, se->src)->width != se->width || port_of(mi, se->dst)->width != se->width ||
 	    port_of(mi, bio)->width != 1 || *rows < 1 || b->words % se->width)
-		return fail(why, whylen, "%s: the ports of %s (%s, %s) do not fit a %d-word fetch; unsupported",
+		return util_why(why, whylen, "%s: the ports of %s (%s, %s) do not fit a %d-word fetch; unsupported",
 			    mi->name, b->name, mem_end_name(mi, bio), mem_end_name(mi, bs), se->width);
 	return 1;
 }
@@ -240,13 +226,13 @@ static int check_stream(const UmStream *s, int64_t words, const char *kind, int 
 {
 	for (long i = 0; i < s->n; i++) {
 		if (s->cycle[i] < 0)
-			return fail(why, whylen, "%s stream %d: event %ld: cycle %" PRId64 " is negative", kind, k,
+			return util_why(why, whylen, "%s stream %d: event %ld: cycle %" PRId64 " is negative", kind, k,
 				    i, s->cycle[i]);
 		if (i && s->cycle[i] <= s->cycle[i - 1])
-			return fail(why, whylen, "%s stream %d: event %ld at cycle %" PRId64
+			return util_why(why, whylen, "%s stream %d: event %ld at cycle %" PRId64
 				    " does not come after the one before", kind, k, i, s->cycle[i]);
 		if (s->addr[i] < 0 || s->addr[i] >= words)
-			return fail(why, whylen, "%s stream %d: event %ld: word %" PRId64
+			return util_why(why, whylen, "%s stream %d: event %ld: word %" PRId64
 				    " is outside the bank's %" PRId64 " words", kind, k, i, s->addr[i], words);
 	}
 	return 1;
@@ -255,11 +241,11 @@ static int check_stream(const UmStream *s, int64_t words, const char *kind, int 
 static int check_blocks(const UmStream *s, int f, int k, char *why, size_t whylen)
 {
 	if (s->n % f)
-		return fail(why, whylen, "write stream %d: %ld writes are not whole blocks of %d words "
+		return util_why(why, whylen, "write stream %d: %ld writes are not whole blocks of %d words "
 			    "(pad rows to a multiple of %d)", k, s->n, f, f);
 	for (long i = 0; i < s->n; i++)
 		if (s->addr[i] != s->addr[i - i % f] + i % f || s->addr[i - i % f] % f)
-			return fail(why, whylen, "write stream %d: event %ld writes word %" PRId64
+			return util_why(why, whylen, "write stream %d: event %ld writes word %" PRId64
 				    "; blocks of %d events must write %d aligned words in order "
 				    "(pad rows to a multiple of %d)", k, i, s->addr[i], f, f, f);
 	return 1;
@@ -564,10 +550,10 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 	pl->s = -1;
 	pl->cmax = ((int64_t)1 << mi->counter_bits) - 1;
 	if (rq->nr > mi->nouts)
-		return fail(why, whylen, "the bank needs %d read ports; %s has %d output%s", rq->nr, mi->name,
+		return util_why(why, whylen, "the bank needs %d read ports; %s has %d output%s", rq->nr, mi->name,
 			    mi->nouts, mi->nouts == 1 ? "" : "s");
 	if (rq->nw > mi->nins)
-		return fail(why, whylen, "the bank needs %d write ports; %s has %d input%s", rq->nw, mi->name,
+		return util_why(why, whylen, "the bank needs %d write ports; %s has %d input%s", rq->nw, mi->name,
 			    mi->nins, mi->nins == 1 ? "" : "s");
 	pl->w = xcalloc((size_t)rq->nw + 1, sizeof *pl->w);
 	pl->r = xcalloc((size_t)rq->nr + 1, sizeof *pl->r);
@@ -598,7 +584,7 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 	for (int k = 0; k < rq->nw + rq->nr; k++) {
 		int u = k < rq->nw ? pl->w[k].p.send.unit : pl->r[k - rq->nw].p.send.unit;
 		if (pl->s >= 0 && u != pl->s)
-			return fail(why, whylen, "%s: the tile ports reach different storage units (%s, %s); "
+			return util_why(why, whylen, "%s: the tile ports reach different storage units (%s, %s); "
 				    "unsupported shape", mi->name, mi->units[pl->s].name, mi->units[u].name);
 		pl->s = u;
 	}
@@ -681,7 +667,7 @@ static int too_early(const Plan *pl, char *why, size_t whylen)
 				char stream[32] = "";
 				if (pl->rq->nr > 1)
 					snprintf(stream, sizeof stream, " (read stream %d)", k);
-				fail(why, whylen, "read %ld of word %" PRId64 " at cycle %" PRId64 "%s comes "
+				util_why(why, whylen, "read %ld of word %" PRId64 " at cycle %" PRId64 "%s comes "
 				     "before the word can be stored and fetched (the earliest is cycle %" PRId64 ")",
 				     i, r->addr[i], r->cycle[i], stream, max64(e, r->cycle[i] + 1));
 				return 1;
@@ -714,7 +700,7 @@ static int plan_run(Plan *pl, int64_t d, char *why, size_t whylen)
 		return 0;
 	for (int k = 0; k < pl->rq->nr; k++)
 		if (pl->r[k].n && pl->r[k].cycle[pl->r[k].n - 1] > pl->cmax)
-			return fail(why, whylen, "read stream %d ends at cycle %" PRId64 ", beyond the %d-bit "
+			return util_why(why, whylen, "read stream %d ends at cycle %" PRId64 ", beyond the %d-bit "
 				    "schedule counters", k, pl->r[k].cycle[pl->r[k].n - 1], pl->mi->counter_bits);
 	pl->budget = UM_BUDGET;
 	for (int k = 0; k < pl->rq->nw; k++)
@@ -722,14 +708,14 @@ static int plan_run(Plan *pl, int64_t d, char *why, size_t whylen)
 	for (int k = 0; k < pl->rq->nr; k++)
 		pl->budget += 2L * UM_MAX_OFFSET * pl->r[k].ng;
 	if (!visit_fixed(pl, op_free, 0)) {
-		return fail(why, whylen, "%s: two tile-port operations meet on one buffer port", pl->mi->name);
+		return util_why(why, whylen, "%s: two tile-port operations meet on one buffer port", pl->mi->name);
 	}
 	visit_fixed(pl, op_mark, 1);
 	if (search(pl, 0))
 		return 1;
 	char ranges[256];
 	offset_ranges(pl, ranges, sizeof ranges);
-	return fail(why, whylen, "no schedule of %s's storage ports serves the request: the %s "
+	return util_why(why, whylen, "no schedule of %s's storage ports serves the request: the %s "
 		    "operations of the streams collide or a fetch misses its word's version with every "
 		    "offset%s (%s)", pl->mi->name, pl->mi->units[pl->s].name,
 		    pl->budget <= 0 ? "; search budget exhausted" : "", ranges);
@@ -959,7 +945,7 @@ static int solve_all(const Plan *pl, const char *smt2, UmConfig *cfg, uint32_t *
 		char msg[400], name[160];
 		cfg->solves++;
 		if (!memsolve_stream(mi, smt2, c, s, regs, msg, sizeof msg, NULL))
-			ok = fail(why, whylen, "%s: %s", ctrl_text(pl, c, name, sizeof name), msg);
+			ok = util_why(why, whylen, "%s: %s", ctrl_text(pl, c, name, sizeof name), msg);
 	}
 	cfg->seconds = util_now() - t0;
 	return ok;
@@ -1071,7 +1057,7 @@ static int confirm(const Plan *pl, const UmConfig *cfg, char *why, size_t whylen
 			ri[k]++;
 			int known = r->req[i] >= 0;
 			if (!valid[k] || (known && out[k] != data[r->req[i]]))
-				ok = fail(why, whylen, "internal error: the model of the configured tiles shows "
+				ok = util_why(why, whylen, "internal error: the model of the configured tiles shows "
 					  "%s%" PRIx64 " for read %ld of read stream %d (word %" PRId64 " at "
 					  "cycle %" PRId64 "), expected %" PRIx64 " (%s:%d)", valid[k] ? "" : "no valid ",
 					  out[k], i, k, r->addr[i], t, known ? data[r->req[i]] : 0, __FILE__, __LINE__);
@@ -1098,7 +1084,7 @@ static int chain_tiles(const Plan *pl, int *ntiles, char *why, size_t whylen)
 	if (words <= s->words)
 		return 1;
 	if (!mi->chain || !s->chained || mi->chain_id < 0)
-		return fail(why, whylen, "the bank needs %" PRId64 " words; %s holds %d and does not chain",
+		return util_why(why, whylen, "the bank needs %" PRId64 " words; %s holds %d and does not chain",
 			    words, mi->name, s->words);
 	int64_t n = (words + s->words - 1) / s->words;
 	int idbits = mi->regs[mi->chain_id].width;
@@ -1106,7 +1092,7 @@ static int chain_tiles(const Plan *pl, int *ntiles, char *why, size_t whylen)
 	for (int p = 0; p < s->nports; p++)
 		slots = max64(slots, (words - 1) / s->ports[p].width + 1);
 	if ((idbits < 62 && n > ((int64_t)1 << idbits)) || slots > ((int64_t)1 << mi->counter_bits))
-		return fail(why, whylen, "the bank needs %" PRId64 " words: %" PRId64 " tiles of %s, more than "
+		return util_why(why, whylen, "the bank needs %" PRId64 " words: %" PRId64 " tiles of %s, more than "
 			    "its chain addresses", words, n, mi->name);
 	*ntiles = (int)n;
 	return 1;
