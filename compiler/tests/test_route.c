@@ -10,8 +10,18 @@
  * delay after its last register, no node shared, no port passed through,
  * the same routes on a second run, paths as short as a plain Dijkstra
  * search finds on the uncongested graph, and every edge accepted by
- * bitstream_route on the chip's config.map. `-v` prints timings and routes
- * a few hundred nets on cgra_32x16 (if generated). */
+ * bitstream_route on the chip's config.map.
+ *
+ * Retiming (compiler/retime): hand-written chains and forks whose best
+ * register places and stretches are worked out by hand (one register to
+ * the middle, two on six sites, a later source or a slower sink shifting
+ * it, a trunk's count forced by its sinks, a reg that is no site kept, an
+ * optimal tree unchanged, a failed route left alone); on cgra_4x4 and
+ * cgra_8x8, routed nets retimed and checked independently: verify's checks,
+ * no stretch longer, the same nodes but the regs, the least stretch an
+ * enumeration of every site's choice finds, shorter stretches, the same
+ * result twice. `-v` prints the figures, timings, and routes and retimes a
+ * few hundred nets on cgra_32x16 (if generated). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +32,7 @@
 #include "../../common/rng.h"
 #include "../../common/tests/check.h"
 #include "../../common/util.h"
+#include "../retime.h"
 #include "../route.h"
 
 static int verbose;
@@ -651,6 +662,505 @@ static void test_bitstream(void)
 	configmap_free(m);
 }
 
+/* ---- retiming on hand-written graphs ----
+ * Delays: a site (sb_out s, rmux m) 0.17 ns without its register, s 0.14
+ * before it and m 0.03 after it; a port_in 0.10; sb_in, reg, port_out 0. */
+
+/* Seven sites in a row from S to T; T6 hangs off the sixth. */
+static const char graph_chain[] = "port_out S 0 0\nport_in T 0 0\nport_in T6 0 0\n"
+				  "sb_out s1 0 0\nreg r1 0 0\nrmux m1 0 0\nsb_out s2 0 0\nreg r2 0 0\nrmux m2 0 0\n"
+				  "sb_out s3 0 0\nreg r3 0 0\nrmux m3 0 0\nsb_out s4 0 0\nreg r4 0 0\nrmux m4 0 0\n"
+				  "sb_out s5 0 0\nreg r5 0 0\nrmux m5 0 0\nsb_out s6 0 0\nreg r6 0 0\nrmux m6 0 0\n"
+				  "sb_out s7 0 0\nreg r7 0 0\nrmux m7 0 0\n"
+				  "> S s1 m1 s2 m2 s3 m3 s4 m4 s5 m5 s6 m6 s7 m7 T\n> m6 T6\n"
+				  "> s1 r1 m1\n> s2 r2 m2\n> s3 r3 m3\n> s4 r4 m4\n> s5 r5 m5\n> s6 r6 m6\n> s7 r7 m7\n";
+
+/* A trunk of sites 1-3 to X, where T1 hangs; sites 4-6 from X to T2. */
+static const char graph_fork[] = "port_out S 0 0\nsb_in X 0 0\nport_in T1 0 0\nport_in T2 0 0\n"
+				 "sb_out s1 0 0\nreg r1 0 0\nrmux m1 0 0\nsb_out s2 0 0\nreg r2 0 0\nrmux m2 0 0\n"
+				 "sb_out s3 0 0\nreg r3 0 0\nrmux m3 0 0\nsb_out s4 0 0\nreg r4 0 0\nrmux m4 0 0\n"
+				 "sb_out s5 0 0\nreg r5 0 0\nrmux m5 0 0\nsb_out s6 0 0\nreg r6 0 0\nrmux m6 0 0\n"
+				 "> S s1 m1 s2 m2 s3 m3 X T1\n> X s4 m4 s5 m5 s6 m6 T2\n"
+				 "> s1 r1 m1\n> s2 r2 m2\n> s3 r3 m3\n> s4 r4 m4\n> s5 r5 m5\n> s6 r6 m6\n";
+
+/* Sites 1-3 with a register R between y and z that is no site (z has R
+ * as its only input): R stays, the other register moves. */
+static const char graph_kept[] = "port_out S 0 0\nsb_in y 0 0\nreg R 0 0\nsb_in z 0 0\nport_in T 0 0\n"
+				 "sb_out s1 0 0\nreg r1 0 0\nrmux m1 0 0\nsb_out s2 0 0\nreg r2 0 0\nrmux m2 0 0\n"
+				 "sb_out s3 0 0\nreg r3 0 0\nrmux m3 0 0\n"
+				 "> S s1 m1 y R z s2 m2 s3 m3 T\n> s1 r1 m1\n> s2 r2 m2\n> s3 r3 m3\n";
+
+/* The edges of a chain of sites from S to sink T, "1" or "0" per site for
+ * its register. */
+static char *chain_text(const char *regs, const char *sink)
+{
+	StrBuf b = { 0 };
+	sb_printf(&b, "S-s1");
+	for (int k = 1; regs[k - 1]; k++) {
+		if (regs[k - 1] == '1')
+			sb_printf(&b, " s%d-r%d r%d-m%d", k, k, k, k);
+		else
+			sb_printf(&b, " s%d-m%d", k, k);
+		if (regs[k])
+			sb_printf(&b, " m%d-s%d", k, k + 1);
+	}
+	sb_printf(&b, " m%d-%s", (int)strlen(regs), sink);
+	return b.s;
+}
+
+/* The driver of v in a route, or -1. */
+static int driver_in(const RtRoute *r, int v)
+{
+	for (int e = 0; e < r->nedges; e++)
+		if (r->edges[e].to == v)
+			return r->edges[e].from;
+	return -1;
+}
+
+/* The registers on the path from the source to v and the delay after the
+ * last one (rt_route's sink_regs and sink_delay, counted up from v). */
+static void path_timing(const RGraph *g, const RtRoute *r, int v, int *regs, double *delay)
+{
+	*regs = 0;
+	*delay = 0;
+	for (; v >= 0; v = driver_in(r, v)) {
+		if (!strcmp(g->nodes[v].kind, "reg"))
+			++*regs;
+		else if (*regs == 0)
+			*delay += g->nodes[v].delay;
+	}
+}
+
+/* A routed result written by hand: per net "a-b c-d ..." ("|" between
+ * nets); sink_regs and sink_delay counted on the paths. */
+static void hand_result(const RGraph *g, const NetSet *ns, const char *trees, RtResult *r)
+{
+	char *text = xstrdup(trees), *save = NULL, *part = strtok_r(text, "|", &save);
+	memset(r, 0, sizeof *r);
+	r->nnets = ns->n;
+	r->routes = xcalloc((size_t)ns->n, sizeof *r->routes);
+	for (int i = 0; i < ns->n; i++, part = strtok_r(NULL, "|", &save)) {
+		RtRoute *rt = &r->routes[i];
+		int nsk = ns->net[i].nsinks;
+		char *s2 = NULL;
+		rt->edges = xmalloc(MAXN * sizeof *rt->edges);
+		rt->sink_regs = xcalloc((size_t)nsk, sizeof *rt->sink_regs);
+		rt->sink_delay = xcalloc((size_t)nsk, sizeof *rt->sink_delay);
+		for (char *w = part ? strtok_r(part, " ", &s2) : NULL; w && rt->nedges < MAXN; w = strtok_r(NULL, " ", &s2)) {
+			char *dash = strchr(w, '-');
+			*dash = 0;
+			rt->edges[rt->nedges++] = (RtEdge){ find_node(g, w), find_node(g, dash + 1) };
+		}
+		r->nodes_used += rt->nedges + 1;
+		for (int j = 0; j < nsk; j++)
+			path_timing(g, rt, ns->net[i].sinks[j].node, &rt->sink_regs[j], &rt->sink_delay[j]);
+	}
+	free(text);
+}
+
+/* A net's longest register-to-register stretch, the way the backend's
+ * static timing walks a route: arrival src at the source, each node adds
+ * its delay to its driver's (0 after a reg), a stretch ends at a reg (its
+ * driver's arrival) or at sink k (its arrival + after[k]). */
+static double net_stretch(const RGraph *g, const RtNet *n, const RtRoute *r, double src, const double *after)
+{
+	double *at = xcalloc((size_t)g->nnodes, sizeof *at), worst = 0;
+	at[n->source] = src;
+	for (int e = 0; e < r->nedges; e++) {
+		int from = r->edges[e].from, to = r->edges[e].to;
+		double base = strcmp(g->nodes[from].kind, "reg") ? at[from] : 0;
+		at[to] = base + g->nodes[to].delay;
+		if (!strcmp(g->nodes[to].kind, "reg") && base > worst)
+			worst = base;
+	}
+	for (int j = 0; j < n->nsinks; j++) {
+		double t = at[n->sinks[j].node] + (after ? after[j] : 0);
+		worst = t > worst ? t : worst;
+	}
+	free(at);
+	return worst;
+}
+
+typedef struct RetimeCase {
+	const char *name, *graph, *nets;
+	const char *before;     /* the hand-made route of the net */
+	double before_stretch;
+	double src, after[2];   /* the net's source arrival, its sinks' time after */
+	const char *trees;      /* after rt_retime */
+	double stretch;         /* rt_retime's answer */
+} RetimeCase;
+
+/* Worked out by hand (delays above): with one register at site j of
+ * seven, the stretches are 0.17 j - 0.03 and 0.13 + 0.17 (7 - j). */
+static const RetimeCase retime_cases[] = {
+	{ "one register moves to the middle", graph_chain, "n: S -> T/1", "1000000", 1.15, 0, { 0 }, "0001000", 0.65 },
+	{ "from the far end too", graph_chain, "n: S -> T/1", "0000001", 1.16, 0, { 0 }, "0001000", 0.65 },
+	{ "already in the middle: unchanged", graph_chain, "n: S -> T/1", "0001000", 0.65, 0, { 0 }, "0001000", 0.65 },
+	{ "no registers: unchanged", graph_chain, "n: S -> T/0", "0000000", 1.29, 0, { 0 }, "0000000", 1.29 },
+	{ "a later source moves it earlier", graph_chain, "n: S -> T/1", "0000001", 1.50, 0.34, { 0 }, "0010000", 0.82 },
+	{ "time after the sink moves it later", graph_chain, "n: S -> T/1", "1000000", 1.49, 0, { 0.34 }, "0000100",
+	  0.82 },
+	{ "two registers on six sites", graph_chain, "n: S -> T6/2", "110000", 0.81, 0, { 0 }, "010100", 0.47 },
+	{ "a register that is no site stays", graph_kept, "n: S -> T/2",
+	  "S-s1 s1-r1 r1-m1 m1-y y-R R-z z-s2 s2-m2 m2-s3 s3-m3 m3-T", 0.44, 0, { 0 },
+	  "S-s1 s1-m1 m1-y y-R R-z z-s2 s2-r2 r2-m2 m2-s3 s3-m3 m3-T", 0.30 },
+	/* T1 right after the trunk takes 1, T2 2: one register on the trunk
+	 * (forced), one on the branch */
+	{ "sinks with 1 and 2 registers", graph_fork, "n: S -> T1/1 T2/2",
+	  "S-s1 s1-r1 r1-m1 m1-s2 s2-m2 m2-s3 s3-m3 m3-X X-T1 X-s4 s4-m4 m4-s5 s5-m5 m5-s6 s6-r6 r6-m6 m6-T2", 0.85, 0,
+	  { 0, 0 }, "S-s1 s1-m1 m1-s2 s2-r2 r2-m2 m2-s3 s3-m3 m3-X X-T1 X-s4 s4-r4 r4-m4 m4-s5 s5-m5 m5-s6 s6-m6 m6-T2",
+	  0.47 },
+	/* 0 and 1: none on the trunk (forced), T1 at 0.61 */
+	{ "sinks with 0 and 1 registers", graph_fork, "n: S -> T1/0 T2/1",
+	  "S-s1 s1-m1 m1-s2 s2-m2 m2-s3 s3-m3 m3-X X-T1 X-s4 s4-m4 m4-s5 s5-m5 m5-s6 s6-r6 r6-m6 m6-T2", 0.99, 0,
+	  { 0, 0 }, "S-s1 s1-m1 m1-s2 s2-m2 m2-s3 s3-m3 m3-X X-T1 X-s4 s4-r4 r4-m4 m4-s5 s5-m5 m5-s6 s6-m6 m6-T2", 0.65 },
+	/* 0.40 after T1 makes the trunk the longest stretch whatever T2 does:
+	 * T2's register stays where it is */
+	{ "a stretch that cannot move keeps the rest", graph_fork, "n: S -> T1/0 T2/1",
+	  "S-s1 s1-m1 m1-s2 s2-m2 m2-s3 s3-m3 m3-X X-T1 X-s4 s4-m4 m4-s5 s5-r5 r5-m5 m5-s6 s6-m6 m6-T2", 1.01, 0,
+	  { 0.40, 0 }, "S-s1 s1-m1 m1-s2 s2-m2 m2-s3 s3-m3 m3-X X-T1 X-s4 s4-m4 m4-s5 s5-r5 r5-m5 m5-s6 s6-m6 m6-T2",
+	  1.01 },
+};
+
+/* A case's route: a chain ("0"/"1" per site) or the edges as written. */
+static char *case_tree(const char *text)
+{
+	if (strchr(text, '-'))
+		return xstrdup(text);
+	return chain_text(text, strlen(text) == 6 ? "T6" : "T");
+}
+
+static void run_retime_case(const RetimeCase *c)
+{
+	RGraph *g = tiny_graph(c->graph);
+	if (!CHECK(g != NULL, "%s: the graph does not load", c->name))
+		return;
+	NetSet ns;
+	parse_nets(g, c->nets, &ns);
+	char *before = case_tree(c->before), *expect = case_tree(c->trees);
+	RtResult r;
+	hand_result(g, &ns, before, &r);
+	const double *after[1] = { c->after };
+	double b = net_stretch(g, &ns.net[0], &r.routes[0], c->src, c->after);
+	CHECK(fabs(b - c->before_stretch) < 1e-9, "%s: the route by hand has %.3f ns, expected %.3f", c->name, b,
+	      c->before_stretch);
+	double w = rt_retime(g, ns.net, 1, &c->src, after, &r);
+	char *t = tree_text(g, &r.routes[0]);
+	CHECK(!strcmp(t, expect), "%s: tree\n  %s\nexpected\n  %s", c->name, t, expect);
+	CHECK(fabs(w - c->stretch) < 1e-9, "%s: rt_retime returned %.3f ns, expected %.3f", c->name, w, c->stretch);
+	double a = net_stretch(g, &ns.net[0], &r.routes[0], c->src, c->after);
+	CHECK(fabs(a - w) < 1e-9, "%s: the retimed route has %.3f ns, rt_retime says %.3f", c->name, a, w);
+	CHECK(r.nodes_used == r.routes[0].nedges + 1, "%s: nodes_used %d for %d edges", c->name, r.nodes_used,
+	      r.routes[0].nedges);
+	verify(g, ns.net, 1, &r, c->name);
+	free(t);
+	free(before);
+	free(expect);
+	rt_result_free(&r);
+	rgraph_free(g);
+}
+
+static void test_retime_cases(void)
+{
+	for (int i = 0; i < COUNT(retime_cases); i++)
+		run_retime_case(&retime_cases[i]);
+}
+
+/* A failed rt_route's trees (a sink not reached) are left alone. */
+static void test_retime_failed(void)
+{
+	RGraph *g = tiny_graph(graph_a);
+	NetSet ns;
+	parse_nets(g, "n: S -> U/1 T/3", &ns);
+	RtResult r;
+	int ok = rt_route(g, ns.net, ns.n, NULL, &r);
+	char *t0 = tree_text(g, &r.routes[0]);
+	double w = rt_retime(g, ns.net, ns.n, NULL, NULL, &r);
+	char *t1 = tree_text(g, &r.routes[0]);
+	CHECK(!ok && w == 0 && !strcmp(t0, t1), "failed route: rt_route %d, rt_retime %.3f, tree %s then %s", ok, w, t0,
+	      t1);
+	free(t0);
+	free(t1);
+	rt_result_free(&r);
+	rgraph_free(g);
+}
+
+/* ---- retiming on real graphs ---- */
+
+/* The least longest stretch of a net over every choice of bypass or
+ * register at the sites its tree passes (an rmux driven by its sb_out or by
+ * the reg between them), by enumeration; -1 with more than maxsites sites
+ * or a reg that is not a site's. */
+static double brute_stretch(const RGraph *g, const RtNet *n, const RtRoute *r, double src, const double *after,
+			    int maxsites)
+{
+	int cap = r->nedges + 1, len = 0, nsites = 0;
+	int *node = xmalloc((size_t)cap * sizeof *node), *up = xmalloc((size_t)cap * sizeof *up);
+	int *site = xmalloc((size_t)cap * sizeof *site), *k = xmalloc((size_t)cap * sizeof *k);
+	int *sink = xmalloc((size_t)cap * sizeof *sink), *local = xmalloc((size_t)g->nnodes * sizeof *local);
+	double *a = xmalloc((size_t)cap * sizeof *a), best = -1;
+	for (int v = 0; v < g->nnodes; v++)
+		local[v] = -1;
+	local[n->source] = len;
+	node[len] = n->source, up[len] = -1, site[len] = -1, len++;
+	for (int e = 0; e < r->nedges && nsites <= maxsites; e++) {
+		int from = r->edges[e].from, to = r->edges[e].to;
+		const RNode *t = &g->nodes[to];
+		if (!strcmp(t->kind, "reg"))
+			continue;
+		int via_reg = !strcmp(g->nodes[from].kind, "reg");
+		int s = via_reg ? driver_in(r, from) : from;
+		int is_site = !strcmp(t->kind, "rmux") && t->nin == 2 && t->in[0] == s;
+		if (via_reg && !is_site)
+			nsites = maxsites + 1;
+		local[to] = len;
+		node[len] = to, up[len] = local[s], site[len] = is_site ? nsites++ : -1, len++;
+	}
+	for (int i = 0; i < len; i++)
+		sink[i] = -1;
+	for (int j = 0; j < n->nsinks && nsites <= maxsites; j++)
+		sink[local[n->sinks[j].node]] = j;
+	for (long m = 0; nsites <= maxsites && m < 1L << nsites; m++) {
+		double worst = 0;
+		int ok = 1;
+		a[0] = src, k[0] = 0;
+		for (int i = 1; i < len && ok; i++) {
+			double d = g->nodes[node[i]].delay;
+			int reg = site[i] >= 0 && (m >> site[i] & 1);
+			if (reg && a[up[i]] > worst)
+				worst = a[up[i]];
+			a[i] = reg ? d : a[up[i]] + d;
+			k[i] = k[up[i]] + reg;
+			if (sink[i] >= 0) {
+				ok = k[i] == n->sinks[sink[i]].regs;
+				double t = a[i] + (after ? after[sink[i]] : 0);
+				worst = t > worst ? t : worst;
+			}
+		}
+		if (ok && (best < 0 || worst < best))
+			best = worst;
+	}
+	free(node), free(up), free(site), free(k), free(sink), free(local), free(a);
+	return nsites <= maxsites ? best : -1;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The nodes of a route but its reg nodes, sorted. */
+static int *wire_nodes(const RGraph *g, const RtRoute *r, int *len)
+{
+	int *v = xmalloc((size_t)(r->nedges + 1) * sizeof *v);
+	*len = 0;
+	for (int e = 0; e < r->nedges; e++)
+		if (strcmp(g->nodes[r->edges[e].to].kind, "reg"))
+			v[(*len)++] = r->edges[e].to;
+	qsort(v, (size_t)*len, sizeof *v, int_cmp);
+	return v;
+}
+
+/* What one net looked like before rt_retime. */
+typedef struct Before {
+	double stretch, best;   /* its longest stretch; the least by enumeration, or -1 */
+	int *wires, nwires;
+	int regs;               /* registers asked by its sinks */
+} Before;
+
+/* Time before and after each net's ends: none, or drawn from seed, in
+ * steps of 0.01 ns up to most. */
+typedef struct Timing {
+	double *src;
+	double **after;
+} Timing;
+
+static Timing timing_new(const Nets *ns, uint64_t seed, double most)
+{
+	Timing t = { NULL, NULL };
+	if (!seed)
+		return t;
+	Rng rng;
+	rng_seed(&rng, seed);
+	t.src = xmalloc((size_t)ns->n * sizeof *t.src);
+	t.after = xmalloc((size_t)ns->n * sizeof *t.after);
+	for (int i = 0; i < ns->n; i++) {
+		t.src[i] = 0.01 * (double)rng_below(&rng, (uint64_t)(100 * most) + 1);
+		t.after[i] = xmalloc((size_t)ns->net[i].nsinks * sizeof **t.after);
+		for (int j = 0; j < ns->net[i].nsinks; j++)
+			t.after[i][j] = 0.01 * (double)rng_below(&rng, (uint64_t)(100 * most) + 1);
+	}
+	return t;
+}
+
+static void timing_free(Timing *t, int n)
+{
+	for (int i = 0; t->after && i < n; i++)
+		free(t->after[i]);
+	free(t->after);
+	free(t->src);
+}
+
+static Before *before_retime(const RGraph *g, const Nets *ns, const RtResult *r, const Timing *tm)
+{
+	Before *b = xcalloc((size_t)ns->n, sizeof *b);
+	for (int i = 0; i < ns->n; i++) {
+		double src = tm->src ? tm->src[i] : 0;
+		const double *after = tm->after ? tm->after[i] : NULL;
+		b[i].stretch = net_stretch(g, &ns->net[i], &r->routes[i], src, after);
+		b[i].best = brute_stretch(g, &ns->net[i], &r->routes[i], src, after, 12);
+		b[i].wires = wire_nodes(g, &r->routes[i], &b[i].nwires);
+		for (int j = 0; j < ns->net[i].nsinks; j++)
+			b[i].regs += ns->net[i].sinks[j].regs;
+	}
+	return b;
+}
+
+/* Nets to route and retime. */
+typedef struct Draw {
+	const char *what;
+	int n16, n1, maxsinks, maxregs;
+	uint64_t seed, tseed;   /* of the nets; of the times at their ends (0: none) */
+	double ends;            /* the longest time at an end */
+	int most_shorter;       /* most nets with registers must get shorter (else one at least) */
+} Draw;
+
+/* Retimes routed nets with the timing drawn from tseed (0: none) and checks
+ * the result independently: verify's checks, every net's longest stretch
+ * not longer, the same nodes but the regs, the least stretch where
+ * enumeration finds it, rt_retime's answer the longest, shorter stretches
+ * on most nets with registers, the same result a second time. */
+static void retime_design(const RGraph *g, const Draw *dr)
+{
+	const char *what = dr->what;
+	if (!CHECK(g != NULL, "%s: no routing graph", what))
+		return;
+	Nets ns = nets_new(dr->n16 + dr->n1);
+	nets_add(&ns, g, dr->seed, 16, dr->maxsinks, dr->maxregs, dr->n16, 0);
+	nets_add(&ns, g, dr->seed + 1, 1, dr->maxsinks, dr->maxregs, dr->n16 + dr->n1, 0);
+	nets_link(&ns);
+	RtResult r, r2;
+	int ok = rt_route(g, ns.net, ns.n, NULL, &r) & rt_route(g, ns.net, ns.n, NULL, &r2);
+	if (!CHECK(ok, "%s: not routed:\n%s", what, r.report ? r.report : "")) {
+		rt_result_free(&r);
+		rt_result_free(&r2);
+		nets_free(&ns);
+		return;
+	}
+	Timing tm = timing_new(&ns, dr->tseed, dr->ends);
+	Before *b = before_retime(g, &ns, &r, &tm);
+	double t0 = util_now();
+	double w = rt_retime(g, ns.net, ns.n, tm.src, (const double *const *)tm.after, &r);
+	double secs = util_now() - t0;
+	verify(g, ns.net, ns.n, &r, what);
+	int longer = 0, moved = 0, nonopt = 0, enumerated = 0, with_regs = 0, shorter = 0, nodes = 0;
+	double most = 0, sum_b = 0, sum_a = 0, max_b = 0;
+	for (int i = 0; i < ns.n; i++) {
+		double src = tm.src ? tm.src[i] : 0;
+		double a = net_stretch(g, &ns.net[i], &r.routes[i], src, tm.after ? tm.after[i] : NULL);
+		int nw, *wires = wire_nodes(g, &r.routes[i], &nw);
+		longer += a > b[i].stretch + 1e-9;
+		moved += nw != b[i].nwires || memcmp(wires, b[i].wires, (size_t)nw * sizeof *wires);
+		if (b[i].best >= 0) {
+			enumerated++;
+			nonopt += fabs(a - b[i].best) > 1e-9;
+		}
+		if (b[i].regs) {
+			with_regs++;
+			shorter += a < b[i].stretch - 1e-9;
+			sum_b += b[i].stretch;
+			sum_a += a;
+		}
+		most = a > most ? a : most;
+		max_b = b[i].stretch > max_b ? b[i].stretch : max_b;
+		nodes += r.routes[i].nedges + 1;
+		free(wires);
+	}
+	CHECK(longer == 0, "%s: %d nets have a longer stretch after rt_retime", what, longer);
+	CHECK(moved == 0, "%s: %d nets changed nodes other than regs", what, moved);
+	CHECK(enumerated > 0 && nonopt == 0, "%s: %d of %d nets not at the least stretch found by enumeration", what,
+	      nonopt, enumerated);
+	CHECK(fabs(w - most) < 1e-9, "%s: rt_retime returned %.3f ns, the longest stretch is %.3f", what, w, most);
+	if (dr->most_shorter)
+		CHECK(2 * shorter > with_regs, "%s: only %d of %d nets with registers shorter", what, shorter,
+		      with_regs);
+	else
+		CHECK(shorter > 0, "%s: none of %d nets with registers shorter", what, with_regs);
+	CHECK(r.nodes_used == nodes, "%s: nodes_used %d, the trees have %d", what, r.nodes_used, nodes);
+	rt_retime(g, ns.net, ns.n, tm.src, (const double *const *)tm.after, &r2);
+	CHECK(same_result(&r, &r2, ns.net), "%s: a second run retimes differently", what);
+	if (verbose)
+		printf("  %s: %d nets, %d with registers, %d shorter; longest stretch %.2f -> %.2f ns, mean over "
+		       "nets with registers %.3f -> %.3f ns; %d nets enumerated; %.4f s\n",
+		       what, ns.n, with_regs, shorter, max_b, w, with_regs ? sum_b / with_regs : 0,
+		       with_regs ? sum_a / with_regs : 0, enumerated, secs);
+	for (int i = 0; i < ns.n; i++)
+		free(b[i].wires);
+	free(b);
+	timing_free(&tm, ns.n);
+	rt_result_free(&r);
+	rt_result_free(&r2);
+	nets_free(&ns);
+}
+
+/* On cgra_4x4 most nets span one to three tiles, where the router's
+ * registers are mostly where they should be already (enumeration agrees):
+ * only some nets get shorter. */
+static const Draw draws_4x4[] = {
+	{ "retime cgra_4x4, 0..2 registers", 12, 6, 2, 2, 1, 0, 0, 0 },
+	{ "retime cgra_4x4, 0..6 registers", 12, 6, 2, 6, 1, 0, 0, 0 },
+	{ "retime cgra_4x4, 0..6 registers, timed ends", 12, 4, 3, 6, 7, 3, 0.6, 0 },
+};
+
+static const Draw draws_8x8[] = {
+	{ "retime cgra_8x8, 0..6 registers", 48, 16, 3, 6, 11, 0, 0, 1 },
+	{ "retime cgra_8x8, 0..3 registers, timed ends", 48, 16, 3, 3, 13, 5, 0.6, 1 },
+};
+
+static void test_retime_4x4(void)
+{
+	for (int i = 0; i < COUNT(draws_4x4); i++)
+		retime_design(g4, &draws_4x4[i]);
+}
+
+static void test_retime_8x8(void)
+{
+	for (int i = 0; i < COUNT(draws_8x8); i++)
+		retime_design(g8, &draws_8x8[i]);
+}
+
+/* rt_retime on the routes of a bench run: checked by verify, timed, and
+ * the stretches before and after. */
+static void bench_retime(const RGraph *g, const Nets *ns, RtResult *r)
+{
+	double most = 0, sum_b = 0, sum_a = 0;
+	int with_regs = 0, shorter = 0;
+	double *b = xmalloc((size_t)ns->n * sizeof *b);
+	for (int i = 0; i < ns->n; i++) {
+		b[i] = net_stretch(g, &ns->net[i], &r->routes[i], 0, NULL);
+		most = b[i] > most ? b[i] : most;
+	}
+	double t0 = util_now(), w = rt_retime(g, ns->net, ns->n, NULL, NULL, r), secs = util_now() - t0;
+	verify(g, ns->net, ns->n, r, "cgra_32x16 retimed");
+	for (int i = 0; i < ns->n; i++) {
+		int regs = 0;
+		for (int j = 0; j < ns->net[i].nsinks; j++)
+			regs += ns->net[i].sinks[j].regs;
+		if (!regs)
+			continue;
+		double a = net_stretch(g, &ns->net[i], &r->routes[i], 0, NULL);
+		with_regs++;
+		shorter += a < b[i] - 1e-9;
+		sum_b += b[i];
+		sum_a += a;
+	}
+	printf("  cgra_32x16 retimed: %d of %d nets with registers shorter; longest stretch %.2f -> %.2f ns, mean over "
+	       "nets with registers %.3f -> %.3f ns; %.3f s\n",
+	       shorter, with_regs, most, w, with_regs ? sum_b / with_regs : 0, with_regs ? sum_a / with_regs : 0, secs);
+	free(b);
+}
+
 /* -v: a few hundred nets with up to 20 registers on cgra_32x16, each sink
  * within 6 tiles of its source (random nets across the whole array need
  * more tracks across its middle than it has). The last run is dense: 300 of
@@ -676,6 +1186,8 @@ static void bench_32x16(void)
 			verify(g, ns.net, ns.n, &r, "cgra_32x16");
 		printf("  cgra_32x16: %d nets, %d sinks, 0..%d registers: %d iterations, %d nodes, %d+%d tracks, %.3f s\n",
 		       ns.n, ns.nsinks, runs[k].maxregs, r.iterations, r.nodes_used, r.tracks16, r.tracks1, r.seconds);
+		if (ok)
+			bench_retime(g, &ns, &r);
 		rt_result_free(&r);
 		nets_free(&ns);
 	}
@@ -695,6 +1207,10 @@ int main(int argc, char **argv)
 		{ "fanout", test_fanout },
 		{ "astar", test_astar },
 		{ "bitstream", test_bitstream },
+		{ "retime: hand-written graphs", test_retime_cases },
+		{ "retime: a failed route", test_retime_failed },
+		{ "retime: cgra_4x4", test_retime_4x4 },
+		{ "retime: cgra_8x8", test_retime_8x8 },
 		{ "cgra_32x16 timing", bench_32x16 },   /* -v only: the last entry */
 	};
 	int status = check_run("test_route", tests, COUNT(tests) - !verbose);
