@@ -46,6 +46,11 @@ uint32_t mem_reg_address(const MemReg *r)
 	return (uint32_t)r->index << 24 | (uint32_t)r->feature << 16;
 }
 
+int mem_has_lookup(const MemInfo *mi)
+{
+	return mi->lookup.port.unit >= 0;
+}
+
 int mem_reg_find(const MemInfo *mi, const char *name)
 {
 	for (int i = 0; i < mi->nregs; i++)
@@ -211,8 +216,39 @@ static void derive_edges(MemInfo *mi)
 	}
 }
 
+/* The look-up's feature follows the controllers': lookup_en and lookup_wr,
+ * which the solver keeps 0 (lake/COLLATERAL.md, "Table look-up"). */
+static void derive_lookup(Deriver *dv)
+{
+	MemInfo *mi = dv->mi;
+	MemLookup *lk = &mi->lookup;
+	lk->latency = lk->words = 0;
+	lk->en = lk->wr = lk->load = -1;
+	if (!mem_has_lookup(mi))
+		return;
+	const MemUnitInfo *u = &mi->units[lk->port.unit];
+	lk->latency = u->ports[lk->port.port].latency;
+	lk->words = u->words;
+	for (int p = 0; p < u->nports && lk->load < 0; p++)
+		if (u->ports[p].op & MEM_WRITE)
+			lk->load = p;
+	dv->feature = (int)dv->ctrls.len + 1;
+	dv->index = 0;
+	const char *port = mem_end_name(mi, lk->port);
+	lk->en = add_reg(dv, 1, ROLE_SET0,
+			 arena_printf(mi->arena, "enables the table look-up: %s addresses %s (read at %s), %s "
+				      "delivers the word", mi->ins[lk->in], u->name, port, mi->outs[lk->out]),
+			 "lookup_en");
+	lk->wr = add_reg(dv, 32, ROLE_SET0,
+			 arena_printf(mi->arena, "a write loads the look-up table: word (value >> %d) mod %d of %s "
+				      "takes the low %d bits (through %s.%s)", mi->word, u->words, u->name, mi->word,
+				      u->name, lk->load >= 0 ? u->ports[lk->load].name : "?"),
+			 "lookup_wr");
+}
+
 /* The tile's registers (feature 0), then one feature per controller: one
- * controller per edge, or a read and a write side without sharing. */
+ * controller per edge, or a read and a write side without sharing; then the
+ * look-up's. */
 static void derive_ctrls(MemInfo *mi, int min_chained_bits)
 {
 	Deriver dv;
@@ -234,6 +270,7 @@ static void derive_ctrls(MemInfo *mi, int min_chained_bits)
 			e->ctrl[0] = add_ctrl(&dv, i, MEM_SIDE_BOTH, arena_printf(mi->arena, "e%d", i));
 		}
 	}
+	derive_lookup(&dv);
 	mi->ctrls = arena_alloc(mi->arena, (size_t)(dv.ctrls.len + 1) * sizeof(MemCtrl));
 	if (dv.ctrls.len)
 		memcpy(mi->ctrls, dv.ctrls.data, (size_t)dv.ctrls.len * sizeof(MemCtrl));
@@ -395,6 +432,24 @@ static void write_ctrls(const MemInfo *mi, YWriter *w)
 	yw_end(w);
 }
 
+static void write_lookup(const MemInfo *mi, YWriter *w)
+{
+	const MemLookup *lk = &mi->lookup;
+	if (!mem_has_lookup(mi))
+		return;
+	const MemUnitInfo *u = &mi->units[lk->port.unit];
+	yw_flow_begin(w, "lookup");
+	yw_fstr(w, "unit", u->name);
+	yw_fstr(w, "port", u->ports[lk->port.port].name);
+	yw_fstr(w, "in", mi->ins[lk->in]);
+	yw_fstr(w, "out", mi->outs[lk->out]);
+	yw_fint(w, "latency", lk->latency);
+	yw_fint(w, "words", lk->words);
+	yw_fstr(w, "load", u->ports[lk->load].name);
+	yw_fint(w, "feature", mi->nctrls + 1);
+	yw_flow_end(w);
+}
+
 static void write_regs(const MemInfo *mi, YWriter *w)
 {
 	char addr[16];
@@ -441,6 +496,7 @@ void meminfo_write(const MemInfo *mi, FILE *f)
 	write_names(&w, "outputs", mi->outs, mi->nouts);
 	write_edges(mi, &w);
 	write_ctrls(mi, &w);
+	write_lookup(mi, &w);
 	write_regs(mi, &w);
 	write_interface(mi, &w);
 }
@@ -752,12 +808,26 @@ static void check_regs(Reader *r, const YNode *root)
 			   bits, mem_config_bits(mi));
 }
 
+static void check_lookup(Reader *r, const YNode *root)
+{
+	const MemInfo *mi = r->mi;
+	const YNode *n = ymap_get(root, "lookup");
+	if (!n)
+		return;
+	const MemUnitInfo *u = &mi->units[mi->lookup.port.unit];
+	expect_int(r, n, "latency", mi->lookup.latency);
+	expect_int(r, n, "words", mi->lookup.words);
+	expect_str(r, n, "load", u->ports[mi->lookup.load].name);
+	expect_int(r, n, "feature", mi->nctrls + 1);
+}
+
 /* The derived fields the file repeats must be what the structure implies. */
 static void check_derived(Reader *r, const YNode *root)
 {
 	check_units(r, root);
 	check_edges(r, root);
 	check_ctrls(r, root);
+	check_lookup(r, root);
 	check_regs(r, root);
 }
 
@@ -832,6 +902,84 @@ static void read_edges(Reader *r, const YNode *root)
 		rd_edge(r, edges->items[i], &mi->edges[i]);
 }
 
+/* The index of name in names[n], or -1 with an error at map's key. */
+static int rd_tile_port(Reader *r, const YNode *map, const char *key, const char *const *names, int n,
+			const char *what)
+{
+	const char *s = rd_str(r, map, key);
+	if (!s)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	ynode_error(r->d, ymap_get(map, key), "unknown tile %s '%s'", what, s);
+	return -1;
+}
+
+/* The storage port named by the look-up's unit and port keys, or 0. */
+static int rd_lookup_port(Reader *r, const YNode *n, MemEnd *e)
+{
+	const MemInfo *mi = r->mi;
+	const char *unit = rd_str(r, n, "unit"), *port = rd_str(r, n, "port");
+	if (!unit || !port)
+		return 0;
+	for (int u = 0; u < mi->nunits; u++) {
+		if (strcmp(mi->units[u].name, unit) != 0)
+			continue;
+		for (int p = 0; p < mi->units[u].nports; p++)
+			if (strcmp(mi->units[u].ports[p].name, port) == 0)
+				return *e = (MemEnd){ u, p }, 1;
+		ynode_error(r->d, ymap_get(n, "port"), "storage unit '%s' has no port '%s'", unit, port);
+		return 0;
+	}
+	ynode_error(r->d, ymap_get(n, "unit"), "unknown storage unit '%s'", unit);
+	return 0;
+}
+
+/* The look-up's port must read, its unit must have a port to load the table
+ * through, and lookup_wr must hold a word and its address. */
+static int check_lookup_port(Reader *r, const YNode *n, MemEnd e)
+{
+	const MemInfo *mi = r->mi;
+	const MemUnitInfo *u = &mi->units[e.unit];
+	int writable = 0;
+	for (int p = 0; p < u->nports; p++)
+		writable |= (u->ports[p].op & MEM_WRITE) != 0;
+	if (!(u->ports[e.port].op & MEM_READ))
+		ynode_error(r->d, ymap_get(n, "port"), "the look-up port '%s' cannot read", mem_end_name(mi, e));
+	else if (!writable)
+		ynode_error(r->d, ymap_get(n, "unit"), "'%s' has no write port to load the look-up table through",
+			   u->name);
+	else if (mi->word + log2_exact(u->words) > 32)
+		ynode_error(r->d, ymap_get(n, "unit"), "a look-up table of %d %d-bit words does not fit lookup_wr "
+			    "(%d data and %d address bits; at most 32)", u->words, mi->word, mi->word,
+			    log2_exact(u->words));
+	else
+		return 1;
+	return 0;
+}
+
+/* lookup: { unit, port, in, out, latency, words, load, feature } (the last
+ * four derived, checked later). */
+static void read_lookup(Reader *r, const YNode *root)
+{
+	static const char *const keys[] = { "unit", "port", "in", "out", "latency", "words", "load", "feature",
+					    NULL };
+	MemInfo *mi = r->mi;
+	const YNode *n = ymap_get(root, "lookup");
+	MemEnd e;
+	if (!n || !ynode_expect(n, YN_MAP, "a look-up { unit, port, in, out, ... }", r->d))
+		return;
+	ymap_check_keys(n, keys, "the look-up", r->d);
+	int in = rd_tile_port(r, n, "in", mi->ins, mi->nins, "input");
+	int out = rd_tile_port(r, n, "out", mi->outs, mi->nouts, "output");
+	if (!rd_lookup_port(r, n, &e) || in < 0 || out < 0 || !check_lookup_port(r, n, e))
+		return;
+	mi->lookup.port = e;
+	mi->lookup.in = in;
+	mi->lookup.out = out;
+}
+
 /* The counters must reach every slot, and above it on a chained SRAM. */
 static void check_counter_bits(Reader *r, const YNode *root)
 {
@@ -862,6 +1010,7 @@ static MemInfo *read_doc(YDoc *doc, Diags *d)
 	MemInfo *mi = arena_alloc(a, sizeof *mi);
 	memset(mi, 0, sizeof *mi);
 	mi->arena = a;
+	mi->lookup.port.unit = -1;
 	Reader rd = { mi, d, diags_errors(d) };
 	read_header(&rd, root);
 	read_units(&rd, root);
@@ -869,7 +1018,7 @@ static MemInfo *read_doc(YDoc *doc, Diags *d)
 	mi->outs = rd_names(&rd, root, "outputs", &mi->nouts);
 	/* each step needs the ones before it to be sound */
 	void (*const steps[])(Reader *, const YNode *) = { check_unique, read_edges, check_counter_bits,
-							   NULL };
+							   read_lookup, NULL };
 	for (int i = 0; steps[i] && diags_errors(d) == rd.errors; i++)
 		steps[i](&rd, root);
 	if (diags_errors(d) == rd.errors) {

@@ -92,6 +92,19 @@ typedef struct MemReg {
 	const char *doc;        /* what it sets */
 } MemReg;
 
+/* The table look-up port (the spec's `lookup:`, lake/COLLATERAL.md "Table
+ * look-up"); unit -1 in port when the tile has none. A builder that zeroes a
+ * MemInfo sets port.unit to -1 before meminfo_derive (unit 0 is a unit). */
+typedef struct MemLookup {
+	MemEnd port;            /* the storage port read at the looked-up address */
+	int in, out;            /* tile input carrying the word address; tile output delivering the word */
+	int latency;            /* cycles from the address at `in` to the word at `out` (the port's latency) */
+	int words;              /* addressable words (the unit's words) */
+	int en, wr;             /* register ids: lookup_en (1 bit), lookup_wr (32 bits) */
+	int load;               /* the port of the same unit that lookup_wr writes through: its first
+				 * write-capable one */
+} MemLookup;
+
 /* An interface signal of the tile module and its role for the solver. */
 typedef struct MemSignal {
 	const char *name;
@@ -119,6 +132,7 @@ typedef struct MemInfo {
 	MemReg *regs;
 	int nregs;
 	int tile_en, chain_id;  /* register ids; chain_id -1 without chaining */
+	MemLookup lookup;       /* derived: latency, words, en, wr, load */
 	MemSignal *signals;
 	int nsignals;
 } MemInfo;
@@ -143,9 +157,13 @@ int mem_reg_find(const MemInfo *mi, const char *name);
  * masked to the generator's width. */
 void mem_set_gen(const MemInfo *mi, const MemGen *g, const AffineMap *a, uint32_t *regs);
 
-/* Fills the derived parts of a MemInfo whose units, tile ports, edges and
- * controller options are set: edge latencies and widths, controllers,
- * configuration registers and interface signals. Lake calls it after reading
+/* Does the tile have a table look-up? */
+int mem_has_lookup(const MemInfo *mi);
+
+/* Fills the derived parts of a MemInfo whose units, tile ports, edges,
+ * controller options and look-up port (lookup.port, .in, .out) are set: edge
+ * latencies and widths, controllers, the look-up's latency, words and load
+ * port, configuration registers and interface signals. Lake calls it after reading
  * a spec; the reader calls it and then checks the file against the result. */
 void meminfo_derive(MemInfo *mi);
 

@@ -8,6 +8,10 @@
  *   4. reads see the contents at the start of the cycle; deliveries (reads
  *      issued L cycles ago) reach edges, tile outputs and writes;
  *   5. writes take effect, controllers step, the counter advances.
+ * The table look-up (MemInfo.lookup) requests its port after every edge, so
+ * it wins only when no edge wants the port; its word reaches its tile output
+ * `latency` cycles later unless an edge delivers there. A bus write of
+ * lookup_wr stores a word at once (memmodel_config_write).
  * Edges are processed in index order, so a transfer's write request on its
  * destination exists before that port is arbitrated: requests of an edge
  * depend only on grants of lower-numbered edges, as in the priority chains of
@@ -61,6 +65,14 @@ typedef struct UnitState {
 	Request *req;           /* per port: the winning request this cycle, edge -1 if none */
 } UnitState;
 
+/* The table look-up's reads in flight: live[k] and word[k], the read issued k
+ * cycles ago. */
+typedef struct LookupState {
+	int live[MAX_LAT + 1];
+	uint64_t word[MAX_LAT + 1];
+	int delivered;          /* this cycle */
+} LookupState;
+
 struct MemModel {
 	const MemInfo *mi;
 	uint32_t *regs;
@@ -69,6 +81,7 @@ struct MemModel {
 	CtrlState *ctrl;
 	EdgeState *edge;
 	UnitState *unit;
+	LookupState lookup;
 	MemCycle cyc;
 	long conflicts, ii_violations;
 };
@@ -154,11 +167,25 @@ void memmodel_config(MemModel *m, const uint32_t *regs)
 		m->regs[i] = regs[i] & mask32(m->mi->regs[i].width);
 }
 
+/* A bus write of lookup_wr: word (v >> word) mod words of the look-up's
+ * unit takes the low `word` bits of v (a valid word: flag 1). */
+static void lookup_load(MemModel *m, uint32_t v)
+{
+	const MemInfo *mi = m->mi;
+	const MemLookup *lk = &mi->lookup;
+	UnitState *us = &m->unit[lk->port.unit];
+	uint32_t a = mi->word >= 32 ? 0 : (v >> mi->word) & (uint32_t)(lk->words - 1);
+	us->words[a] = v & word_mask(mi);
+	us->flags[a] = 1;
+}
+
 int memmodel_config_write(MemModel *m, uint32_t addr, uint32_t data)
 {
 	for (int i = 0; i < m->mi->nregs; i++)
 		if (mem_reg_address(&m->mi->regs[i]) == (addr & 0xffff0000u)) {
 			m->regs[i] = data & mask32(m->mi->regs[i].width);
+			if (i == m->mi->lookup.wr && mem_has_lookup(m->mi))
+				lookup_load(m, data);
 			return 1;
 		}
 	return 0;
@@ -193,6 +220,7 @@ void memmodel_flush(MemModel *m)
 	for (int u = 0; u < mi->nunits; u++)
 		for (int p = 0; p < mi->units[u].nports; p++)
 			m->unit[u].last_op[p] = -1000000;
+	memset(&m->lookup, 0, sizeof m->lookup);
 }
 
 void memmodel_clear_storage(MemModel *m)
@@ -367,6 +395,30 @@ static void edge_requests(MemModel *m, int e, const uint64_t *in)
 		request(m, ei->dst, e, 1, m->ctrl[ei->ctrl[1]].dst_val);
 }
 
+/* The look-up's read request, after every edge's: in cycle t it reads word
+ * a mod words (a the value of its input), slot (a mod words) / w, whatever
+ * chain_id is. */
+static void lookup_request(MemModel *m, const uint64_t *in)
+{
+	const MemInfo *mi = m->mi;
+	const MemLookup *lk = &mi->lookup;
+	m->lookup.live[0] = 0;
+	if (!mem_has_lookup(mi) || !m->regs[lk->en])
+		return;
+	uint32_t a = in ? (uint32_t)(in[lk->in] & (uint64_t)(lk->words - 1)) : 0;
+	uint32_t w = (uint32_t)mi->units[lk->port.unit].ports[lk->port.port].width;
+	Request *r = &m->unit[lk->port.unit].req[lk->port.port];
+	if (r->edge >= 0) {
+		m->conflicts++;
+		return;
+	}
+	MemPortOp *op = &m->cyc.ports[lk->port.unit][lk->port.port];
+	op->ren = 1;
+	op->addr = a / w;
+	m->lookup.live[0] = 1;
+	m->lookup.word[0] = m->unit[lk->port.unit].words[a];
+}
+
 /* Performs the granted reads: data into the edge's flight of this cycle. */
 static void do_reads(MemModel *m)
 {
@@ -410,6 +462,7 @@ static void deliver(MemModel *m)
 			es->now_flag = es->hold_flag;
 		}
 	}
+	m->lookup.delivered = mem_has_lookup(mi) && m->lookup.live[mi->lookup.latency];
 }
 
 static void do_writes(MemModel *m)
@@ -442,15 +495,19 @@ static void drive_outputs(MemModel *m, const uint64_t *chain_in, const int *chai
 {
 	const MemInfo *mi = m->mi;
 	for (int o = 0; o < mi->nouts; o++) {
-		int local = 0;
+		int local = 0, edge = 0;
 		uint64_t data = 0;
-		for (int e = 0; e < mi->nedges && !local; e++) {
+		for (int e = 0; e < mi->nedges && !edge; e++) {
 			const MemEdgeInfo *ei = &mi->edges[e];
 			if (ei->dst.unit == MEM_TILE_OUT && ei->dst.port == o && m->edge[e].delivered) {
+				edge = 1;
 				local = m->edge[e].now_flag;
 				data = m->edge[e].now[0];
-				break;
 			}
+		}
+		if (!edge && m->lookup.delivered && o == mi->lookup.out) {
+			local = 1;
+			data = m->lookup.word[mi->lookup.latency];
 		}
 		int cv = mi->chain && chain_valid ? chain_valid[o] != 0 : 0;
 		uint64_t cd = mi->chain && chain_in ? chain_in[o] & word_mask(mi) : 0;
@@ -489,6 +546,10 @@ static void advance_edges(MemModel *m)
 		es->line[0] = last;
 		es->line[0].live = es->line[0].write = 0;
 	}
+	LookupState *ls = &m->lookup;
+	memmove(&ls->live[1], &ls->live[0], MAX_LAT * sizeof ls->live[0]);
+	memmove(&ls->word[1], &ls->word[0], MAX_LAT * sizeof ls->word[0]);
+	ls->live[0] = 0;
 }
 
 const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
@@ -502,11 +563,13 @@ const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *c
 	if (!running) {
 		for (int e = 0; e < mi->nedges; e++)
 			m->edge[e].delivered = 0;
+		m->lookup.delivered = 0;
 		drive_outputs(m, chain_in, chain_valid);
 		return &m->cyc;
 	}
 	for (int e = 0; e < mi->nedges; e++)
 		edge_requests(m, e, in);
+	lookup_request(m, in);
 	do_reads(m);
 	deliver(m);
 	do_writes(m);
@@ -526,6 +589,11 @@ uint64_t memmodel_skip(MemModel *m, uint64_t max)
 	const MemInfo *mi = m->mi;
 	if (!m->regs[mi->tile_en])
 		return 0;
+	if (mem_has_lookup(mi) && m->regs[mi->lookup.en])
+		return 0;  /* the look-up reads every cycle */
+	for (int k = 1; mem_has_lookup(mi) && k <= mi->lookup.latency; k++)
+		if (m->lookup.live[k])   /* delivered in a cycle to come */
+			return 0;
 	for (int e = 0; e < mi->nedges; e++)
 		for (int k = 1; k <= MAX_LAT; k++)
 			if (m->edge[e].line[k].live)

@@ -1,9 +1,9 @@
 /* memmodel.h - the cycle-accurate functional model of a memory tile, built
  * from its MemInfo alone and implementing the semantics of lake/COLLATERAL.md:
  * controllers (iteration domain, schedule and address generators), port
- * arbitration, storage with wide fetch, latencies and chaining. The Verilator
- * benches compare the generated Verilog against it cycle by cycle; the
- * configuration solver confirms its answers with it. */
+ * arbitration, storage with wide fetch, latencies, chaining and the table
+ * look-up. The Verilator benches compare the generated Verilog against it
+ * cycle by cycle; the configuration solver confirms its answers with it. */
 #ifndef COMMON_MEMMODEL_H
 #define COMMON_MEMMODEL_H
 
@@ -33,10 +33,13 @@ typedef struct MemCycle {
 __give MemModel *memmodel_new(__keep const MemInfo *mi);
 void memmodel_free(__take MemModel *m);
 /* Sets every configuration register (values indexed like mi->regs, masked to
- * their widths). Does not flush. */
+ * their widths). Does not flush, and does not load the look-up table (only a
+ * bus write of lookup_wr does). */
 void memmodel_config(MemModel *m, const uint32_t *regs);
-/* Writes one register through the configuration bus address; returns 0 if
- * no register has that address. */
+/* Writes one register through the configuration bus address, as a bus write
+ * while the tile stands still; a write of lookup_wr also stores its word in
+ * the look-up's unit (lake/COLLATERAL.md, "Table look-up"). Returns 0 if no
+ * register has that address. */
 int memmodel_config_write(MemModel *m, uint32_t addr, uint32_t data);
 /* State (not configuration) to 0, as the `flush` input. */
 void memmodel_flush(MemModel *m);

@@ -1,8 +1,9 @@
 /* lake.h - Lake memory specifications (LANGUAGES.md section 2): a graph of
  * storage units (SRAMs, register files) with ports, the tile's input and
  * output word ports, and the edges between them, plus what the controllers
- * (iteration domains, address and schedule generators) may do. This is the
- * reading and checking of a spec; generators start from a LakeSpec. */
+ * (iteration domains, address and schedule generators) may do and an
+ * optional table look-up (lake/README.md). This is the reading and checking
+ * of a spec; generators start from a LakeSpec. */
 #ifndef LAKE_H
 #define LAKE_H
 
@@ -52,6 +53,16 @@ typedef struct LakeEdge {
 
 typedef enum { LAKE_AFFINE_RECURRENCE, LAKE_AFFINE_MULTIPLY } LakeAffine;
 
+/* `lookup: { port, addr, out }`: tile input `in` addresses the words of the
+ * unit of storage port `port`, which reads them for tile output `out`
+ * (lake/COLLATERAL.md, "Table look-up"). */
+typedef struct LakeLookup {
+	int present;
+	LakeEnd port;
+	int in, out;            /* tile input and output numbers */
+	int line, col;
+} LakeLookup;
+
 typedef struct LakeSpec {
 	const char *name;
 	const char *file;
@@ -67,6 +78,7 @@ typedef struct LakeSpec {
 	LakeAffine affine;
 	int share;              /* coupled edges share a schedule generator */
 	int chain;              /* tiles can be chained for larger buffers */
+	LakeLookup lookup;      /* at most one table look-up */
 } LakeSpec;
 
 typedef struct LakeFile {

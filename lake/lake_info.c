@@ -57,6 +57,12 @@ MemInfo *lake_info(const LakeSpec *s)
 		mi->edges[i].src = (MemEnd){ s->edges[i].src.unit, s->edges[i].src.port };
 		mi->edges[i].dst = (MemEnd){ s->edges[i].dst.unit, s->edges[i].dst.port };
 	}
+	mi->lookup.port = (MemEnd){ -1, 0 };
+	if (s->lookup.present) {
+		mi->lookup.port = (MemEnd){ s->lookup.port.unit, s->lookup.port.port };
+		mi->lookup.in = s->lookup.in;
+		mi->lookup.out = s->lookup.out;
+	}
 	meminfo_derive(mi);
 	return mi;
 }

@@ -25,7 +25,7 @@ static const char usage[] =
 	"           a random valid configuration (DIR/config.hex), inputs (DIR/inputs.hex) and the\n"
 	"           model's trace (DIR/expected.trace) for the Verilator bench; with --scenario a\n"
 	"           designed configuration checked against its known outputs: linebuffer:D,\n"
-	"           widefetch, transpose, chain (two tiles)\n"
+	"           widefetch, transpose, chain (two tiles), lookup\n"
 	"       lake tb DIR/<mem>.info.yaml -o DIR [--tiles N] [-q]\n"
 	"           the Verilog test bench that replays bench files against <mem>.v\n"
 	"Every command exits non-zero on error and writes nothing partial.\n";
@@ -42,12 +42,16 @@ static int check_one(const char *path)
 	}
 	const LakeSpec *s = f->spec;
 	printf("%s: mem %s: %d-bit words, %d storage unit%s (%ld words of SRAM, %ld of registers), "
-	       "%d in, %d out, %d edges, %d-level controllers with %d-bit counters (%s%s)%s\n",
+	       "%d in, %d out, %d edges, %d-level controllers with %d-bit counters (%s%s)%s",
 	       path, s->name, s->word, s->nunits, s->nunits == 1 ? "" : "s",
 	       lake_capacity(s, LAKE_SRAM), lake_capacity(s, LAKE_REGFILE), s->nins, s->nouts,
 	       s->nedges, s->dims, s->counter_bits,
 	       s->affine == LAKE_AFFINE_RECURRENCE ? "recurrence" : "multiply",
 	       s->share ? ", shared schedules" : "", s->chain ? ", chaining" : "");
+	if (s->lookup.present)
+		printf(", table look-up at %s (%s -> %s)", lake_end_name(f, s->lookup.port), s->ins[s->lookup.in],
+		       s->outs[s->lookup.out]);
+	putchar('\n');
 	lake_file_free(f);
 	diags_free(d);
 	return 0;

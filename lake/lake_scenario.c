@@ -9,7 +9,9 @@
  *   transpose     a 16x16 matrix through the PUB and out in 4x4 blocks, each
  *                 transposed (Unified Buffer, footnote 1), one word per cycle;
  *   chain         two chained tiles hold a 4,096-word buffer, twice one
- *                 tile's SRAM, and replay it. */
+ *                 tile's SRAM, and replay it;
+ *   lookup        a 200-entry table loaded through lookup_wr and read at a
+ *                 stream of addresses, one word per cycle. */
 #include "lake_scenario.h"
 
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "../common/affine.h"
+#include "../common/rng.h"
 #include "../common/util.h"
 #include "../common/vec.h"
 
@@ -26,6 +29,8 @@ uint64_t scenario_input(const MemInfo *mi, const Scenario *sc, int port, long t)
 {
 	if (t >= sc->stream)
 		return 0;
+	if (sc->input)
+		return sc->input[t * mi->nins + port];
 	uint64_t v = (uint64_t)t * 2654435761u + (uint64_t)port * 40503u + 17;
 	v ^= v >> 13;
 	return mi->word >= 64 ? v : v & ((1ull << mi->word) - 1);
@@ -275,6 +280,74 @@ static int sc_chain(const MemInfo *mi, Scenario *sc, OutVec *out, char *why, siz
 	return 1;
 }
 
+/* The look-up scenario's table: entry i is f(i) at address 37 i + 11 mod
+ * min(words, 1024): scattered, 71 rows of 4 words holding two or three
+ * entries on pub. */
+static uint32_t table_addr(const MemLookup *lk, long i)
+{
+	long m = lk->words < 1024 ? lk->words : 1024;
+	return (uint32_t)((37 * i + 11) % m);
+}
+
+static uint64_t table_value(const MemInfo *mi, long i)
+{
+	uint64_t v = (uint64_t)(i * i * 2971 + i * 613 + 1234567) ^ (uint64_t)i << 7;
+	return v & ((1ull << mi->word) - 1);
+}
+
+/* The looked-up address in cycle t: every entry in order, each entry three
+ * times running, then random entries, random words (most never loaded, so
+ * 0) and entries with bits set above the table's address (a + j * words). */
+static uint64_t lookup_address(const MemInfo *mi, long t, long entries, Rng *r)
+{
+	const MemLookup *lk = &mi->lookup;
+	if (t < entries)
+		return table_addr(lk, t);
+	if (t < 4 * entries)
+		return table_addr(lk, (t - entries) / 3);
+	uint64_t k = rng_below(r, 8), a = table_addr(lk, (long)rng_below(r, (uint64_t)entries));
+	if (k == 0)
+		return rng_below(r, (uint64_t)lk->words);
+	if (k == 1)
+		return (a + rng_bits(r, mi->word) * (uint64_t)lk->words) & ((1ull << mi->word) - 1);
+	return a;
+}
+
+/* The table look-up alone (no controller enabled): 200 entries loaded
+ * through lookup_wr (two reloaded: the last write wins), then 1,400
+ * addresses on the look-up's input; its output carries the addressed word
+ * `latency` cycles after each, every cycle (after the stream the input is 0
+ * and so is the address). */
+static int sc_lookup(const MemInfo *mi, Scenario *sc, OutVec *out, char *why, size_t len)
+{
+	const MemLookup *lk = &mi->lookup;
+	if (!need(mi, mem_has_lookup(mi), "a table look-up", why, len) ||
+	    !need(mi, lk->words >= 256 && mi->word >= 10, "a look-up of at least 256 words of 10 bits", why, len))
+		return 0;
+	const long entries = 200, n = 7 * entries;
+	uint64_t *tbl = xcalloc((size_t)lk->words, sizeof *tbl);
+	sc->loads = xcalloc((size_t)entries + 2, sizeof *sc->loads);
+	for (long i = 0; i < entries + 2; i++) {
+		long e = i < entries ? i : i - entries + 5;   /* entries 5 and 6 twice */
+		uint64_t v = i < entries ? table_value(mi, e) : table_value(mi, e + 1000);
+		sc->loads[sc->nloads++] = table_addr(lk, e) << mi->word | (uint32_t)v;
+		tbl[table_addr(lk, e)] = v;
+	}
+	sc->regs[0] = new_regs(mi);
+	sc->regs[0][lk->en] = 1;
+	sc->stream = n;
+	sc->input = xcalloc((size_t)(n * mi->nins), sizeof *sc->input);
+	Rng r;
+	rng_seed(&r, 5);
+	for (long t = 0; t < n; t++)
+		sc->input[t * mi->nins + lk->in] = lookup_address(mi, t, entries, &r);
+	sc->cycles = n + lk->latency + 8;
+	for (long t = lk->latency; t < sc->cycles; t++)
+		expect(out, t, lk->out, tbl[scenario_input(mi, sc, lk->in, t - lk->latency) & (uint64_t)(lk->words - 1)]);
+	free(tbl);
+	return 1;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const ScenarioOut *x = a, *y = b;
@@ -302,8 +375,10 @@ int scenario_build(const MemInfo *mi, const char *name, Scenario *sc, char *why,
 		ok = sc_transpose(mi, sc, &out, why, whylen);
 	} else if (strcmp(name, "chain") == 0) {
 		ok = sc_chain(mi, sc, &out, why, whylen);
+	} else if (strcmp(name, "lookup") == 0) {
+		ok = sc_lookup(mi, sc, &out, why, whylen);
 	} else {
-		snprintf(why, whylen, "unknown scenario '%s' (linebuffer:D, widefetch, transpose, chain)", name);
+		snprintf(why, whylen, "unknown scenario '%s' (linebuffer:D, widefetch, transpose, chain, lookup)", name);
 		ok = 0;
 	}
 	if (out.len)
@@ -324,4 +399,9 @@ void scenario_free(Scenario *sc)
 	free(sc->expect);
 	sc->expect = NULL;
 	sc->nexpect = 0;
+	free(sc->input);
+	sc->input = NULL;
+	free(sc->loads);
+	sc->loads = NULL;
+	sc->nloads = 0;
 }

@@ -1,6 +1,6 @@
 /* lake_scenario.h - designed configurations of a memory tile whose output is
  * known in advance: the use cases the issue names (line buffers, wide-fetch
- * streaming, a 4x4-block transpose, chained tiles). Each configures the
+ * streaming, a 4x4-block transpose, chained tiles) and the table look-up. Each configures the
  * controllers from affine maps, drives known input streams and lists the
  * output words it must produce; `lake vectors --scenario` checks the
  * functional model against that list and writes the bench files, so the
@@ -27,6 +27,9 @@ typedef struct Scenario {
 	uint32_t *regs[SCENARIO_MAX_TILES];
 	long cycles;
 	long stream;            /* input words per input port (cycles 0 .. stream-1) */
+	uint64_t *input;        /* stream x nins words (cycle-major), or NULL: a hash of the cycle */
+	uint32_t *loads;        /* lookup_wr bus writes after the registers, before tile_en */
+	long nloads;
 	ScenarioOut *expect;
 	long nexpect;
 } Scenario;

@@ -1,8 +1,8 @@
 /* lake_sim.c - `lake sim` and `lake vectors`: the functional model
  * (common/memmodel.h) run on a configuration, and the files of the Verilator
- * bench (lake/COLLATERAL.md, "Bench files"): a random valid configuration,
- * random inputs and the model's per-cycle trace. Both read only the
- * collateral. */
+ * bench (lake/COLLATERAL.md, "Bench files"): a random valid configuration
+ * (with random look-up table loads), random inputs and the model's per-cycle
+ * trace. Both read only the collateral. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,16 +275,44 @@ static void random_config(const MemInfo *mi, uint64_t seed, uint32_t *regs)
 		random_ctrl(mi, &mi->ctrls[c], chain_id, &r, regs);
 }
 
-/* Configuration bus writes for every register of tile x, tile_en last: the
- * tile runs from the cycle tile_en is written, so it must not start before
- * the rest of its configuration is in place. */
-static void write_config(const MemInfo *mi, const uint32_t *regs, int x, FILE *f)
+/* One configuration bus write to config.hex and to the model. */
+static void bus_write(MemModel *m, uint32_t addr, uint32_t data, FILE *f)
 {
+	fprintf(f, "%08x %08x\n", addr, data);
+	memmodel_config_write(m, addr, data);
+}
+
+/* Configuration bus writes for every register of tile x, then the look-up
+ * table's loads (writes of lookup_wr), tile_en last: the tile runs from the
+ * cycle tile_en is written, so it must not start before the rest of its
+ * configuration is in place. The model m sees the same writes as the bench
+ * (the loads, and the write of lookup_wr's register value, store words). */
+static void write_config(const MemInfo *mi, const uint32_t *regs, const uint32_t *loads, long nloads, int x,
+			 MemModel *m, FILE *f)
+{
+	uint32_t tile = (uint32_t)x << 8;
 	for (int i = 0; i < mi->nregs; i++)
 		if (i != mi->tile_en)
-			fprintf(f, "%08x %08x\n", mem_reg_address(&mi->regs[i]) | (uint32_t)x << 8, regs[i]);
-	fprintf(f, "%08x %08x\n", mem_reg_address(&mi->regs[mi->tile_en]) | (uint32_t)x << 8,
-		regs[mi->tile_en]);
+			bus_write(m, mem_reg_address(&mi->regs[i]) | tile, regs[i], f);
+	for (long k = 0; k < nloads; k++)
+		bus_write(m, mem_reg_address(&mi->regs[mi->lookup.wr]) | tile, loads[k], f);
+	bus_write(m, mem_reg_address(&mi->regs[mi->tile_en]) | tile, regs[mi->tile_en], f);
+}
+
+/* Random table loads for a random configuration: up to max words at random
+ * addresses among the first 128, so that some share a row and some are
+ * loaded twice. */
+static long random_loads(const MemInfo *mi, uint64_t seed, uint32_t *loads, long max)
+{
+	Rng r;
+	rng_seed(&r, seed * 2 + 7);
+	if (!mem_has_lookup(mi))
+		return 0;
+	uint64_t span = mi->lookup.words < 128 ? (uint64_t)mi->lookup.words : 128;
+	long n = (long)rng_below(&r, (uint64_t)max + 1);
+	for (long k = 0; k < n; k++)
+		loads[k] = (uint32_t)(rng_below(&r, span) << mi->word | rng_bits(&r, mi->word));
+	return n;
 }
 
 /* ---- scenarios ---- */
@@ -361,9 +389,8 @@ static int run_scenario(const MemInfo *mi, const Scenario *sc, FILE *fc, FILE *f
 	ScenarioRun sr = { .mi = mi, .sc = sc };
 	for (int k = 0; k < sc->tiles; k++) {
 		sr.m[k] = memmodel_new(mi);
-		memmodel_config(sr.m[k], sc->regs[k]);
+		write_config(mi, sc->regs[k], sc->loads, sc->nloads, k, sr.m[k], fc);
 		memmodel_flush(sr.m[k]);
-		write_config(mi, sc->regs[k], k, fc);
 	}
 	sr.in = xcalloc((size_t)mi->nins + 1, sizeof *sr.in);
 	sr.chain = xcalloc((size_t)mi->nouts + 1, sizeof *sr.chain);
@@ -390,11 +417,11 @@ static int run_scenario(const MemInfo *mi, const Scenario *sc, FILE *fc, FILE *f
 /* The random configuration of seed o->seed and its run. */
 static void random_vectors(const MemInfo *mi, const SimOpts *o, FILE *fc, FILE *fi, FILE *ft)
 {
-	uint32_t *regs = xcalloc((size_t)mi->nregs + 1, sizeof *regs);
+	uint32_t *regs = xcalloc((size_t)mi->nregs + 1, sizeof *regs), loads[64];
 	random_config(mi, o->seed, regs);
+	long nloads = random_loads(mi, o->seed, loads, 64);
 	MemModel *m = memmodel_new(mi);
-	write_config(mi, regs, 0, fc);
-	memmodel_config(m, regs);
+	write_config(mi, regs, loads, nloads, 0, m, fc);
 	memmodel_flush(m);
 	long fires = run(m, mi, o, ft, fi);
 	if (!o->quiet)

@@ -252,10 +252,23 @@ static void put_ctrl(const MemInfo *mi, const MemCtrl *c, FILE *f)
 		put_end(mi, c, "dst", e->dst, c->dst, c->side == MEM_SIDE_BOTH ? e->latency : 0, f);
 }
 
+/* The look-up has no controller: its registers are only named. */
+static void put_lookup(const MemInfo *mi, FILE *f)
+{
+	if (!mem_has_lookup(mi))
+		return;
+	fprintf(f, "\n; ---- table look-up: %s addresses %s, %s delivers the word ----\n"
+		"; Nothing to solve: lookup_en and lookup_wr (feature %d, role SET0) stay 0 in the\n"
+		"; configuration solver, which never writes them; a bus write of lookup_wr loads a\n"
+		"; table word (lake/COLLATERAL.md, \"Table look-up\").\n", mi->ins[mi->lookup.in], mem_end_name(mi, mi->lookup.port),
+		mi->outs[mi->lookup.out], mi->nctrls + 1);
+}
+
 void lake_smt2(const MemInfo *mi, FILE *f)
 {
 	put_header(mi, f);
 	put_registers(mi, f);
 	for (int c = 0; c < mi->nctrls; c++)
 		put_ctrl(mi, &mi->ctrls[c], f);
+	put_lookup(mi, f);
 }

@@ -27,7 +27,8 @@ static int is_reserved(const char *name)
 	for (int i = 0; names[i]; i++)
 		if (strcmp(name, names[i]) == 0)
 			return 1;
-	if (strncmp(name, "cfg_", 4) == 0 || strncmp(name, "config_", 7) == 0)
+	if (strncmp(name, "cfg_", 4) == 0 || strncmp(name, "config_", 7) == 0 || strcmp(name, "lookup") == 0 ||
+	    strncmp(name, "lookup_", 7) == 0)
 		return 1;
 	return name[0] == 'e' && name[1] >= '0' && name[1] <= '9';
 }
@@ -37,7 +38,7 @@ static const char *read_top_name(Reader *r, const YNode *n, const char *what)
 	const char *name = read_name_plain(r, n, what);
 	if (name && is_reserved(name)) {
 		ynode_error(r->d, n, "'%s' cannot name a %s: the generated Verilog uses it (reserved: clk, "
-			    "rst, flush, cycle, run, tile_en, chain_id, config_*, cfg_*, e<N>...)", name, what);
+			    "rst, flush, cycle, run, tile_en, chain_id, lookup_*, config_*, cfg_*, e<N>...)", name, what);
 		return NULL;
 	}
 	return name;
@@ -318,7 +319,16 @@ static void read_edge(Reader *r, const YNode *n)
 	s->edges[s->nedges++] = e;
 }
 
-/* Every port of the tile and of every storage unit takes part in an edge. */
+/* Does the table look-up use this end (its port, input or output)? */
+static int lookup_uses(const LakeSpec *s, LakeEnd e)
+{
+	const LakeLookup *lk = &s->lookup;
+	return lk->present && (same_end(lk->port, e) || same_end((LakeEnd){ LAKE_TILE_IN, lk->in }, e) ||
+			       same_end((LakeEnd){ LAKE_TILE_OUT, lk->out }, e));
+}
+
+/* Every port of the tile and of every storage unit takes part in an edge or
+ * in the table look-up. */
 static void check_connected(Reader *r, const YNode *edges)
 {
 	const LakeSpec *s = r->s;
@@ -326,7 +336,7 @@ static void check_connected(Reader *r, const YNode *edges)
 		int n = u == LAKE_TILE_IN ? s->nins : u == LAKE_TILE_OUT ? s->nouts : s->units[u].nports;
 		for (int p = 0; p < n; p++) {
 			LakeEnd e = { u, p };
-			int used = 0;
+			int used = lookup_uses(s, e);
 			for (int i = 0; i < s->nedges && !used; i++)
 				used = same_end(s->edges[i].src, e) || same_end(s->edges[i].dst, e);
 			if (!used)
@@ -463,17 +473,95 @@ static void check_chain(Reader *r, const YNode *n)
 		ynode_error(r->d, n, "chaining joins SRAMs and this memory has none");
 }
 
+/* ---- the table look-up ---- */
+
+/* The look-up's port: a storage port that reads, of a unit with a port to
+ * load the table through, whose word and word address fit lookup_wr. */
+static int read_lookup_port(Reader *r, const YNode *n, LakeEnd *e)
+{
+	const LakeSpec *s = r->s;
+	if (!find_end(r, n, e))
+		return 0;
+	if (e->unit < 0) {
+		ynode_error(r->d, n, "'%s' is a tile port; the look-up reads a storage port (unit.port)",
+			   lake_end_name(r->f, *e));
+		return 0;
+	}
+	const LakeUnit *u = &s->units[e->unit];
+	int writable = 0, abits = 0;
+	for (int p = 0; p < u->nports; p++)
+		writable |= (u->ports[p].op & LAKE_WRITE) != 0;
+	while ((1L << abits) < u->words)
+		abits++;
+	if (!(u->ports[e->port].op & LAKE_READ))
+		ynode_error(r->d, n, "'%s' is a write port; the look-up's port must read", lake_end_name(r->f, *e));
+	else if (!writable)
+		ynode_error(r->d, n, "'%s' has no write port to load the look-up table through", u->name);
+	else if (s->word + abits > 32)
+		ynode_error(r->d, n, "a look-up table of %d %d-bit words does not fit lookup_wr (%d data and %d "
+			    "address bits; at most 32)", u->words, s->word, s->word, abits);
+	else
+		return 1;
+	return 0;
+}
+
+/* The number of tile input (is_out 0) or output (1) `n` names, or -1. */
+static int read_lookup_tile_port(Reader *r, const YNode *n, int is_out, const char *key)
+{
+	const LakeSpec *s = r->s;
+	const char *const *names = is_out ? s->outs : s->ins, *const *other = is_out ? s->ins : s->outs;
+	int count = is_out ? s->nouts : s->nins, nother = is_out ? s->nins : s->nouts;
+	const char *text = n->kind == YN_SCALAR ? n->value : "";
+	for (int i = 0; i < count; i++)
+		if (strcmp(names[i], text) == 0)
+			return i;
+	for (int i = 0; i < nother; i++)
+		if (strcmp(other[i], text) == 0) {
+			ynode_error(r->d, n, "'%s' is a tile %s; the look-up's %s is a tile %s", text,
+				   is_out ? "input" : "output", key, is_out ? "output" : "input");
+			return -1;
+		}
+	ynode_error(r->d, n, "unknown tile %s '%s' (the look-up's %s)", is_out ? "output" : "input", text, key);
+	return -1;
+}
+
+/* lookup: { port: unit.port, addr: <tile input>, out: <tile output> } */
+static void read_lookup(Reader *r, const YNode *n)
+{
+	static const char *const keys[] = { "port", "addr", "out", NULL };
+	static const char *const needs[] = { "the storage port it reads, unit.port",
+					     "the tile input carrying the word address",
+					     "the tile output delivering the word" };
+	LakeLookup *lk = &r->s->lookup;
+	if (!ynode_expect(n, YN_MAP, "a look-up { port, addr, out } (one per tile)", r->d))
+		return;
+	int bad = ymap_check_keys(n, keys, "the look-up", r->d);
+	for (int i = 0; keys[i]; i++)
+		if (!ymap_get(n, keys[i])) {
+			ynode_error(r->d, n, "missing '%s' in the look-up (%s)", keys[i], needs[i]);
+			bad++;
+		}
+	if (bad)
+		return;
+	lk->line = n->line;
+	lk->col = n->col;
+	lk->in = read_lookup_tile_port(r, ymap_get(n, "addr"), 0, "addr");
+	lk->out = read_lookup_tile_port(r, ymap_get(n, "out"), 1, "out");
+	if (read_lookup_port(r, ymap_get(n, "port"), &lk->port) && lk->in >= 0 && lk->out >= 0)
+		lk->present = 1;
+}
+
 /* ---- the file ---- */
 
 static void read_mem(Reader *r, const YNode *root)
 {
 	static const char *const keys[] = { "mem", "word", "storage", "ports", "edges", "controller",
-					    "chain", NULL };
+					    "chain", "lookup", NULL };
 	static const char *const port_keys[] = { "in", "out", NULL };
 	LakeSpec *s = r->s;
 	ymap_check_keys(root, keys, "a MEM spec", r->d);
 	for (int i = 0; keys[i]; i++)
-		if (strcmp(keys[i], "chain") != 0 && !ymap_get(root, keys[i]))
+		if (strcmp(keys[i], "chain") != 0 && strcmp(keys[i], "lookup") != 0 && !ymap_get(root, keys[i]))
 			ynode_error(r->d, root, "missing '%s'", keys[i]);
 	if (ymap_get(root, "mem"))
 		s->name = read_name_plain(r, ymap_get(root, "mem"), "memory");
@@ -490,6 +578,8 @@ static void read_mem(Reader *r, const YNode *root)
 	if (ymap_get(root, "controller"))
 		read_controller(r, ymap_get(root, "controller"));
 	read_bool(r, ymap_get(root, "chain"), "chain", &s->chain);
+	if (ymap_get(root, "lookup") && diags_errors(r->d) == 0)
+		read_lookup(r, ymap_get(root, "lookup"));
 	if (ymap_get(root, "edges") && diags_errors(r->d) == 0)
 		read_edges(r, ymap_get(root, "edges"));
 	if (s->chain && diags_errors(r->d) == 0)

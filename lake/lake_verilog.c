@@ -21,7 +21,13 @@
  * delivered for writes without a delivery; each tile output takes its lowest
  * delivering edge, or the chain inputs. Nothing happens in a cycle of rst or
  * flush, nor while tile_en is 0: the counter, the domains and every pipeline
- * stage stand still. */
+ * stage stand still.
+ *
+ * A tile with a table look-up (MemInfo.lookup) also requests its look-up port
+ * every cycle at the slot its input addresses, after every edge; the word
+ * goes through `latency` stages to its output, where any delivering edge
+ * comes first. A bus write of lookup_wr stores a word through the unit's
+ * first write port, whose storage port then has a per-word write mask. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +165,23 @@ static int edge_hold_flag(const MemInfo *mi, int e)
 static int same_end(MemEnd a, MemEnd b)
 {
 	return a.unit == b.unit && a.port == b.port;
+}
+
+/* The port the table look-up reads, and the one its table is loaded through. */
+static int is_lookup_port(const MemInfo *mi, MemEnd e)
+{
+	return mem_has_lookup(mi) && same_end(mi->lookup.port, e);
+}
+
+static int is_load_port(const MemInfo *mi, MemEnd e)
+{
+	return mem_has_lookup(mi) && e.unit == mi->lookup.port.unit && e.port == mi->lookup.load;
+}
+
+/* A storage port with a per-word write mask: the load port, if wider than a word. */
+static int has_wmask(const MemInfo *mi, MemEnd e)
+{
+	return is_load_port(mi, e) && port_of(mi, e)->width > 1;
 }
 
 /* The requests on a port, lowest edge first; returns how many. */
@@ -449,6 +472,8 @@ static void storage_port_decls(Gen *g, MemEnd e, List *l)
 		vec_push(l, arena_printf(g->a, "input  wire %s_ren", n));
 	if (pi->op & MEM_WRITE)
 		vec_push(l, arena_printf(g->a, "input  wire %s_wen", n));
+	if (has_wmask(mi, e))
+		vec_push(l, arena_printf(g->a, "input  wire %s%s_wmask", rng(g, pi->width), n));
 	if (pi->addr_bits > 0)
 		vec_push(l, arena_printf(g->a, "input  wire %s%s_addr", rng(g, pi->addr_bits), n));
 	if (pi->op & MEM_WRITE)
@@ -530,6 +555,32 @@ static const char *at_slot(Gen *g, const char *bus, const MemPortInfo *pi, int w
 	return arena_printf(g->a, "%s[%s_addr * %d +: %d]", bus, pi->name, w, w);
 }
 
+/* Element k (w bits each) of the slot of a port in a bus of such elements. */
+static const char *at_slot_word(Gen *g, const char *bus, const MemPortInfo *pi, int w, int k)
+{
+	if (!pi->addr_bits)
+		return arena_printf(g->a, "%s[%d +: %d]", bus, k * w, w);
+	return arena_printf(g->a, "%s[%s_addr * %d + %d +: %d]", bus, pi->name, pi->width * w, k * w, w);
+}
+
+/* A masked write: each word of the slot whose mask bit is set. */
+static void emit_regfile_masked_write(Gen *g, const MemPortInfo *pi)
+{
+	const MemInfo *mi = g->mi;
+	int wb = mi->word;
+	vw_line(&g->w, "if (%s_wen) begin", pi->name);
+	vw_indent(&g->w);
+	for (int k = 0; k < pi->width; k++) {
+		vw_line(&g->w, "if (%s_wmask[%d]) begin", pi->name, k);
+		vw_line(&g->w, "    %s <= %s_wdata[%d +: %d];", at_slot_word(g, "data", pi, wb, k), pi->name, k * wb, wb);
+		if (mi->chain)
+			vw_line(&g->w, "    %s <= %s_wflag;", at_slot_word(g, "flags", pi, 1, k), pi->name);
+		vw_line(&g->w, "end");
+	}
+	vw_dedent(&g->w);
+	vw_line(&g->w, "end");
+}
+
 static void emit_regfile_writes(Gen *g, int u)
 {
 	const MemInfo *mi = g->mi;
@@ -538,6 +589,10 @@ static void emit_regfile_writes(Gen *g, int u)
 		const MemPortInfo *pi = &un->ports[p];
 		if (!(pi->op & MEM_WRITE))
 			continue;
+		if (has_wmask(mi, (MemEnd){ u, p })) {
+			emit_regfile_masked_write(g, pi);
+			continue;
+		}
 		vw_line(&g->w, "if (%s_wen) begin", pi->name);
 		vw_line(&g->w, "    %s <= %s_wdata;", at_slot(g, "data", pi, pi->width * mi->word), pi->name);
 		if (mi->chain)
@@ -680,7 +735,17 @@ static void emit_sram_port(Gen *g, int u, int p)
 		vw_line(&g->w, "wire %s%s_row = %s;", rng(g, rb), n, slice(g, arena_printf(g->a, "%s_addr", n), pi->addr_bits, sb, rb));
 	if (sb)
 		vw_line(&g->w, "wire %s%s_sub = %s;", rng(g, sb), n, slice(g, arena_printf(g->a, "%s_addr", n), pi->addr_bits, 0, sb));
-	if (pi->op & MEM_WRITE) {
+	if ((pi->op & MEM_WRITE) && has_wmask(mi, e)) {
+		/* the slot's words of the port's word mask */
+		const char *mine = un->fetch > pi->width
+				   ? arena_printf(g->a, "{{%d{1'b0}}, %s_wmask}", un->fetch - pi->width, n)
+				   : arena_printf(g->a, "%s_wmask", n);
+		if (!sb)
+			vw_line(&g->w, "wire %s%s_row_wmask = %s;", rng(g, un->fetch), n, mine);
+		else
+			vw_line(&g->w, "wire %s%s_row_wmask = %s << %s;", rng(g, un->fetch), n, mine,
+				wb ? arena_printf(g->a, "{%s_sub, %d'b0}", n, wb) : arena_printf(g->a, "%s_sub", n));
+	} else if (pi->op & MEM_WRITE) {
 		const char *ones = arena_printf(g->a, "{{%d{1'b0}}, {%d{1'b1}}}", un->fetch - pi->width, pi->width);
 		if (!sb && un->fetch > 1)
 			vw_line(&g->w, "wire %s%s_wmask = {%d{1'b1}};", rng(g, un->fetch), n, un->fetch);
@@ -719,7 +784,9 @@ static void emit_macro_inst(Gen *g, int u)
 			vec_push(&l, arena_printf(g->a, ".%s_row(%s_row)", n, n));
 		if (pi->op & MEM_WRITE)
 			vec_push(&l, arena_printf(g->a, ".%s_wen(%s_wen), %s.%s_wdata({%d{%s_wdata}})", n, n,
-					 un->fetch > 1 ? arena_printf(g->a, ".%s_wmask(%s_wmask), ", n, n) : "", n,
+					 un->fetch > 1 ? arena_printf(g->a, ".%s_wmask(%s_%swmask), ", n, n,
+								      has_wmask(mi, (MemEnd){ u, p }) ? "row_" : "")
+						       : "", n,
 					 un->fetch / pi->width, n));
 		if (pi->op & MEM_READ)
 			vec_push(&l, arena_printf(g->a, ".%s_ren(%s_ren), .%s_rdata(%s_row_rdata)", n, n, n, n));
@@ -876,6 +943,8 @@ static void emit_nets(Gen *g)
 			int nr = port_reqs(mi, e, reqs);
 			for (int i = 0; i < nr; i++)
 				vw_line(&g->w, "wire %s_win_e%d;", n, reqs[i].edge);
+			if (is_lookup_port(mi, e))
+				vw_line(&g->w, "wire %s_win_lookup;", n);
 		}
 	vw_line(&g->w, "// ---- edges ----");
 	for (int i = 0; i < mi->nedges; i++) {
@@ -1035,8 +1104,9 @@ static const char *req_flag(Gen *g, Req r)
 	return arena_printf(g->a, "e%d_flag", r.edge);
 }
 
-/* Grants: the lowest-numbered edge's request wins. */
-static void emit_grants(Gen *g, const char *n, const Req *r, int nr)
+/* Grants: the lowest-numbered edge's request wins, and on the look-up port
+ * the look-up's request after them. */
+static void emit_grants(Gen *g, MemEnd e, const char *n, const Req *r, int nr)
 {
 	const char *any = NULL;
 	for (int i = 0; i < nr; i++) {
@@ -1045,6 +1115,23 @@ static void emit_grants(Gen *g, const char *n, const Req *r, int nr)
 			any ? arena_printf(g->a, " & ~(%s)", any) : "");
 		any = any ? arena_printf(g->a, "%s | %s", any, s) : s;
 	}
+	if (is_lookup_port(g->mi, e))
+		vw_line(&g->w, "assign %s_win_lookup = lookup_req%s;", n,
+			any ? arena_printf(g->a, " & ~(%s)", any) : "");
+}
+
+/* The generator value of a port: the granted request's, or the look-up's
+ * slot (zero-extended). */
+static const char *port_value(Gen *g, MemEnd e, const char *n, const Req *r, int nr, int gb)
+{
+	const char *v = and_or(g, n, r, nr, -1, gb, req_value);
+	int ab = port_of(g->mi, e)->addr_bits;
+	if (!is_lookup_port(g->mi, e) || !ab)
+		return v;
+	const char *slot = gb == ab ? "lookup_slot" : arena_printf(g->a, "{%d'b0, lookup_slot}", gb - ab);
+	const char *term = gb == 1 ? arena_printf(g->a, "(%s_win_lookup & %s)", n, slot)
+				   : arena_printf(g->a, "({%d{%s_win_lookup}} & %s)", gb, n, slot);
+	return nr ? arena_printf(g->a, "%s | %s", v, term) : term;
 }
 
 /* The chain hit of a port's value: its high bits against chain_id. */
@@ -1079,7 +1166,11 @@ static void emit_port_op(Gen *g, MemEnd e, const Req *r, int nr)
 	const char *hit = mi->units[e.unit].chained ? arena_printf(g->a, " & %s_hit", n) : "";
 	int gb = gen_bits(mi, e), ab = pi->addr_bits, bits = port_bits(mi, e);
 	const char *rd = any_win(g, n, r, nr, 0), *wr = any_win(g, n, r, nr, 1);
-	vw_line(&g->w, "assign %s_ren = %s;", n, strcmp(rd, "1'b0") ? arena_printf(g->a, "(%s)%s", rd, hit) : rd);
+	rd = strcmp(rd, "1'b0") ? arena_printf(g->a, "(%s)%s", rd, hit) : rd;
+	if (is_lookup_port(mi, e))   /* the look-up reads whatever chain_id is */
+		rd = strcmp(rd, "1'b0") ? arena_printf(g->a, "%s | %s_win_lookup", rd, n)
+					: arena_printf(g->a, "%s_win_lookup", n);
+	vw_line(&g->w, "assign %s_ren = %s;", n, rd);
 	vw_line(&g->w, "assign %s_wen = %s;", n, strcmp(wr, "1'b0") ? arena_printf(g->a, "(%s)%s", wr, hit) : wr);
 	if (ab)
 		vw_line(&g->w, "assign %s_addr = (%s_ren | %s_wen) ? %s : %s;", n, n, n,
@@ -1101,10 +1192,11 @@ static void emit_port(Gen *g, MemEnd e)
 	const char *n = pname(g, e);
 	Req r[2 * LAKE_MAX_EDGES + 2];
 	int nr = port_reqs(mi, e, r), gb = gen_bits(mi, e);
-	vw_line(&g->w, "// %s: %d request%s, the lowest edge wins", mem_end_name(mi, e), nr, nr == 1 ? "" : "s");
-	emit_grants(g, n, r, nr);
+	vw_line(&g->w, "// %s: %d request%s, the lowest edge wins%s", mem_end_name(mi, e), nr, nr == 1 ? "" : "s",
+		is_lookup_port(mi, e) ? "; then the table look-up's" : "");
+	emit_grants(g, e, n, r, nr);
 	if (gb)
-		vw_line(&g->w, "wire %s%s_value = %s;", rng(g, gb), n, and_or(g, n, r, nr, -1, gb, req_value));
+		vw_line(&g->w, "wire %s%s_value = %s;", rng(g, gb), n, port_value(g, e, n, r, nr, gb));
 	if (mi->units[e.unit].chained)
 		vw_line(&g->w, "assign %s_hit = %s;", n, chain_match(g, e));
 	emit_port_op(g, e, r, nr);
@@ -1129,16 +1221,20 @@ static void emit_storage_inst(Gen *g, int u)
 		MemEnd e = { u, p };
 		const MemPortInfo *pi = &un->ports[p];
 		const char *n = pi->name, *s = pname(g, e), *line = "";
+		/* the load port's signals with the bus write of lookup_wr */
+		const char *st = is_load_port(mi, e) ? arena_printf(g->a, "%s_st", s) : s;
 		if (!is_regfile(mi, e) && (pi->op & MEM_READ))
-			line = arena_printf(g->a, "%s, .%s_ren(%s_ren)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_ren(%s_ren)", line, n, st);
 		if (pi->op & MEM_WRITE)
-			line = arena_printf(g->a, "%s, .%s_wen(%s_wen)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_wen(%s_wen)", line, n, st);
+		if (has_wmask(mi, e))
+			line = arena_printf(g->a, "%s, .%s_wmask(%s_wmask)", line, n, st);
 		if (pi->addr_bits)
-			line = arena_printf(g->a, "%s, .%s_addr(%s_addr)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_addr(%s_addr)", line, n, st);
 		if (pi->op & MEM_WRITE)
-			line = arena_printf(g->a, "%s, .%s_wdata(%s_wdata)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_wdata(%s_wdata)", line, n, st);
 		if ((pi->op & MEM_WRITE) && has_flags(mi, e))
-			line = arena_printf(g->a, "%s, .%s_wflag(%s_wflag)", line, n, s);
+			line = arena_printf(g->a, "%s, .%s_wflag(%s_wflag)", line, n, st);
 		if (pi->op & MEM_READ)
 			line = arena_printf(g->a, "%s, .%s_rdata(%s_rdata)", line, n, s);
 		if ((pi->op & MEM_READ) && has_flags(mi, e))
@@ -1168,6 +1264,13 @@ static void emit_output(Gen *g, int o)
 		const char *l = mi->chain ? arena_printf(g->a, "(%s & e%d_del_flag)", sel, i) : sel;
 		local = local ? arena_printf(g->a, "%s | %s", local, l) : l;
 		const char *d = arena_printf(g->a, "({%d{%s}} & e%d_del_data)", wb, sel, i);
+		data = data ? arena_printf(g->a, "%s | %s", data, d) : d;
+	}
+	if (mem_has_lookup(mi) && mi->lookup.out == o) {   /* after every edge, always valid */
+		const char *sel = arena_printf(g->a, "%s_sel_lookup", name);
+		vw_line(&g->w, "wire %s = lookup_del%s;", sel, prev ? arena_printf(g->a, " & ~(%s)", prev) : "");
+		local = local ? arena_printf(g->a, "%s | %s", local, sel) : sel;
+		const char *d = arena_printf(g->a, "({%d{%s}} & lookup_data)", wb, sel);
 		data = data ? arena_printf(g->a, "%s | %s", data, d) : d;
 	}
 	vw_line(&g->w, "wire %s_local = %s;", name, local ? local : "1'b0");
@@ -1209,15 +1312,100 @@ static void emit_unused(Gen *g)
 				sink_add(g, arena_printf(g->a, "%s_wen, %s_wdata", n, n));
 			if (!pi->addr_bits)
 				sink_add(g, arena_printf(g->a, "%s_addr", n));
-			if ((pi->op & MEM_READ) && !end_read(mi, e, 0))
+			if ((pi->op & MEM_READ) && !end_read(mi, e, 0) && !is_lookup_port(mi, e))
 				sink_add(g, arena_printf(g->a, "%s_rdata", n));
 			if ((pi->op & MEM_READ) && has_flags(mi, e) && !end_read(mi, e, 1))
 				sink_add(g, arena_printf(g->a, "%s_rflag", n));
 		}
+	if (mem_has_lookup(mi)) {  /* read back by the bus; the input's bits above the word address */
+		MemEnd in = { MEM_TILE_IN, mi->lookup.in };
+		sink_add(g, "cfg_lookup_wr");
+		if (mi->word > log2i(mi->lookup.words) && end_read(mi, in, 0))
+			sink_add(g, mi->ins[mi->lookup.in]);
+	}
 	vw_line(&g->w, "// signals only the bench reads, and data no edge takes");
 	vw_line(&g->w, "/* verilator lint_off UNUSEDSIGNAL */");
 	vw_line(&g->w, "wire unused_ok = &{1'b0%s};", g->sink.len ? g->sink.data : "");
 	vw_line(&g->w, "/* verilator lint_on UNUSEDSIGNAL */");
+}
+
+/* The look-up's read: the slot and word its input addresses, the word
+ * select and the grant through `latency` stages, the word selected from the
+ * port's read data. */
+static void emit_lookup(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	const MemLookup *lk = &mi->lookup;
+	const MemPortInfo *pi = port_of(mi, lk->port);
+	const char *n = pname(g, lk->port), *in = mi->ins[lk->in];
+	int lw = log2i(lk->words), sb = log2i(pi->width), ab = pi->addr_bits, wb = mi->word, L = lk->latency;
+	vw_line(&g->w, "// ---- table look-up: word a = %s mod %d of %s, read at %s after every edge's request%s, "
+		"reaches %s %d cycle%s later ----", in, lk->words, mi->units[lk->port.unit].name, mem_end_name(mi, lk->port),
+		pi->width > 1 ? arena_printf(g->a, " (slot a / %d, word a mod %d of it)", pi->width, pi->width) : "",
+		mi->outs[lk->out], L, L == 1 ? "" : "s");
+	vw_line(&g->w, "wire lookup_req = run & cfg_lookup_en;");
+	if (lw)
+		vw_line(&g->w, "wire %slookup_a = %s;", rng(g, lw),
+			wb >= lw ? slice(g, in, wb, 0, lw) : arena_printf(g->a, "{%d'b0, %s}", lw - wb, in));
+	if (ab)
+		vw_line(&g->w, "wire %slookup_slot = %s;", rng(g, ab), slice(g, "lookup_a", lw, sb, ab));
+	if (sb)
+		vw_line(&g->w, "wire %slookup_word = %s;", rng(g, sb), slice(g, "lookup_a", lw, 0, sb));
+	if (L == 0) {
+		vw_line(&g->w, "wire lookup_del = %s_win_lookup;", n);
+		if (sb)
+			vw_line(&g->w, "wire %slookup_sel = lookup_word;", rng(g, sb));
+	} else {
+		vw_line(&g->w, "wire lookup_granted;");
+		if (sb)
+			vw_line(&g->w, "wire %slookup_sel;", rng(g, sb));
+		vw_line(&g->w, "%s_delay #(.W(%d), .L(%d)) lookup_stages (.clk(clk), .clear(rst | flush), .en(run),",
+			mi->name, 1 + sb, L);
+		vw_line(&g->w, "    .d({%s_win_lookup%s}), .q({lookup_granted%s}));", n, sb ? ", lookup_word" : "",
+			sb ? ", lookup_sel" : "");
+		vw_line(&g->w, "wire lookup_del = run & lookup_granted;");
+	}
+	if (sb)
+		vw_line(&g->w, "wire %slookup_data = %s_rdata[lookup_sel * %d +: %d];", rng(g, wb), n, wb, wb);
+	else
+		vw_line(&g->w, "wire %slookup_data = %s_rdata;", rng(g, wb), n);
+	vw_line(&g->w, "%s", "");
+}
+
+/* Loading: a bus write of lookup_wr stores its low `word` bits at word
+ * (value >> word) mod words through the load port: its storage port takes
+ * the write, one word of the slot in its mask, instead of the port's
+ * operation (<port>_st_*). */
+static void emit_lookup_load(Gen *g)
+{
+	const MemInfo *mi = g->mi;
+	const MemLookup *lk = &mi->lookup;
+	MemEnd e = { lk->port.unit, lk->load };
+	const MemPortInfo *pi = port_of(mi, e);
+	const char *n = pname(g, e);
+	int lw = log2i(lk->words), sb = log2i(pi->width), ab = pi->addr_bits, wb = mi->word;
+	const char *data = slice(g, "config_data", 32, 0, wb);
+	vw_line(&g->w, "// ---- loading the look-up table: a bus write of lookup_wr stores config_data%s at "
+		"word config_data%s through %s ----", arena_printf(g->a, "[%d:0]", wb - 1),
+		lw ? arena_printf(g->a, "[%d:%d]", wb + lw - 1, wb) : " (word 0)", mem_end_name(mi, e));
+	vw_line(&g->w, "wire lookup_load = config_wr & ~rst & (config_addr[31:16] == 16'h%04x);",
+		mem_reg_address(&mi->regs[lk->wr]) >> 16);
+	if (lw)
+		vw_line(&g->w, "wire %slookup_load_a = %s;", rng(g, lw), slice(g, "config_data", 32, wb, lw));
+	if (!is_regfile(mi, e) && (pi->op & MEM_READ))
+		vw_line(&g->w, "wire %s_st_ren = %s_ren & ~lookup_load;", n, n);
+	vw_line(&g->w, "wire %s_st_wen = %s_wen | lookup_load;", n, n);
+	if (sb)
+		vw_line(&g->w, "wire %s%s_st_wmask = lookup_load ? %d'b1 << %s : {%d{1'b1}};", rng(g, pi->width), n,
+			pi->width, slice(g, "lookup_load_a", lw, 0, sb), pi->width);
+	if (ab)
+		vw_line(&g->w, "wire %s%s_st_addr = lookup_load ? %s : %s_addr;", rng(g, ab), n,
+			slice(g, "lookup_load_a", lw, sb, ab), n);
+	vw_line(&g->w, "wire %s%s_st_wdata = lookup_load ? %s : %s_wdata;", rng(g, port_bits(mi, e)), n,
+		pi->width > 1 ? arena_printf(g->a, "{%d{%s}}", pi->width, data) : data, n);
+	if (has_flags(mi, e))
+		vw_line(&g->w, "wire %s_st_wflag = lookup_load | %s_wflag;", n, n);
+	vw_line(&g->w, "%s", "");
 }
 
 static void emit_top(Gen *g)
@@ -1235,8 +1423,12 @@ static void emit_top(Gen *g)
 		emit_ctrl(g, c);
 	vw_line(&g->w, "// ---- edges: deliveries, write requests and held data ----");
 	emit_edges(g);
+	if (mem_has_lookup(mi))
+		emit_lookup(g);
 	vw_line(&g->w, "// ---- port arbitration and chain gating ----");
 	emit_ports(g);
+	if (mem_has_lookup(mi))
+		emit_lookup_load(g);
 	vw_line(&g->w, "// ---- storage ----");
 	for (int u = 0; u < mi->nunits; u++)
 		emit_storage_inst(g, u);
@@ -1254,6 +1446,8 @@ static void emit_top(Gen *g)
 /* Does any edge or storage port need pipeline stages? */
 static int needs_delay(const MemInfo *mi)
 {
+	if (mem_has_lookup(mi) && mi->lookup.latency > 0)
+		return 1;
 	for (int i = 0; i < mi->nedges; i++)
 		if (mi->edges[i].latency > 0)
 			return 1;
@@ -1281,6 +1475,13 @@ static void emit_header(Gen *g)
 		mi->name);
 	vw_line(w, "// Each port grants the lowest-numbered edge's request; chained SRAMs act only when");
 	vw_line(w, "// the high address bits equal chain_id. Storage units are <mem>_<unit>_storage.");
+	if (mem_has_lookup(mi)) {
+		const MemLookup *lk = &mi->lookup;
+		vw_line(w, "// Table look-up: while lookup_en, %s reads word %s mod %d after every edge's", mem_end_name(mi, lk->port),
+			mi->ins[lk->in], lk->words);
+		vw_line(w, "// request and %s delivers it %d cycle%s later; a bus write of lookup_wr stores a word.",
+			mi->outs[lk->out], lk->latency, lk->latency == 1 ? "" : "s");
+	}
 	vw_line(w, "`default_nettype none");
 	vw_line(w, "/* verilator lint_off DECLFILENAME */");
 	vw_line(w, "%s", "");

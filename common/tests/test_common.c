@@ -1769,6 +1769,7 @@ static MemInfo *tiny_mem(MemKind kind, int words, int latency, int nins, MemAffi
 	}
 	mi->edges[nins].src = (MemEnd){ 0, 1 };
 	mi->edges[nins].dst = (MemEnd){ MEM_TILE_OUT, 0 };
+	mi->lookup.port = (MemEnd){ -1, 0 };
 	meminfo_derive(mi);
 	return mi;
 }

@@ -8,7 +8,11 @@
 #     single-port SRAM (busy every cycle) and transpose buffer;
 #   - a 16x16 transpose in 4x4 blocks at one word per cycle (pub with 16-word
 #     transpose buffers; the 8-word buffers of pub hold only two rows);
-#   - chaining: two dp tiles hold and replay 4,096 words, twice one tile.
+#   - chaining: two dp tiles hold and replay 4,096 words, twice one tile;
+#   - the table look-up on pub (4-word slots: loads keep a row's other words),
+#     dp and lut_wide (latency 0, loaded through another port): 202 bus writes of lookup_wr load 200 scattered entries, then
+#     1,400 addresses (in order, repeated, random, unloaded, high bits set)
+#     give the table's words on out0 a latency later, one per cycle.
 set -u
 cd "$(dirname "$0")/../.."
 lake=${LAKE:-bin/lake}
@@ -64,6 +68,9 @@ done
 scenario lake/specs/pub.yaml widefetch 1 "pub wide fetch, 2 ports at full rate"
 scenario lake/tests/specs/pub_tb16.yaml transpose 1 "pub (16-word TBs) 4x4-block transpose at full rate"
 scenario lake/specs/dp.yaml chain 2 "two chained dp tiles replay 4096 words"
+scenario lake/specs/pub.yaml lookup 1 "pub table look-up: 200 entries loaded through lookup_wr, 1400 addresses"
+scenario lake/specs/dp.yaml lookup 1 "dp table look-up: 200 entries loaded through lookup_wr, 1400 addresses"
+scenario lake/tests/specs/lut_wide.yaml lookup 1 "lut_wide table look-up: 2-word slots, latency 0, a separate load port"
 
 # what cannot be done is refused with its reason
 if ! $lake vectors "$(bench lake/specs/pub.yaml 1)/pub.info.yaml" --scenario transpose -o "$tmp/no" 2>"$tmp/no.err" &&

@@ -16,6 +16,16 @@
  * with their reason (not affine, too many levels, counter overflow, address
  * ranges, order, shape); a corrupted `.smt2` is caught by the confirmation.
  *
+ * The table look-up (lake/COLLATERAL.md, "Table look-up") in the functional
+ * model: its collateral (registers, feature, roles, info.yaml round trip);
+ * loads through lookup_wr keep the other words of a 4-word row (pub) and the
+ * last load wins, memmodel_config loads nothing; its read loses to an edge's
+ * at the same port (the edge's operation, nothing delivered, a dropped
+ * request); an edge delivering to the output comes first (a chain miss then
+ * passes the chain inputs); latencies 0, 1 and 3; a chained tile reads its
+ * own storage whatever chain_id is; memmodel_skip never skips a running
+ * look-up; the solver never writes lookup_en or lookup_wr.
+ *
  * Each test is a function run by main; CHECK records a pass or a failure and
  * prints failures as "FAIL test: message". The last line is
  * "lake: N passed, M failed"; the exit status is 1 if anything failed. */
@@ -860,6 +870,253 @@ static void test_faults(void)
 	spec_free(&sp);
 }
 
+/* ---- the table look-up ---- */
+
+/* A spec's text with one substring replaced, loaded (exits if it fails). */
+static Spec spec_edited(const char *name, const char *from, const char *to)
+{
+	char path[128];
+	snprintf(path, sizeof path, "lake/specs/%s.yaml", name);
+	char *text = util_read_file(path, NULL);
+	char *at = text ? strstr(text, from) : NULL;
+	if (!at) {
+		fprintf(stderr, "test_lake: %s has no '%s'\n", path, from);
+		exit(1);
+	}
+	char *edited = xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	Diags *d = diags_new(stderr);
+	LakeFile *f = lake_load_string(path, edited, d);
+	diags_free(d);
+	free(edited);
+	free(text);
+	if (!f)
+		exit(1);
+	Spec sp = { lake_info(f->spec), NULL };
+	lake_file_free(f);
+	sp.smt2 = smt2_text(sp.mi);
+	return sp;
+}
+
+static void bus(MemModel *m, const MemInfo *mi, int reg, uint32_t data)
+{
+	memmodel_config_write(m, mem_reg_address(&mi->regs[reg]), data);
+}
+
+/* Loads `value` at word `addr` of the look-up's table. */
+static void load(MemModel *m, const MemInfo *mi, uint32_t addr, uint32_t value)
+{
+	bus(m, mi, mi->lookup.wr, addr << mi->word | value);
+}
+
+/* Turns the look-up (and the tile) on and flushes. */
+static void lookup_on(MemModel *m, const MemInfo *mi)
+{
+	bus(m, mi, mi->lookup.en, 1);
+	bus(m, mi, mi->tile_en, 1);
+	memmodel_flush(m);
+}
+
+static void test_lookup_collateral(void)
+{
+	Spec pub = spec_load("pub"), rf = spec_load("regfile");
+	const MemInfo *mi = pub.mi;
+	const MemLookup *lk = &mi->lookup;
+	CHECK(mem_has_lookup(mi) && strcmp(mem_end_name(mi, lk->port), "sram.rw") == 0 && lk->in == 0 &&
+	      lk->out == 0 && lk->latency == 1 && lk->words == 2048 && lk->load == 0,
+	      "pub: look-up at sram.rw, in0 -> out0, latency 1, 2048 words, loaded through rw");
+	CHECK(lk->en == mi->nregs - 2 && lk->wr == mi->nregs - 1 &&
+	      strcmp(mi->regs[lk->en].name, "lookup_en") == 0 && strcmp(mi->regs[lk->wr].name, "lookup_wr") == 0,
+	      "pub: lookup_en and lookup_wr are the last registers");
+	CHECK(mem_reg_address(&mi->regs[lk->en]) == 0x00090000u && mem_reg_address(&mi->regs[lk->wr]) == 0x01090000u &&
+	      mi->regs[lk->en].width == 1 && mi->regs[lk->wr].width == 32,
+	      "pub: feature 9 (8 controllers + 1): lookup_en 1 bit at 0x00090000, lookup_wr 32 bits at 0x01090000");
+	CHECK(mi->regs[lk->en].role == ROLE_SET0 && mi->regs[lk->wr].role == ROLE_SET0,
+	      "the solver's roles keep them 0 (SET0)");
+	CHECK(!mem_has_lookup(rf.mi) && rf.mi->lookup.en < 0 && mem_reg_find(rf.mi, "lookup_en") < 0,
+	      "regfile has no look-up and no look-up registers");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	meminfo_write(mi, f);
+	fclose(f);
+	CHECK(strstr(text, "\nlookup: { unit: sram, port: rw, in: in0, out: out0, latency: 1, words: 2048, load: rw, "
+			   "feature: 9 }\n") != NULL, "info.yaml lists the look-up");
+	Diags *d = diags_new(NULL);
+	MemInfo *back = meminfo_load_string("pub.info.yaml", text, d);
+	CHECK(back && back->lookup.port.unit == lk->port.unit && back->lookup.port.port == lk->port.port &&
+	      back->lookup.en == lk->en && back->lookup.wr == lk->wr && back->lookup.latency == 1,
+	      "the look-up reads back (%d errors)", diags_errors(d));
+	meminfo_free(back);
+	diags_free(d);
+	free(text);
+	spec_free(&pub);
+	spec_free(&rf);
+}
+
+/* pub's SRAM has rows of 4 words: loads of one word keep the row's others;
+ * the last load of a word wins; memmodel_config does not load. */
+static void test_lookup_load(void)
+{
+	Spec pub = spec_load("pub");
+	const MemInfo *mi = pub.mi;
+	uint32_t *regs = xcalloc((size_t)mi->nregs, sizeof *regs);
+	regs[mi->lookup.wr] = 200u << mi->word | 0x1234;
+	MemModel *m = memmodel_new(mi);
+	memmodel_config(m, regs);
+	static const uint32_t addr[] = { 101, 100, 103, 102, 101, 7 }, value[] = { 0xa1, 0xa0, 0xa3, 0xa2, 0xb1, 0x77 };
+	for (int i = 0; i < COUNT(addr); i++)
+		load(m, mi, addr[i], value[i]);
+	load(m, mi, 2048 + 9, 0x99);   /* the address is modulo the words */
+	lookup_on(m, mi);
+	static const uint64_t ask[] = { 100, 101, 102, 103, 104, 7, 9, 200, 2048 + 101 };
+	static const uint64_t want[] = { 0xa0, 0xb1, 0xa2, 0xa3, 0, 0x77, 0x99, 0, 0xb1 };
+	int bad = 0;
+	for (int t = 0; t <= COUNT(ask); t++) {
+		uint64_t in[2] = { t < COUNT(ask) ? ask[t] : 0, 0 };
+		const MemCycle *c = memmodel_step(m, in, NULL, NULL);
+		const MemPortOp *op = &c->ports[mi->lookup.port.unit][mi->lookup.port.port];
+		if (t < COUNT(ask) && (!op->ren || op->wen || op->addr != (ask[t] % 2048) / 4))
+			bad++, printf("  cycle %d: the look-up reads slot %u (ren %d), want %u\n", t, op->addr, op->ren,
+				      (unsigned)((ask[t] % 2048) / 4));
+		if (t > 0 && (!c->out_valid[0] || c->out[0] != want[t - 1]))
+			bad++, printf("  cycle %d: out0 %d:%llx, want 1:%llx\n", t, c->out_valid[0],
+				      (unsigned long long)c->out[0], (unsigned long long)want[t - 1]);
+		if (t == 0 && c->out_valid[0])
+			bad++, printf("  cycle 0: out0 valid before the latency\n");
+	}
+	CHECK(bad == 0, "row 25 (words 100..103) loaded word by word, 101 twice; 7, 9 (as 2057); 200 set by "
+	      "memmodel_config only: %d wrong", bad);
+	CHECK(memmodel_conflicts(m) == 0, "no request dropped");
+	memmodel_free(m);
+	free(regs);
+	spec_free(&pub);
+}
+
+/* Sets controller c to fire `n` times from cycle `start`, one cycle apart,
+ * with source and destination addresses from `addr` up. */
+static void fire_run(const MemInfo *mi, int c, int start, int n, int addr, uint32_t *regs)
+{
+	const MemCtrl *ct = &mi->ctrls[c];
+	AffineMap sched = { 1, { n }, { 1 }, start }, a = { 1, { n }, { 1 }, addr };
+	regs[ct->en] = 1;
+	for (int l = 0; l < mi->dims; l++)
+		regs[ct->max[l]] = l == 0 ? (uint32_t)(n - 1) : 0;
+	mem_set_gen(mi, &ct->sched, &sched, regs);
+	if (ct->src)
+		mem_set_gen(mi, &ct->src->gen, &a, regs);
+	if (ct->dst)
+		mem_set_gen(mi, &ct->dst->gen, &a, regs);
+}
+
+/* pub: while sram.rw -> tb0.w (e4) requests sram.rw in cycles 5..8 the
+ * look-up loses the port, even though e4's reads miss (they address the
+ * next tile of the chain, so the port does nothing): out0 has no looked-up
+ * word in cycles 6..9 and 4 requests are dropped. e4 writes those misses
+ * (flag 0) into tb0; tb0.r -> out0 (e6) delivers one in cycle 12: it comes
+ * first, and out0 passes the chain input instead of the looked-up word. */
+static void test_lookup_priority(void)
+{
+	Spec pub = spec_load("pub");
+	const MemInfo *mi = pub.mi;
+	uint32_t *regs = xcalloc((size_t)mi->nregs, sizeof *regs);
+	fire_run(mi, ctrl_find(mi, "e4"), 5, 4, 512 + 40, regs);
+	fire_run(mi, ctrl_find(mi, "e6"), 12, 1, 0, regs);
+	MemModel *m = memmodel_new(mi);
+	memmodel_config(m, regs);
+	for (uint32_t a = 0; a < 64; a++)
+		load(m, mi, a, 0x100 + a);
+	lookup_on(m, mi);
+	int bad = 0;
+	for (int t = 0; t < 20; t++) {
+		uint64_t in[2] = { (uint64_t)(3 * t), 0 }, chain[2] = { 0xbeef, 0 };
+		int cvalid[2] = { 1, 0 };
+		const MemCycle *c = memmodel_step(m, in, chain, cvalid);
+		const MemPortOp *op = &c->ports[mi->lookup.port.unit][mi->lookup.port.port];
+		int edge = t >= 5 && t <= 8;
+		if (op->ren != !edge || op->addr != (edge ? 0 : (uint32_t)(3 * t) / 4))
+			bad++, printf("  cycle %d: sram.rw reads slot %u (ren %d)\n", t, op->addr, op->ren);
+		int lk = t >= 1 && !(t >= 6 && t <= 9) && t != 12;
+		uint64_t want = lk ? 0x100 + 3 * (uint64_t)(t - 1) : 0xbeef;
+		if (t > 0 && (c->out_valid[0] != 1 || c->out[0] != want))
+			bad++, printf("  cycle %d: out0 %d:%llx, want 1:%llx\n", t, c->out_valid[0],
+				      (unsigned long long)c->out[0], (unsigned long long)want);
+	}
+	CHECK(bad == 0, "edges first at the port and at the output: %d wrong cycles", bad);
+	CHECK(memmodel_conflicts(m) == 4, "the look-up's 4 requests during e4's reads are dropped (%ld)",
+	      memmodel_conflicts(m));
+	memmodel_free(m);
+	free(regs);
+	spec_free(&pub);
+}
+
+/* dp with read latencies 0, 1 and 3: the word of the address given in cycle
+ * t is on out0 in cycle t + latency, and nothing before. A chained tile
+ * (chain_id 1) reads its own storage. memmodel_skip never skips a running
+ * look-up. */
+static void test_lookup_latency(void)
+{
+	static const int lats[] = { 0, 1, 3 };
+	for (int i = 0; i < COUNT(lats); i++) {
+		char to[64];
+		snprintf(to, sizeof to, "{ name: r, op: read, latency: %d", lats[i]);
+		Spec dp = spec_edited("dp", "{ name: r, op: read, latency: 1", to);
+		const MemInfo *mi = dp.mi;
+		int L = lats[i], bad = 0;
+		CHECK(mi->lookup.latency == L, "latency %d: MemLookup.latency %d", L, mi->lookup.latency);
+		MemModel *m = memmodel_new(mi);
+		for (uint32_t a = 0; a < 32; a++)
+			load(m, mi, 5 * a, 0x700 + a);
+		bus(m, mi, mi->chain_id, 1);
+		lookup_on(m, mi);
+		CHECK(memmodel_skip(m, 100) == 0, "latency %d: a running look-up is not skipped", L);
+		for (int t = 0; t < 40; t++) {
+			uint64_t in = (uint64_t)(5 * t);
+			const MemCycle *c = memmodel_step(m, &in, NULL, NULL);
+			int s = t - L, want = s >= 0;
+			uint64_t v = s >= 0 && s < 32 ? 0x700 + (uint64_t)s : 0;
+			if (c->out_valid[0] != want || (want && c->out[0] != v))
+				bad++;
+		}
+		CHECK(bad == 0, "latency %d, chain_id 1: out0 is the word addressed %d cycles before: %d wrong", L, L,
+		      bad);
+		/* off: the reads of the last L - 1 cycles are still to be delivered */
+		bus(m, mi, mi->lookup.en, 0);
+		memmodel_step(m, (uint64_t[]){ 0 }, NULL, NULL);
+		for (int k = 0; k < L - 1; k++) {
+			CHECK(memmodel_skip(m, 100) == 0, "latency %d: a read in flight is not skipped", L);
+			memmodel_step(m, (uint64_t[]){ 0 }, NULL, NULL);
+		}
+		CHECK(memmodel_skip(m, 100) == 100, "latency %d: an idle tile is skipped", L);
+		memmodel_free(m);
+		spec_free(&dp);
+	}
+}
+
+/* The solver writes the controller's registers and tile_en, never the
+ * look-up's. */
+static void test_lookup_not_solved(void)
+{
+	Spec pub = spec_load("pub");
+	const MemInfo *mi = pub.mi;
+	int c = ctrl_find(mi, "e4");
+	MemAffineReq r;
+	memset(&r, 0, sizeof r);
+	r.sched = (AffineMap){ 2, { 4, 4 }, { 1, 4 }, 10 };
+	r.addr[0] = (AffineMap){ 2, { 4, 4 }, { 2, 16 }, 0 };
+	r.addr[1] = (AffineMap){ 2, { 4, 4 }, { 0, 0 }, 0 };
+	r.naddr = 2;
+	uint32_t *regs = xcalloc((size_t)mi->nregs, sizeof *regs);
+	regs[mi->lookup.en] = regs[mi->lookup.wr] = 0x5a;
+	char why[512];
+	int ok = memsolve_affine(mi, pub.smt2, c, &r, regs, why, sizeof why, NULL);
+	CHECK(ok, "pub e4: %s", why);
+	CHECK(regs[mi->lookup.en] == 0x5a && regs[mi->lookup.wr] == 0x5a, "lookup_en and lookup_wr untouched");
+	CHECK(strstr(pub.smt2, "lookup_en and lookup_wr (feature 9, role SET0) stay 0") != NULL,
+	      "pub.smt2 says the look-up needs nothing solved");
+	free(regs);
+	spec_free(&pub);
+}
+
 static const TestCase tests[] = {
 	{ "smt2_loads", test_smt2_loads },
 	{ "smt2_matches_model", test_smt2_matches_model },
@@ -871,6 +1128,11 @@ static const TestCase tests[] = {
 	{ "impossible", test_impossible },
 	{ "bad_shape", test_bad_shape },
 	{ "faults", test_faults },
+	{ "lookup_collateral", test_lookup_collateral },
+	{ "lookup_load", test_lookup_load },
+	{ "lookup_priority", test_lookup_priority },
+	{ "lookup_latency", test_lookup_latency },
+	{ "lookup_not_solved", test_lookup_not_solved },
 };
 
 int main(void)

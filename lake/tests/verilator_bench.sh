@@ -16,7 +16,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 specs=("$@")
-[ ${#specs[@]} -eq 0 ] && specs=(lake/specs/*.yaml lake/tests/specs/pub_noshare.yaml lake/tests/specs/lb2.yaml)
+[ ${#specs[@]} -eq 0 ] && specs=(lake/specs/*.yaml lake/tests/specs/pub_noshare.yaml lake/tests/specs/lb2.yaml
+	lake/tests/specs/lut_rf.yaml lake/tests/specs/lut_wide.yaml)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -56,8 +57,21 @@ first_mismatch() {
 	done
 }
 
-# mutants MEM.v DROPS: "what|sed script" lines, each breaking one rule: the
-# generators' arithmetic always, the port priority when requests met
+# other_source INFO: with a table look-up, an edge from another port also
+# delivers to the look-up's output (otherwise the edges to it read the
+# look-up's own port with its latency and never deliver with it)
+other_source() {
+	local unit port out
+	unit=$(sed -n 's/^lookup: { unit: \([^,]*\), port: \([^,]*\), in: [^,]*, out: \([^,]*\),.*/\1/p' "$1")
+	port=$(sed -n 's/^lookup: { unit: \([^,]*\), port: \([^,]*\), in: [^,]*, out: \([^,]*\),.*/\2/p' "$1")
+	out=$(sed -n 's/^lookup: { unit: \([^,]*\), port: \([^,]*\), in: [^,]*, out: \([^,]*\),.*/\3/p' "$1")
+	[ -n "$out" ] && grep -E "^  - \{ src: [^,]*, dst: $out," "$1" | grep -qv "src: $unit\.$port,"
+}
+
+# mutants MEM.v DROPS INFO: "what|sed script" lines, each breaking one rule:
+# the generators' arithmetic always, the port priority when requests met;
+# with a table look-up, its load's word mask and its place after the edges at
+# its port and (when another port delivers there) at its output
 mutants() {
 	grep -q 'value <= value + d;' "$1" &&
 		echo "recurrence adder subtracts|s/value <= value + d;/value <= value - d;/"
@@ -65,6 +79,12 @@ mutants() {
 		echo "level-1 multiplier adds|s/+ stride\[1\*W +: W\] \* idx/+ stride[1*W +: W] + idx/"
 	[ "$2" -gt 0 ] && grep -q '_win_e[0-9]* = .* & ~(' "$1" &&
 		echo "every request wins|s/\(_win_e[0-9]* = [^ ]*\) & ~(.*);/\1;/"
+	grep -q '_st_wmask = lookup_load ?' "$1" &&
+		echo "a table load writes its whole slot|s/\(_st_wmask = \)lookup_load ? [^ ]* << [^ ]* : \(.*\);/\1\2;/"
+	[ "$2" -gt 0 ] && grep -q '_win_lookup = lookup_req & ~(' "$1" &&
+		echo "the look-up's request wins over the edges'|s/\(_win_lookup = lookup_req\) & ~(.*);/\1;/"
+	other_source "$3" && grep -q '_sel_lookup = lookup_del & ~(' "$1" &&
+		echo "the looked-up word wins over an edge's at the output|s/\(_sel_lookup = lookup_del\) & ~(.*);/\1;/"
 }
 
 for spec in "${specs[@]}"; do
@@ -123,7 +143,7 @@ for spec in "${specs[@]}"; do
 				fail "$mem: the bench did not notice a broken copy ($what)"
 			fi
 		fi
-	done < <(mutants "$d/$mem.v" "$drops")
+	done < <(mutants "$d/$mem.v" "$drops" "$d/$mem.info.yaml")
 done
 echo "verilator bench: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

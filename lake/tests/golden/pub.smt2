@@ -212,6 +212,8 @@
 (declare-const e7_src_delta3 (_ BitVec 3)) ; address of tb1.r: delta of level 3
 (declare-const e7_src_delta4 (_ BitVec 3)) ; address of tb1.r: delta of level 4
 (declare-const e7_src_delta5 (_ BitVec 3)) ; address of tb1.r: delta of level 5
+(declare-const lookup_en (_ BitVec 1)) ; enables the table look-up: in0 addresses sram (read at sram.rw), out0 delivers the word
+(declare-const lookup_wr (_ BitVec 32)) ; a write loads the look-up table: word (value >> 16) mod 2048 of sram takes the low 16 bits (through sram.rw)
 
 ; ---- controller e0: in0 -> agg0.w ----
 (define-fun e0_active () Bool (and (= tile_en #b1) (= e0_en #b1)))
@@ -508,3 +510,8 @@
 (define-fun e7_src_stride5 () (_ BitVec 3) (bvadd e7_src_delta5 (bvmul e7_src_stride0 ((_ extract 2 0) e7_max0)) (bvmul e7_src_stride1 ((_ extract 2 0) e7_max1)) (bvmul e7_src_stride2 ((_ extract 2 0) e7_max2)) (bvmul e7_src_stride3 ((_ extract 2 0) e7_max3)) (bvmul e7_src_stride4 ((_ extract 2 0) e7_max4))))
 (define-fun e7_src_addr ((idx0 (_ BitVec 16)) (idx1 (_ BitVec 16)) (idx2 (_ BitVec 16)) (idx3 (_ BitVec 16)) (idx4 (_ BitVec 16)) (idx5 (_ BitVec 16))) (_ BitVec 3) (bvadd e7_src_start (bvmul e7_src_stride0 ((_ extract 2 0) idx0)) (bvmul e7_src_stride1 ((_ extract 2 0) idx1)) (bvmul e7_src_stride2 ((_ extract 2 0) idx2)) (bvmul e7_src_stride3 ((_ extract 2 0) idx3)) (bvmul e7_src_stride4 ((_ extract 2 0) idx4)) (bvmul e7_src_stride5 ((_ extract 2 0) idx5))))
 (define-fun e7_src_addr_at ((n (_ BitVec 97))) (_ BitVec 3) (e7_src_addr (e7_idx0_of n) (e7_idx1_of n) (e7_idx2_of n) (e7_idx3_of n) (e7_idx4_of n) (e7_idx5_of n)))
+
+; ---- table look-up: in0 addresses sram.rw, out0 delivers the word ----
+; Nothing to solve: lookup_en and lookup_wr (feature 9, role SET0) stay 0 in the
+; configuration solver, which never writes them; a bus write of lookup_wr loads a
+; table word (lake/COLLATERAL.md, "Table look-up").

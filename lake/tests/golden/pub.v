@@ -7,6 +7,8 @@
 // and a single controller's write follows through L delay stages (pub_delay).
 // Each port grants the lowest-numbered edge's request; chained SRAMs act only when
 // the high address bits equal chain_id. Storage units are <mem>_<unit>_storage.
+// Table look-up: while lookup_en, sram.rw reads word in0 mod 2048 after every edge's
+// request and out0 delivers it 1 cycle later; a bus write of lookup_wr stores a word.
 `default_nettype none
 /* verilator lint_off DECLFILENAME */
 
@@ -203,7 +205,9 @@ module pub_config (
     output reg  [2:0] cfg_e7_src_delta2,
     output reg  [2:0] cfg_e7_src_delta3,
     output reg  [2:0] cfg_e7_src_delta4,
-    output reg  [2:0] cfg_e7_src_delta5
+    output reg  [2:0] cfg_e7_src_delta5,
+    output reg  cfg_lookup_en,
+    output reg  [31:0] cfg_lookup_wr
 );
     always @(*)
         case (config_addr[31:16])
@@ -391,6 +395,8 @@ module pub_config (
             16'h1208: config_rdata = {29'h0, cfg_e7_src_delta3};
             16'h1308: config_rdata = {29'h0, cfg_e7_src_delta4};
             16'h1408: config_rdata = {29'h0, cfg_e7_src_delta5};
+            16'h0009: config_rdata = {31'h0, cfg_lookup_en};
+            16'h0109: config_rdata = cfg_lookup_wr;
             default: config_rdata = 32'h0;
         endcase
     always @(posedge clk)
@@ -579,6 +585,8 @@ module pub_config (
             cfg_e7_src_delta3 <= 3'h0;
             cfg_e7_src_delta4 <= 3'h0;
             cfg_e7_src_delta5 <= 3'h0;
+            cfg_lookup_en <= 1'b0;
+            cfg_lookup_wr <= 32'h00000000;
         end else if (config_wr) begin
             case (config_addr[31:16])
                 16'h0000: cfg_tile_en <= config_data[0];
@@ -765,11 +773,13 @@ module pub_config (
                 16'h1208: cfg_e7_src_delta3 <= config_data[2:0];
                 16'h1308: cfg_e7_src_delta4 <= config_data[2:0];
                 16'h1408: cfg_e7_src_delta5 <= config_data[2:0];
+                16'h0009: cfg_lookup_en <= config_data[0];
+                16'h0109: cfg_lookup_wr <= config_data;
                 default: ;
             endcase
         end
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_ok = &{1'b0, config_addr[15:0], config_data[31:16]};
+    wire unused_ok = &{1'b0, config_addr[15:0]};
     /* verilator lint_on UNUSEDSIGNAL */
 endmodule
 
@@ -892,20 +902,21 @@ module pub_sram_storage (
     input  wire en,
     input  wire rw_ren,
     input  wire rw_wen,
+    input  wire [3:0] rw_wmask,
     input  wire [8:0] rw_addr,
     input  wire [63:0] rw_wdata,
     output wire [63:0] rw_rdata
 );
     // a port of width w addresses slots of w words: the slot's row, then its word
     wire [8:0] rw_row = rw_addr;
-    wire [3:0] rw_wmask = {4{1'b1}};
+    wire [3:0] rw_row_wmask = rw_wmask;
     wire [63:0] rw_row_rdata;
     wire [63:0] rw_rd0 = rw_row_rdata;
     assign rw_rdata = rw_rd0;
     pub_sram_macro macro (
         .clk(clk),
         .rw_row(rw_row),
-        .rw_wen(rw_wen), .rw_wmask(rw_wmask), .rw_wdata({1{rw_wdata}}),
+        .rw_wen(rw_wen), .rw_wmask(rw_row_wmask), .rw_wdata({1{rw_wdata}}),
         .rw_ren(rw_ren), .rw_rdata(rw_row_rdata)
     );
     /* verilator lint_off UNUSEDSIGNAL */
@@ -1063,7 +1074,7 @@ module pub (
     input  wire [15:0] out1_chain_in,
     input  wire out1_chain_valid_in
 );
-    // ---- configuration (184 registers, 2212 bits) ----
+    // ---- configuration (186 registers, 2245 bits) ----
     wire cfg_tile_en;
     wire [6:0] cfg_chain_id;
     wire cfg_e0_en;
@@ -1248,6 +1259,8 @@ module pub (
     wire [2:0] cfg_e7_src_delta3;
     wire [2:0] cfg_e7_src_delta4;
     wire [2:0] cfg_e7_src_delta5;
+    wire cfg_lookup_en;
+    wire [31:0] cfg_lookup_wr;
     pub_config config_regs (
         .clk(clk), .rst(rst), .config_addr(config_addr), .config_data(config_data),
         .config_wr(config_wr), .config_rdata(config_rdata),
@@ -1434,7 +1447,9 @@ module pub (
         .cfg_e7_src_delta2(cfg_e7_src_delta2),
         .cfg_e7_src_delta3(cfg_e7_src_delta3),
         .cfg_e7_src_delta4(cfg_e7_src_delta4),
-        .cfg_e7_src_delta5(cfg_e7_src_delta5)
+        .cfg_e7_src_delta5(cfg_e7_src_delta5),
+        .cfg_lookup_en(cfg_lookup_en),
+        .cfg_lookup_wr(cfg_lookup_wr)
     );
     
     // ---- the cycle counter: counts while the tile runs; rst and flush restart it ----
@@ -1455,6 +1470,7 @@ module pub (
     wire sram_rw_win_e3;
     wire sram_rw_win_e4;
     wire sram_rw_win_e5;
+    wire sram_rw_win_lookup;
     wire agg0_w_ren, agg0_w_wen;
     wire [1:0] agg0_w_addr;
     wire [15:0] agg0_w_wdata;
@@ -1756,15 +1772,28 @@ module pub (
     assign e7_del_data = tb1_r_rdata;
     assign e7_del_flag = tb1_r_rflag;
     
+    // ---- table look-up: word a = in0 mod 2048 of sram, read at sram.rw after every edge's request (slot a / 4, word a mod 4 of it), reaches out0 1 cycle later ----
+    wire lookup_req = run & cfg_lookup_en;
+    wire [10:0] lookup_a = in0[10:0];
+    wire [8:0] lookup_slot = lookup_a[10:2];
+    wire [1:0] lookup_word = lookup_a[1:0];
+    wire lookup_granted;
+    wire [1:0] lookup_sel;
+    pub_delay #(.W(3), .L(1)) lookup_stages (.clk(clk), .clear(rst | flush), .en(run),
+        .d({sram_rw_win_lookup, lookup_word}), .q({lookup_granted, lookup_sel}));
+    wire lookup_del = run & lookup_granted;
+    wire [15:0] lookup_data = sram_rw_rdata[lookup_sel * 16 +: 16];
+    
     // ---- port arbitration and chain gating ----
-    // sram.rw: 4 requests, the lowest edge wins
+    // sram.rw: 4 requests, the lowest edge wins; then the table look-up's
     assign sram_rw_win_e2 = e2_wreq;
     assign sram_rw_win_e3 = e3_wreq & ~(e2_wreq);
     assign sram_rw_win_e4 = e4_fire & ~(e2_wreq | e3_wreq);
     assign sram_rw_win_e5 = e5_fire & ~(e2_wreq | e3_wreq | e4_fire);
-    wire [15:0] sram_rw_value = ({16{sram_rw_win_e2}} & e2_waddr) | ({16{sram_rw_win_e3}} & e3_waddr) | ({16{sram_rw_win_e4}} & e4_src) | ({16{sram_rw_win_e5}} & e5_src);
+    assign sram_rw_win_lookup = lookup_req & ~(e2_wreq | e3_wreq | e4_fire | e5_fire);
+    wire [15:0] sram_rw_value = ({16{sram_rw_win_e2}} & e2_waddr) | ({16{sram_rw_win_e3}} & e3_waddr) | ({16{sram_rw_win_e4}} & e4_src) | ({16{sram_rw_win_e5}} & e5_src) | ({16{sram_rw_win_lookup}} & {7'b0, lookup_slot});
     assign sram_rw_hit = sram_rw_value[15:9] == cfg_chain_id;
-    assign sram_rw_ren = (sram_rw_win_e4 | sram_rw_win_e5) & sram_rw_hit;
+    assign sram_rw_ren = (sram_rw_win_e4 | sram_rw_win_e5) & sram_rw_hit | sram_rw_win_lookup;
     assign sram_rw_wen = (sram_rw_win_e2 | sram_rw_win_e3) & sram_rw_hit;
     assign sram_rw_addr = (sram_rw_ren | sram_rw_wen) ? sram_rw_value[8:0] : 9'h000;
     assign sram_rw_wdata = sram_rw_wen ? ({64{sram_rw_win_e2}} & e2_data) | ({64{sram_rw_win_e3}} & e3_data) : 64'h0000000000000000;
@@ -1827,10 +1856,19 @@ module pub (
     assign tb1_r_addr = (tb1_r_ren | tb1_r_wen) ? tb1_r_value : 3'h0;
     assign tb1_r_wdata = 16'h0000;
     
+    // ---- loading the look-up table: a bus write of lookup_wr stores config_data[15:0] at word config_data[26:16] through sram.rw ----
+    wire lookup_load = config_wr & ~rst & (config_addr[31:16] == 16'h0109);
+    wire [10:0] lookup_load_a = config_data[26:16];
+    wire sram_rw_st_ren = sram_rw_ren & ~lookup_load;
+    wire sram_rw_st_wen = sram_rw_wen | lookup_load;
+    wire [3:0] sram_rw_st_wmask = lookup_load ? 4'b1 << lookup_load_a[1:0] : {4{1'b1}};
+    wire [8:0] sram_rw_st_addr = lookup_load ? lookup_load_a[10:2] : sram_rw_addr;
+    wire [63:0] sram_rw_st_wdata = lookup_load ? {4{config_data[15:0]}} : sram_rw_wdata;
+    
     // ---- storage ----
     pub_sram_storage sram_storage (
         .clk(clk), .en(run),
-        .rw_ren(sram_rw_ren), .rw_wen(sram_rw_wen), .rw_addr(sram_rw_addr), .rw_wdata(sram_rw_wdata), .rw_rdata(sram_rw_rdata)
+        .rw_ren(sram_rw_st_ren), .rw_wen(sram_rw_st_wen), .rw_wmask(sram_rw_st_wmask), .rw_addr(sram_rw_st_addr), .rw_wdata(sram_rw_st_wdata), .rw_rdata(sram_rw_rdata)
     );
     pub_agg0_storage agg0_storage (
         .clk(clk), .rst(rst), .en(run),
@@ -1855,8 +1893,9 @@ module pub (
     
     // ---- tile outputs: the lowest delivering edge with a valid flag, else the chain inputs ----
     wire out0_sel_e6 = e6_del;
-    wire out0_local = (out0_sel_e6 & e6_del_flag);
-    wire [15:0] out0_data = ({16{out0_sel_e6}} & e6_del_data);
+    wire out0_sel_lookup = lookup_del & ~(e6_del);
+    wire out0_local = (out0_sel_e6 & e6_del_flag) | out0_sel_lookup;
+    wire [15:0] out0_data = ({16{out0_sel_e6}} & e6_del_data) | ({16{out0_sel_lookup}} & lookup_data);
     assign out0 = out0_local ? out0_data : out0_chain_in;
     assign out0_valid = out0_local | out0_chain_valid_in;
     wire out1_sel_e7 = e7_del;
@@ -1867,7 +1906,7 @@ module pub (
     
     // signals only the bench reads, and data no edge takes
     /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_ok = &{1'b0, agg0_w_ren, agg0_r_ren, agg0_r_wen, agg0_r_wdata, agg0_r_addr, agg0_r_rflag, agg1_w_ren, agg1_r_ren, agg1_r_wen, agg1_r_wdata, agg1_r_addr, agg1_r_rflag, tb0_w_ren, tb0_r_ren, tb0_r_wen, tb0_r_wdata, tb1_w_ren, tb1_r_ren, tb1_r_wen, tb1_r_wdata};
+    wire unused_ok = &{1'b0, agg0_w_ren, agg0_r_ren, agg0_r_wen, agg0_r_wdata, agg0_r_addr, agg0_r_rflag, agg1_w_ren, agg1_r_ren, agg1_r_wen, agg1_r_wdata, agg1_r_addr, agg1_r_rflag, tb0_w_ren, tb0_r_ren, tb0_r_wen, tb0_r_wdata, tb1_w_ren, tb1_r_ren, tb1_r_wen, tb1_r_wdata, cfg_lookup_wr, in0};
     /* verilator lint_on UNUSEDSIGNAL */
 endmodule
 /* verilator lint_on DECLFILENAME */
