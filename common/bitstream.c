@@ -300,10 +300,16 @@ int rgraph_select(const RGraph *g, int from, int to)
 
 /* ---- bitstreams ---- */
 
+/* A write after the registers, in the order asked (bitstream_append). */
+typedef struct RawWrite {
+	uint32_t address, data;
+} RawWrite;
+
 struct Bitstream {
 	const ConfigMap *m;
 	uint32_t *value;
 	char *set;
+	VEC(RawWrite) tail;
 };
 
 Bitstream *bitstream_new(const ConfigMap *m)
@@ -321,20 +327,39 @@ void bitstream_free(Bitstream *b)
 		return;
 	free(b->value);
 	free(b->set);
+	vec_free(&b->tail);
 	free(b);
+}
+
+/* The field of target if value fits it, or -1. */
+static int field_for(const Bitstream *b, const char *target, uint32_t value)
+{
+	int i = configmap_find(b->m, target);
+	if (i < 0)
+		return -1;
+	const CfgField *f = &b->m->fields[i];
+	int bits = f->hi - f->lo + 1;
+	return bits < 32 && value >> bits ? -1 : i;
 }
 
 int bitstream_set(Bitstream *b, const char *target, uint32_t value)
 {
-	int i = configmap_find(b->m, target);
+	int i = field_for(b, target, value);
 	if (i < 0)
-		return 0;
-	const CfgField *f = &b->m->fields[i];
-	int bits = f->hi - f->lo + 1;
-	if (bits < 32 && value >> bits)
 		return 0;
 	b->value[i] = value;
 	b->set[i] = 1;
+	return 1;
+}
+
+int bitstream_append(Bitstream *b, const char *target, uint32_t value)
+{
+	int i = field_for(b, target, value);
+	if (i < 0)
+		return 0;
+	const CfgField *f = &b->m->fields[i];
+	RawWrite w = { f->address, value << f->lo };
+	vec_push(&b->tail, w);
 	return 1;
 }
 
@@ -368,4 +393,5 @@ void bitstream_write(const Bitstream *b, FILE *f)
 		fprintf(f, "%08" PRIx32 " %08" PRIx32 "\n", addr, data);
 	}
 	free(set);
+	vec_foreach(&b->tail, i) fprintf(f, "%08" PRIx32 " %08" PRIx32 "\n", b->tail.data[i].address, b->tail.data[i].data);
 }

@@ -71,12 +71,20 @@ void bitstream_free(__take Bitstream *b);
 /* Sets a field by target; 0 if there is no such field or the value does
  * not fit its bits. */
 int bitstream_set(Bitstream *b, const char *target, uint32_t value);
+/* Adds a write of the register holding target's field (value in the field,
+ * the register's other bits 0) after all the registers bitstream_write
+ * writes, in the order of these calls: for registers written more than once
+ * (a memory tile's table loaded through one register) and for writes that
+ * must come after others. 0 if there is no such field or the value does not
+ * fit. */
+int bitstream_append(Bitstream *b, const char *target, uint32_t value);
 /* Routes edge from -> to of g: sets to's select if it is a multiplexer
  * (a node with one input needs nothing). 0 if there is no such edge or the
  * map has no field for the multiplexer. */
 int bitstream_route(Bitstream *b, const RGraph *g, int from, int to);
 /* Writes every register that holds a set field, in address order, as
- * "AAAAAAAA DDDDDDDD" lines; bits of fields not set are 0. */
+ * "AAAAAAAA DDDDDDDD" lines (bits of fields not set are 0), then the
+ * appended writes. */
 void bitstream_write(const Bitstream *b, FILE *f);
 
 #endif

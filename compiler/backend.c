@@ -8,6 +8,7 @@
 #include "backend.h"
 #include "netlist.h"
 #include "place.h"
+#include "retime.h"
 #include "route.h"
 
 typedef struct Be {
@@ -91,7 +92,99 @@ static int be_place(Be *B)
 	return ok;
 }
 
+/* ---- registers for long connections (AHA 5.4) ---- */
+
+/* Registers asked for beyond pipelining's (per demand, not per sink). */
+static int extra_registers(const CMap *cm)
+{
+	int n = 0;
+	for (int i = 0; i < cm->insts.len * cm->pe->ninputs; i++)
+		n += cm->extra_in[i];
+	vec_foreach(&cm->roms, r) n += cm->extra_rom[r];
+	vec_foreach(&cm->g->kernels, k) n += cm->extra_out[k];
+	return n;
+}
+
+/* After placement: a sink whose route crosses h tiles with r registers has
+ * stretches of about h / (r + 1) tiles; with fewer than ceil(h / H) - 1
+ * registers (H the hop limit), the register count it follows from is
+ * raised so that it gets them, every path still balanced by cm_pipeline.
+ * Returns the number of sinks that asked. */
+static int long_routes(Be *B, CMap *cm)
+{
+	int H = B->o->hop_limit, asked = 0, on = cm->pipelined;
+	if (H <= 0)
+		return 0;
+	const Netlist *n = &B->nl;
+	int nin = cm->pe->ninputs;
+	int *want_in = xcalloc((size_t)cm->insts.len * (size_t)nin + 1, sizeof *want_in);
+	int *want_rom = xcalloc((size_t)cm->roms.len + 1, sizeof *want_rom);
+	int *want_out = xcalloc((size_t)cm->g->kernels.len + 1, sizeof *want_out);
+	vec_foreach(&n->nets, i) {
+		const NlNet *net = &n->nets.data[i];
+		const NlCell *dc = &n->cells.data[net->cell];
+		vec_foreach(&net->sinks, k) {
+			const NlSink *s = &net->sinks.data[k];
+			const NlCell *sc = &n->cells.data[s->cell];
+			int h = abs(dc->x - sc->x) + abs(dc->y - sc->y);
+			int need = (h + H - 1) / H - 1;
+			if (s->demand == NL_FIXED || need <= s->regs)
+				continue;
+			asked++;
+			if (s->demand == NL_PE_INPUT) {
+				/* regs = the shift register's taps + the stage difference */
+				int taps = s->regs - cm_input_regs(cm, s->index / nin, s->index % nin);
+				int w = need - taps - on;
+				want_in[s->index] = w > want_in[s->index] ? w : want_in[s->index];
+			} else if (s->demand == NL_ROM_ADDRESS) {    /* likewise extra_rom */
+				int w = cm->extra_rom[s->index] + need - s->regs;
+				want_rom[s->index] = w > want_rom[s->index] ? w : want_rom[s->index];
+			} else {    /* the result's registers follow extra_out one for one */
+				int w = cm->extra_out[s->index] + need - s->regs;
+				want_out[s->index] = w > want_out[s->index] ? w : want_out[s->index];
+			}
+		}
+	}
+	for (int i = 0; i < cm->insts.len * nin; i++)
+		cm->extra_in[i] = want_in[i] > cm->extra_in[i] ? want_in[i] : cm->extra_in[i];
+	vec_foreach(&cm->roms, r) cm->extra_rom[r] = want_rom[r] > cm->extra_rom[r] ? want_rom[r] : cm->extra_rom[r];
+	vec_foreach(&cm->g->kernels, k) cm->extra_out[k] = want_out[k] > cm->extra_out[k] ? want_out[k] : cm->extra_out[k];
+	free(want_in);
+	free(want_rom);
+	free(want_out);
+	if (asked && !B->o->quiet)
+		fprintf(stderr, "cgrac: %s: %d connection%s longer than %d tiles per register: pipelining again\n",
+			B->app, asked, asked == 1 ? "" : "s", H);
+	return asked;
+}
+
 /* ---- routing ---- */
+
+/* The time a cell spends computing (its rule's delay; memories and IOs 0). */
+static double cell_delay(const Be *B, int cell)
+{
+	const NlCell *c = &B->nl.cells.data[cell];
+	return c->kind == NL_PE ? B->cm->insts.data[c->inst].rule->cost : 0;
+}
+
+/* Each net's registers moved along its tree to cut its longest stretch,
+ * counting its driver's computation before it and each sink's after. */
+static void retime(Be *B)
+{
+	const Netlist *n = &B->nl;
+	double *src = xcalloc((size_t)n->nets.len + 1, sizeof *src);
+	double **after = xcalloc((size_t)n->nets.len + 1, sizeof *after);
+	vec_foreach(&n->nets, i) {
+		const NlNet *net = &n->nets.data[i];
+		src[i] = cell_delay(B, net->cell);
+		after[i] = xcalloc((size_t)net->sinks.len + 1, sizeof **after);
+		vec_foreach(&net->sinks, k) after[i][k] = cell_delay(B, net->sinks.data[k].cell);
+	}
+	rt_retime(B->g, B->rnets, n->nets.len, src, (const double *const *)after, &B->rr);
+	vec_foreach(&n->nets, i) free(after[i]);
+	free(after);
+	free(src);
+}
 
 static int be_route(Be *B)
 {
@@ -128,6 +221,8 @@ static int be_route(Be *B)
 		diag_error(B->d, B->app, 0, 0, "the application cannot be routed on %s (the router's report is above)",
 			   B->g->design);
 	}
+	if (ok)
+		retime(B);
 	for (int i = 0; i < B->rr.nnets && ok; i++)
 		for (int e = 0; e < B->rr.routes[i].nedges; e++)
 			B->regs_used += !strcmp(B->g->nodes[B->rr.routes[i].edges[e].to].kind, "reg");
@@ -164,6 +259,9 @@ static int sta_pass(Be *B, Sta *S)
 	vec_foreach(&n->nets, i) {
 		const NlNet *net = &n->nets.data[i];
 		const RtRoute *r = &B->rr.routes[i];
+		const NlCell *dc = &n->cells.data[net->cell];
+		if (dc->kind == NL_PE && B->cm->insts.data[dc->inst].constant)
+			continue;       /* a constant's value never changes: no path to time */
 		S->at[B->rnets[i].source] = S->arr[net->cell];
 		for (int e = 0; e < r->nedges; e++) {
 			const RNode *from = &B->g->nodes[r->edges[e].from], *to = &B->g->nodes[r->edges[e].to];
@@ -255,9 +353,44 @@ static int pe_bits(Be *B, Bitstream *bs, const NlCell *c)
 	return ok;
 }
 
+/* A tile holding a table: running (tile_en) with every controller off, the
+ * table loaded word by word through `lookup_wr` after the registers, then
+ * the look-up port enabled (lake/COLLATERAL.md, "Table look-up"). */
+static int rom_bits(Be *B, Bitstream *bs, const NlCell *c)
+{
+	const MemInfo *mi = B->c->mem;
+	const CmRom *rm = &B->cm->roms.data[c->rom];
+	const HTable *t = &B->u->L->prep.tables[rm->table];
+	char tgt[96];
+	int ok = 1;
+	for (int r = 0; r < mi->nregs; r++) {
+		if (r == mi->lookup.en || r == mi->lookup.wr)
+			continue;
+		snprintf(tgt, sizeof tgt, "x%d_y%d.%s", c->x, c->y, mi->regs[r].name);
+		ok &= set_field(B, bs, tgt, r == mi->tile_en);
+	}
+	uint32_t mask = mi->word >= 32 ? ~0u : (1u << mi->word) - 1;
+	snprintf(tgt, sizeof tgt, "x%d_y%d.%s", c->x, c->y, mi->regs[mi->lookup.wr].name);
+	for (int64_t i = 0; i < rm->entries && ok; i++) {
+		uint32_t v = (uint32_t)(i + rm->offset) << mi->word | ((uint32_t)t->v[i] & mask);
+		if (!bitstream_append(bs, tgt, v)) {
+			diag_error(B->d, B->app, 0, 0, "internal: no configuration field %s for 0x%08x", tgt, v);
+			ok = 0;
+		}
+	}
+	snprintf(tgt, sizeof tgt, "x%d_y%d.%s", c->x, c->y, mi->regs[mi->lookup.en].name);
+	if (ok && !bitstream_append(bs, tgt, 1)) {
+		diag_error(B->d, B->app, 0, 0, "internal: no configuration field %s", tgt);
+		ok = 0;
+	}
+	return ok;
+}
+
 static int mem_bits(Be *B, Bitstream *bs, const NlCell *c)
 {
 	const MemInfo *mi = B->c->mem;
+	if (c->rom >= 0)
+		return rom_bits(B, bs, c);
 	const UbBank *b = &B->m->banks.data[c->bank];
 	int ok = 1;
 	for (int r = 0; r < mi->nregs; r++) {
@@ -327,7 +460,8 @@ static void write_stream(const Be *B, int si, FILE *f)
 	const NlCell *io = &B->nl.cells.data[B->nl.io_of_stmt[si]];
 	int W = B->u->g->word;
 	const LRegion *r = s->input ? &L->images[s->image] : &L->funcs[L->p->output];
-	const char *name = s->input ? L->p->images.data[s->image].name : L->p->funcs.data[L->p->output].name;
+	/* the statement's name: one stream per channel of an unrolled image is input_0, input_1, ... */
+	const char *name = s->name;
 	fprintf(f, "  - name: %s\n    dir: %s\n    port: io_%s_x%d_%d\n    width: %d\n", name,
 		s->input ? "in" : "out", s->input ? "in" : "out", io->x, W, W);
 	if (s->input)
@@ -415,6 +549,8 @@ static void write_report(const void *arg, FILE *f)
 	fprintf(f, "critical_path_ns: %.3f\ncritical_path: \"%s\"\nclock_mhz: %.1f\n", B->crit, B->crit_path,
 		B->crit > 0 ? 1000.0 / B->crit : 0.0);
 	fprintf(f, "latency_cycles: %lld\nroute_iterations: %d\n", (long long)B->latency, B->rr.iterations);
+	fprintf(f, "hop_limit: %d\nextra_registers: %d\ntable_lookups: %d\n", o->hop_limit, extra_registers(B->cm),
+		B->cm->roms.len);
 	fprintf(f, "seconds:\n  front_end: %.4f\n  buffers: %.4f\n  compute_mapping: %.4f\n  netlist: %.4f\n"
 		   "  placement: %.4f\n  routing: %.4f\n  timing: %.4f\n  bitstream: %.4f\n",
 		o->seconds_front, o->seconds_buffers, o->seconds_cmap, B->t_net, B->t_place, B->t_route,
@@ -536,7 +672,7 @@ static void summary(const Be *B)
 		B->rr.iterations);
 }
 
-int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m, const CMap *cm,
+int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m, CMap *cm,
 	   const Collateral *c, const BeOptions *o, Diags *d)
 {
 	Be B;
@@ -556,6 +692,10 @@ int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m,
 		return 1;
 	}
 	ok = ok && be_place(&B);
+	if (ok && o->ask_regs && long_routes(&B, cm)) {
+		be_free(&B);
+		return BE_MORE_REGISTERS;
+	}
 	if (ok && o->emit && !strcmp(o->emit, "place")) {
 		write_place(&B, stdout);
 		be_free(&B);

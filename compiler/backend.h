@@ -29,12 +29,21 @@ typedef struct BeOptions {
 	double seconds_cmap;
 	const BeFile *extra;    /* the earlier stages' files (dfg.json, ubuf, mem) */
 	int nextra;
+	int hop_limit;          /* tiles a value may cross between registers (0: no limit) */
+	int ask_regs;           /* may ask for more registers (BE_MORE_REGISTERS) */
 } BeOptions;
+
+/* be_run's answer when, after placement, connections are longer than
+ * hop_limit tiles per register: cm's extra registers have been raised;
+ * pipeline, schedule the buffers again and call again (the placement of
+ * the same netlist comes out the same). */
+#define BE_MORE_REGISTERS 2
 
 /* The back end of app (its file name) into out (NULL: nothing written).
  * 0 with errors in d: a netlist larger than the array (needed vs
- * available), an unroutable design (the router's report). */
-int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m, const CMap *cm,
+ * available), an unroutable design (the router's report); 1 when done;
+ * BE_MORE_REGISTERS (only with o->ask_regs). */
+int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m, CMap *cm,
 	   const Collateral *c, const BeOptions *o, __keep Diags *d);
 
 #endif

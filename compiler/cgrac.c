@@ -108,36 +108,52 @@ static int emit_ubuf(const LProgram *L, const Collateral *c, const DGraph *g, co
 
 /* Buffers, compute mapping and the back end: the whole flow to a bitstream,
  * or as far as emit asks (mapped, place, route). */
+/* Rounds of pipelining, buffers and placement while long connections ask
+ * for registers; the last round routes whatever it has. */
+#define REGISTER_ROUNDS 4
+
+/* Buffers, compute mapping and the back end: the whole flow to a bitstream,
+ * or as far as emit asks (mapped, place, route). */
 static int compile_all(const LProgram *L, const Collateral *c, const DGraph *g, const char *out, const char *emit,
-		       int quiet, double t_front, Diags *d)
+		       const CgracFlags *fl, double t_front, Diags *d)
 {
 	CMap cm;
-	if (!cm_map(&cm, g, c->peinfo, d)) {
+	if (!cm_map(&cm, g, c->peinfo, c->mem, d)) {
 		cm_free(&cm);
 		return 0;
 	}
-	cm_pipeline(&cm, getenv("CGRAC_NO_PIPELINE") == NULL);
-	if (!quiet)
-		fprintf(stderr, "cgrac: %s: compute mapping on %s: %d PEs, %d constants folded, %.3f s\n", L->p->file,
-			c->pe, cm.insts.len, cm.folded, cm.seconds);
-	double t0 = util_now();
-	UbProgram u;
-	UbMap m;
-	int ok = ub_build(&u, &m, L, g, c, cm.latency, d);
-	double t1 = util_now();
-	if (ok && !quiet)
-		buffer_summary(&u, &m, c, t1 - t0);
-	UbOut o = { &u, &m, c->mem };
-	const BeFile extra[] = { { "dfg.json", print_dfg_json, g }, { "ubuf", print_ubuf, &u }, { "mem", print_mem, &o } };
-	BeOptions bo = { 1, quiet, emit, t_front, t1 - t0, cm.seconds, extra, 3 };
-	ok = ok && be_run(L->p->file, emit ? NULL : out, &u, &m, &cm, c, &bo, d);
-	if (u.arena)
-		ub_map_free(&m), ub_free(&u);
+	if (!fl->quiet)
+		fprintf(stderr, "cgrac: %s: compute mapping on %s: %d PEs, %d constants folded, %d table look-ups, %.3f s\n",
+			L->p->file, c->pe, cm.insts.len, cm.folded, cm.roms.len, cm.seconds);
+	int ok = 0;
+	double t_buf = 0;
+	for (int round = 1; round <= REGISTER_ROUNDS; round++) {
+		cm_pipeline(&cm, fl->pipeline);
+		double t0 = util_now();
+		UbProgram u;
+		UbMap m;
+		ok = ub_build(&u, &m, L, g, c, cm.latency, d);
+		double t1 = util_now();
+		t_buf += t1 - t0;
+		if (ok && !fl->quiet)
+			buffer_summary(&u, &m, c, t1 - t0);
+		UbOut o = { &u, &m, c->mem };
+		const BeFile extra[] = { { "dfg.json", print_dfg_json, g }, { "ubuf", print_ubuf, &u },
+					 { "mem", print_mem, &o } };
+		BeOptions bo = { fl->place_seed, fl->quiet, emit, t_front, t_buf, cm.seconds, extra, 3, fl->hop_limit,
+				 round < REGISTER_ROUNDS && (!emit || strcmp(emit, "mapped")) };
+		if (ok)
+			ok = be_run(L->p->file, emit ? NULL : out, &u, &m, &cm, c, &bo, d);
+		if (u.arena)
+			ub_map_free(&m), ub_free(&u);
+		if (ok != BE_MORE_REGISTERS)
+			break;
+	}
 	cm_free(&cm);
-	return ok;
+	return ok == 1;
 }
 
-static int emit_dfg(const LProgram *L, const char *design, const char *out, const char *emit, int quiet,
+static int emit_dfg(const LProgram *L, const char *design, const char *out, const char *emit, const CgracFlags *fl,
 		    double t_front, Diags *d)
 {
 	if (!design) {
@@ -153,14 +169,14 @@ static int emit_dfg(const LProgram *L, const char *design, const char *out, cons
 	DGraph g;
 	int ok = dfg_build(&g, L, &c, d);
 	if (ok && emit && !strcmp(emit, "ubuf")) {
-		ok = emit_ubuf(L, &c, &g, out, quiet, d);
+		ok = emit_ubuf(L, &c, &g, out, fl->quiet, d);
 	} else if (ok && (!emit || strcmp(emit, "dfg") != 0)) {
-		ok = compile_all(L, &c, &g, out, emit, quiet, t_front + util_now() - t0, d);
+		ok = compile_all(L, &c, &g, out, emit, fl, t_front + util_now() - t0, d);
 	} else if (ok) {
 		dfg_print(&g, stdout);
 		ok = write_out(out, L->p->file, "dfg.json", print_dfg_json, &g);
 	}
-	if (ok && !quiet)
+	if (ok && !fl->quiet)
 		fprintf(stderr, "cgrac: %s: %d kernels on %s in %.3f s\n", L->p->file, g.kernels.len, c.pe,
 			util_now() - t0);
 	dfg_free(&g);
@@ -168,8 +184,9 @@ static int emit_dfg(const LProgram *L, const char *design, const char *out, cons
 	return ok;
 }
 
-int cgrac_compile(HProgram *p, const char *design, const char *out, const char *emit, int quiet, Diags *d)
+int cgrac_compile(HProgram *p, const char *design, const char *out, const char *emit, const CgracFlags *fl, Diags *d)
 {
+	int quiet = fl->quiet;
 	double t0 = util_now();
 	LProgram L;
 	int ok = hl_lower(&L, p, d);
@@ -180,7 +197,7 @@ int cgrac_compile(HProgram *p, const char *design, const char *out, const char *
 		hl_lower_print(&L, stdout);
 		ok = write_out(out, p->file, "lowered", print_lowered, &L);
 	} else if (ok) {
-		ok = emit_dfg(&L, design, out, emit, quiet, t_lower, d);
+		ok = emit_dfg(&L, design, out, emit, fl, t_lower, d);
 	}
 	hl_lower_free(&L);
 	return ok;

@@ -7,8 +7,19 @@
 #include "../common/image.h"
 #include "hl.h"
 
+#include <stdint.h>
+
+/* The back end's knobs (cgrac --help). */
+#define CGRAC_HOP_LIMIT 4       /* tiles a value may cross between registers */
+typedef struct CgracFlags {
+	int quiet;              /* no progress or summary lines */
+	int pipeline;           /* registers before PEs, paths balanced (AHA 5.4) */
+	int hop_limit;          /* more registers on longer connections (0: none) */
+	uint64_t place_seed;
+} CgracFlags;
+
 /* 0 with errors in d. design and out may be NULL (then nothing is written). */
-int cgrac_compile(HProgram *p, const char *design, const char *out, const char *emit, int quiet,
+int cgrac_compile(HProgram *p, const char *design, const char *out, const char *emit, const CgracFlags *fl,
 		  __keep Diags *d);
 
 /* Runs p through its lowered loop nest and compute kernels on hardware

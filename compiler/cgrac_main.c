@@ -44,6 +44,11 @@ static void usage(FILE *f)
 	      "  --gen-input      write the application's deterministic input image(s), as set by\n"
 	      "                   input.yaml beside APP.hl (several inputs: OUT is a folder)\n"
 	      "  --seed S, --range LO:HI  with --gen-input: override input.yaml's seed and value range\n"
+	      "  --no-pipeline    no registers before the PEs (combinational kernels)\n"
+	      "  --hop-limit N    at most N tiles between registers: longer connections get more\n"
+	      "                   registers, kernels rebalanced and buffers rescheduled (default 4;\n"
+	      "                   0: no limit)\n"
+	      "  --place-seed S   the placer's seed (default 1); the same seed, the same bitstream\n"
 	      "  --check          parse and check only\n"
 	      "  -q               no progress or summary lines\n"
 	      "  -h, --help       this text\n"
@@ -58,12 +63,28 @@ typedef struct Opts {
 	int gen_input, check, quiet;
 	long seed;              /* -1: from input.yaml */
 	int range_lo, range_hi; /* range_hi < 0: from input.yaml */
+	CgracFlags flags;
 } Opts;
+
+/* A number in [lo, hi] for option `opt`, or -1 with a message. */
+static long number_arg(const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*s == 0 || *end || v < lo || v > hi) {
+		fprintf(stderr, "cgrac: %s %s: expected a number from %ld to %ld\n", opt, s, lo, hi);
+		return -1;
+	}
+	return v;
+}
 
 static int parse_opts(int argc, char **argv, Opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->seed = o->range_hi = -1;
+	o->flags.pipeline = 1;
+	o->flags.hop_limit = CGRAC_HOP_LIMIT;
+	o->flags.place_seed = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int more = i + 1 < argc;
@@ -95,6 +116,18 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			}
 		} else if (!strcmp(a, "--gen-input")) {
 			o->gen_input = 1;
+		} else if (!strcmp(a, "--no-pipeline")) {
+			o->flags.pipeline = 0;
+		} else if (!strcmp(a, "--hop-limit") && more) {
+			long v = number_arg(a, argv[++i], 0, 1000);
+			if (v < 0)
+				return 0;
+			o->flags.hop_limit = (int)v;
+		} else if (!strcmp(a, "--place-seed") && more) {
+			long v = number_arg(a, argv[++i], 0, 2147483647L);
+			if (v < 0)
+				return 0;
+			o->flags.place_seed = (uint64_t)v;
 		} else if (!strcmp(a, "--check")) {
 			o->check = 1;
 		} else if (!strcmp(a, "-q")) {
@@ -121,6 +154,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		fprintf(stderr, "cgrac: --emit %s: expected lowered, dfg, ubuf, mapped, place or route\n", o->emit);
 		return 0;
 	}
+	o->flags.quiet = o->quiet;
 	if ((o->run || o->gen_input) && !o->out) {
 		fprintf(stderr, "cgrac: %s needs -o\n", o->run ? "--run" : "--gen-input");
 		return 0;
@@ -288,7 +322,7 @@ int main(int argc, char **argv)
 	else if (ok && o.run)
 		ok = run(p, &o, d);
 	else if (ok && !o.check)
-		ok = cgrac_compile(p, o.design, o.out, o.emit, o.quiet, d);
+		ok = cgrac_compile(p, o.design, o.out, o.emit, &o.flags, d);
 	diags_flush(d);
 	hl_free(p);
 	diags_free(d);

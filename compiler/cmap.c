@@ -303,6 +303,46 @@ typedef struct Mapper {
 	int failed;
 } Mapper;
 
+static int instantiate(Mapper *M, int n);
+
+/* Table look-up n on the memory tile's look-up port: its address, less a
+ * constant the index subtracts (the table is then stored that much higher),
+ * comes from whatever computes it. */
+static void place_rom(Mapper *M, int n)
+{
+	const DNode *dn = &M->k->nodes.data[n];
+	const MemInfo *mi = M->m->mem;
+	const char *table = M->m->g->L->p->funcs.data[dn->buffer].name;
+	if (!mi || mi->lookup.port.unit < 0) {
+		M->failed = 1;
+		diag_error(M->d, M->file, M->k->store->line, M->k->store->col,
+			   "the IR operation 'a table look-up (ROM)' of table '%s' has no rule on the PE %s that covers "
+			   "it, and the memory tile %s has no look-up port (the Lake spec's `lookup:`)", table, M->pe->name,
+			   mi ? mi->name : "(none)");
+		return;
+	}
+	const HTable *t = &M->m->g->L->prep.tables[dn->buffer];
+	CmRom r = { M->ki, n, dn->buffer, dn->in[0], 0, 1, 0 };
+	for (int i = 0; i < t->dims; i++)
+		r.entries *= t->extent[i];
+	const DNode *a = &M->k->nodes.data[r.addr];
+	if (a->kind == DN_OP && !strcmp(a->op, "sub") && M->k->nodes.data[a->in[1]].kind == DN_CONST &&
+	    M->k->nodes.data[a->in[1]].value > 0 && M->k->nodes.data[a->in[1]].value + r.entries <= mi->lookup.words) {
+		r.offset = (int)M->k->nodes.data[a->in[1]].value;
+		r.addr = a->in[0];
+	}
+	if (r.entries > mi->lookup.words) {
+		M->failed = 1;
+		diag_error(M->d, M->file, M->k->store->line, M->k->store->col,
+			   "look-up table '%s' has %lld entries; the look-up port of the memory tile %s holds %d words",
+			   table, (long long)r.entries, mi->name, mi->lookup.words);
+		return;
+	}
+	vec_push(&M->m->roms, r);
+	M->m->rom_of[M->ki][n] = M->m->roms.len - 1;
+	instantiate(M, r.addr);
+}
+
 static int instantiate(Mapper *M, int n)
 {
 	int *of = M->m->inst_of[M->ki];
@@ -311,14 +351,16 @@ static int instantiate(Mapper *M, int n)
 	const DNode *dn = &M->k->nodes.data[n];
 	if (dn->kind == DN_LOAD)
 		return -1;
+	if (dn->kind == DN_ROM) {
+		if (M->m->rom_of[M->ki][n] < 0)
+			place_rom(M, n);
+		return -1;
+	}
 	const Best *bs = &M->best[n];
 	if (bs->rule < 0) {
 		M->failed = 1;
-		const char *what = dn->kind == DN_ROM ? "a table look-up (ROM)" : dn->op;
 		diag_error(M->d, M->file, M->k->store->line, M->k->store->col,
-			   "the IR operation '%s' has no rule on the PE %s that covers it%s", what, M->pe->name,
-			   dn->kind == DN_ROM ? " (the memory tile has no data-dependent read address, so tables "
-						"cannot be mapped on this chip yet)" : "");
+			   "the IR operation '%s' has no rule on the PE %s that covers it", dn->op, M->pe->name);
 		return -1;
 	}
 	const PeRule *r = &M->pe->rules[bs->rule];
@@ -359,8 +401,9 @@ static int map_kernel(CMap *m, const PeInfo *pe, const Pattern *pats, int ki, Di
 	for (int n = 0; n < nn; n++)
 		best_at(&C, pe, pats, best, n);
 	m->inst_of[ki] = xcalloc((size_t)nn + 1, sizeof **m->inst_of);
+	m->rom_of[ki] = xcalloc((size_t)nn + 1, sizeof **m->rom_of);
 	for (int n = 0; n < nn; n++)
-		m->inst_of[ki][n] = -1;
+		m->inst_of[ki][n] = m->rom_of[ki][n] = -1;
 	Mapper M = { m, pe, k, ki, best, d, m->g->L->p->file, 0 };
 	instantiate(&M, k->result);
 	free(best);
@@ -368,19 +411,24 @@ static int map_kernel(CMap *m, const PeInfo *pe, const Pattern *pats, int ki, Di
 	return !M.failed;
 }
 
-int cm_map(CMap *m, const DGraph *g, const PeInfo *pe, Diags *d)
+int cm_map(CMap *m, const DGraph *g, const PeInfo *pe, const MemInfo *mem, Diags *d)
 {
 	double t0 = util_now();
 	memset(m, 0, sizeof *m);
 	m->g = g;
 	m->pe = pe;
+	m->mem = mem;
 	Pattern *pats = xcalloc((size_t)pe->nrules + 1, sizeof *pats);
 	for (int ri = 0; ri < pe->nrules; ri++)
 		pat_parse(&pats[ri], &pe->rules[ri]);
 	m->inst_of = xcalloc((size_t)g->kernels.len + 1, sizeof *m->inst_of);
+	m->rom_of = xcalloc((size_t)g->kernels.len + 1, sizeof *m->rom_of);
 	int ok = 1;
 	vec_foreach(&g->kernels, ki) ok &= map_kernel(m, pe, pats, ki, d);
 	free(pats);
+	m->extra_in = xcalloc((size_t)m->insts.len * (size_t)pe->ninputs + 1, sizeof *m->extra_in);
+	m->extra_rom = xcalloc((size_t)m->roms.len + 1, sizeof *m->extra_rom);
+	m->extra_out = xcalloc((size_t)g->kernels.len + 1, sizeof *m->extra_out);
 	m->seconds = util_now() - t0;
 	return ok;
 }
@@ -392,41 +440,68 @@ void cm_free(CMap *m)
 		free(m->insts.data[i].in);
 	}
 	vec_free(&m->insts);
+	vec_free(&m->roms);
 	if (m->inst_of)
-		for (int k = 0; k < m->g->kernels.len; k++)
+		for (int k = 0; k < m->g->kernels.len; k++) {
 			free(m->inst_of[k]);
+			free(m->rom_of[k]);
+		}
 	free(m->inst_of);
+	free(m->rom_of);
 	free(m->latency);
+	free(m->extra_in);
+	free(m->extra_rom);
+	free(m->extra_out);
 	memset(m, 0, sizeof *m);
 }
 
 /* ---- pipelining ---- */
 
-static int producer(const CMap *m, const CmInst *in, int j)
+typedef struct Stager {
+	CMap *m;
+	int on;
+	char *inst_done, *rom_done;
+} Stager;
+
+static int inst_stage(Stager *S, int i);
+
+/* The stage at which node v of kernel k is available: loads 0, a
+ * constant -1 (never waited for). */
+static int node_stage(Stager *S, int k, int v)
 {
-	const DKernel *k = &m->g->kernels.data[in->kernel];
-	int v = in->in[j];
-	if (v < 0 || k->nodes.data[v].kind == DN_LOAD)
-		return -1;
-	return m->inst_of[in->kernel][v];
+	CMap *m = S->m;
+	const DNode *dn = &m->g->kernels.data[k].nodes.data[v];
+	if (dn->kind == DN_LOAD)
+		return 0;
+	if (dn->kind == DN_ROM) {
+		int r = m->rom_of[k][v];
+		CmRom *rm = &m->roms.data[r];
+		if (!S->rom_done[r]) {
+			int a = node_stage(S, k, rm->addr);
+			rm->stage = (a > 0 ? a : 0) + m->extra_rom[r] + m->mem->lookup.latency;
+			S->rom_done[r] = 1;
+		}
+		return rm->stage;
+	}
+	int i = m->inst_of[k][v];
+	return m->insts.data[i].constant ? -1 : inst_stage(S, i);
 }
 
-/* The stage of instance i, its producers' first (-1: being computed). */
-static int stage_of(CMap *m, int i, int *done)
+static int inst_stage(Stager *S, int i)
 {
-	CmInst *in = &m->insts.data[i];
-	if (done[i])
+	CmInst *in = &S->m->insts.data[i];
+	if (S->inst_done[i])
 		return in->stage;
-	int s = 0;
-	for (int j = 0; j < m->pe->ninputs; j++) {
-		int q = producer(m, in, j);
-		if (q >= 0 && !m->insts.data[q].constant) {
-			int sq = stage_of(m, q, done);
+	int s = 0, n = S->m->pe->ninputs;
+	for (int j = 0; j < n; j++)
+		if (in->in[j] >= 0) {
+			int sq = node_stage(S, in->kernel, in->in[j]);
+			if (sq >= 0)
+				sq += S->on + S->m->extra_in[i * n + j];
 			s = sq > s ? sq : s;
 		}
-	}
-	in->stage = in->constant ? 0 : s + 1;
-	done[i] = 1;
+	in->stage = in->constant ? 0 : s;
+	S->inst_done[i] = 1;
 	return in->stage;
 }
 
@@ -434,29 +509,44 @@ void cm_pipeline(CMap *m, int on)
 {
 	free(m->latency);
 	m->latency = xcalloc((size_t)m->g->kernels.len + 1, sizeof *m->latency);
-	int *done = xcalloc((size_t)m->insts.len + 1, sizeof *done);
-	vec_foreach(&m->insts, i) {
-		if (on)
-			stage_of(m, i, done);
-		else
-			m->insts.data[i].stage = 0;
-	}
-	free(done);
+	m->pipelined = on != 0;
+	Stager S = { m, on != 0, xcalloc((size_t)m->insts.len + 1, 1), xcalloc((size_t)m->roms.len + 1, 1) };
+	vec_foreach(&m->insts, i) inst_stage(&S, i);
+	vec_foreach(&m->roms, r) node_stage(&S, m->roms.data[r].kernel, m->roms.data[r].node);
 	vec_foreach(&m->g->kernels, k) {
-		int r = m->inst_of[k][m->g->kernels.data[k].result];
-		m->latency[k] = r >= 0 ? m->insts.data[r].stage : 0;
+		int s = node_stage(&S, k, m->g->kernels.data[k].result);
+		m->latency[k] = (s > 0 ? s : 0) + m->extra_out[k];
 	}
+	free(S.inst_done);
+	free(S.rom_done);
+}
+
+/* The stage of node v after cm_pipeline. */
+static int stage_after(const CMap *m, int k, int v)
+{
+	const DNode *dn = &m->g->kernels.data[k].nodes.data[v];
+	if (dn->kind == DN_LOAD)
+		return 0;
+	if (dn->kind == DN_ROM)
+		return m->roms.data[m->rom_of[k][v]].stage;
+	const CmInst *q = &m->insts.data[m->inst_of[k][v]];
+	return q->constant ? -1 : q->stage;
 }
 
 int cm_input_regs(const CMap *m, int i, int j)
 {
 	const CmInst *in = &m->insts.data[i];
-	int q = producer(m, in, j);
-	if (q < 0)
-		return in->stage;
-	if (m->insts.data[q].constant)
+	if (in->in[j] < 0)
 		return 0;
-	return in->stage - m->insts.data[q].stage;
+	int s = stage_after(m, in->kernel, in->in[j]);
+	return s < 0 ? 0 : in->stage - s;
+}
+
+int cm_rom_input_regs(const CMap *m, int r)
+{
+	const CmRom *rm = &m->roms.data[r];
+	int s = stage_after(m, rm->kernel, rm->addr);
+	return rm->stage - m->mem->lookup.latency - (s < 0 ? 0 : s);
 }
 
 /* ---- output ---- */
@@ -494,6 +584,8 @@ void cm_write_json(const CMap *m, FILE *f)
 					fprintf(f, "%s\"%s\": ", fi ? " " : ", ", pe->inputs[j].name);
 					if (dn->kind == DN_LOAD)
 						fprintf(f, "\"load %d\"", in->in[j]);
+					else if (dn->kind == DN_ROM)
+						fprintf(f, "\"rom %d\"", m->rom_of[ki][in->in[j]]);
 					else
 						fprintf(f, "\"pe %d\"", m->inst_of[ki][in->in[j]]);
 					fi = 0;
@@ -501,7 +593,24 @@ void cm_write_json(const CMap *m, FILE *f)
 			fprintf(f, "%s}, \"output\": \"%s\" }", fi ? "" : " ", pe->outputs[in->out].name);
 			first = 0;
 		}
-		fputs(first ? "] }" : "\n    ] }", f);
+		fputs(first ? "]" : "\n    ]", f);
+		int any = 0;
+		vec_foreach(&m->roms, r) if (m->roms.data[r].kernel == ki)
+		{
+			const CmRom *rm = &m->roms.data[r];
+			const DNode *a = &k->nodes.data[rm->addr];
+			fprintf(f, "%s\n      { \"rom\": %d, \"node\": %d, \"table\": \"%s\", \"entries\": %lld, "
+				   "\"offset\": %d, \"address\": ", any ? "," : ", \"roms\": [", r, rm->node,
+				m->g->L->p->funcs.data[rm->table].name, (long long)rm->entries, rm->offset);
+			if (a->kind == DN_LOAD)
+				fprintf(f, "\"load %d\" }", rm->addr);
+			else if (a->kind == DN_ROM)
+				fprintf(f, "\"rom %d\" }", m->rom_of[ki][rm->addr]);
+			else
+				fprintf(f, "\"pe %d\" }", m->inst_of[ki][rm->addr]);
+			any = 1;
+		}
+		fputs(any ? "\n    ] }" : " }", f);
 	}
 	fputs(m->g->kernels.len ? "\n  ]\n}\n" : "]\n}\n", f);
 }
@@ -509,8 +618,8 @@ void cm_write_json(const CMap *m, FILE *f)
 void cm_print(const CMap *m, FILE *f)
 {
 	const PeInfo *pe = m->pe;
-	fprintf(f, "# compute mapping of %s on %s: %d PEs, %d constants folded\n", m->g->L->p->file, pe->name,
-		m->insts.len, m->folded);
+	fprintf(f, "# compute mapping of %s on %s: %d PEs, %d constants folded, %d table look-ups\n",
+		m->g->L->p->file, pe->name, m->insts.len, m->folded, m->roms.len);
 	for (int ri = 0; ri < pe->nrules; ri++) {
 		int n = 0;
 		vec_foreach(&m->insts, i) n += m->insts.data[i].rule == &pe->rules[ri];

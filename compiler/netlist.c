@@ -31,7 +31,7 @@ static int add_cell(Netlist *n, NlKind kind, const char *name)
 	memset(&c, 0, sizeof c);
 	c.kind = kind;
 	snprintf(c.name, sizeof c.name, "%s", name);
-	c.inst = c.bank = c.in_stmt = c.out_stmt = -1;
+	c.inst = c.bank = c.rom = c.in_stmt = c.out_stmt = -1;
 	c.x = c.y = -1;
 	vec_push(&n->cells, c);
 	return n->cells.len - 1;
@@ -63,6 +63,27 @@ static Drv pe_driver(const Builder *B, int inst)
 	return d;
 }
 
+static Drv rom_driver(const Builder *B, int r)
+{
+	const MemInfo *mi = B->c->mem;
+	Drv d = { B->n->mem_of_rom[r], mi->outs[mi->lookup.out], B->u->g->word, 0 };
+	return d;
+}
+
+/* What delivers node v of kernel k (statement s) to its users. */
+static Drv node_driver(Builder *B, int s, int k, int v)
+{
+	const DNode *dn = &B->u->g->kernels.data[k].nodes.data[v];
+	if (dn->kind == DN_ROM)
+		return rom_driver(B, B->cm->rom_of[k][v]);
+	if (dn->kind != DN_LOAD)
+		return pe_driver(B, B->cm->inst_of[k][v]);
+	int pi = read_port(B, s, v);
+	if (pi < 0)
+		ICE("load node %d of %s has no read port", v, B->u->stmts.data[s].name);
+	return port_driver(B, pi);
+}
+
 /* What drives the value statement s computes or streams in. */
 static Drv stmt_driver(Builder *B, int s)
 {
@@ -75,17 +96,25 @@ static Drv stmt_driver(Builder *B, int s)
 	}
 	int k = kernel_index(B, st->kernel);
 	int r = st->kernel->result;
-	if (B->cm->inst_of[k][r] >= 0)
-		return pe_driver(B, B->cm->inst_of[k][r]);
-	int pi = read_port(B, s, r);
-	if (pi < 0) {
-		if (!B->failed)
-			diag_error(B->d, B->u->L->p->file, st->store->line, st->store->col,
-				   "internal: the value of %s has no driver", st->name);
-		B->failed = 1;
-		return none;
+	Drv d;
+	if (B->cm->inst_of[k][r] >= 0) {
+		d = pe_driver(B, B->cm->inst_of[k][r]);
+	} else if (B->cm->rom_of[k][r] >= 0) {
+		d = rom_driver(B, B->cm->rom_of[k][r]);
+	} else {
+		int pi = read_port(B, s, r);
+		if (pi < 0) {
+			if (!B->failed)
+				diag_error(B->d, B->u->L->p->file, st->store->line, st->store->col,
+					   "internal: the value of %s has no driver", st->name);
+			B->failed = 1;
+			return none;
+		}
+		d = port_driver(B, pi);
 	}
-	return port_driver(B, pi);
+	/* the buffers take the kernel's value its extra registers later */
+	d.regs += B->cm->extra_out[k];
+	return d;
 }
 
 /* What delivers read port pi's values, and how many cycles late. */
@@ -125,11 +154,11 @@ static NlNet *net_of(Builder *B, Drv d)
 	return &B->n->nets.data[id];
 }
 
-static void connect(Builder *B, Drv d, int cell, const char *port, int extra)
+static void connect(Builder *B, Drv d, int cell, const char *port, int extra, NlDemand why, int index)
 {
 	if (d.cell < 0)
 		return;
-	NlSink s = { cell, port, d.regs + extra };
+	NlSink s = { cell, port, d.regs + extra, why, index };
 	vec_push(&net_of(B, d)->sinks, s);
 }
 
@@ -174,6 +203,18 @@ static void mem_cells(Builder *B)
 	}
 }
 
+static void rom_cells(Builder *B)
+{
+	Netlist *n = B->n;
+	vec_foreach(&B->cm->roms, r) {
+		const CmRom *rm = &B->cm->roms.data[r];
+		int c = add_cell(n, NL_MEM, arena_printf(n->arena, "rom%d_%s", r, B->u->L->p->funcs.data[rm->table].name));
+		n->cells.data[c].rom = r;
+		n->mem_of_rom[r] = c;
+		n->mems++;
+	}
+}
+
 static void pe_cells(Builder *B)
 {
 	Netlist *n = B->n;
@@ -199,23 +240,29 @@ static void pe_inputs(Builder *B)
 	const PeInfo *pe = B->cm->pe;
 	vec_foreach(&B->cm->insts, i) {
 		const CmInst *in = &B->cm->insts.data[i];
-		const DKernel *k = &B->u->g->kernels.data[in->kernel];
 		int s = stmt_of_kernel(B, in->kernel);
 		for (int j = 0; j < pe->ninputs; j++) {
 			int v = in->in[j];
 			if (v < 0)
 				continue;
-			Drv d;
-			if (k->nodes.data[v].kind == DN_LOAD) {
-				int pi = read_port(B, s, v);
-				if (pi < 0)
-					ICE("load node %d of %s has no read port", v, B->u->stmts.data[s].name);
-				d = port_driver(B, pi);
-			} else {
-				d = pe_driver(B, B->cm->inst_of[in->kernel][v]);
-			}
-			connect(B, d, B->n->pe_of_inst[i], pe->inputs[j].name, cm_input_regs(B->cm, i, j));
+			const DNode *dn = &B->u->g->kernels.data[in->kernel].nodes.data[v];
+			int constant = dn->kind == DN_OP || dn->kind == DN_CONST
+					       ? B->cm->insts.data[B->cm->inst_of[in->kernel][v]].constant
+					       : 0;
+			connect(B, node_driver(B, s, in->kernel, v), B->n->pe_of_inst[i], pe->inputs[j].name,
+				cm_input_regs(B->cm, i, j), constant ? NL_FIXED : NL_PE_INPUT, i * pe->ninputs + j);
 		}
+	}
+}
+
+/* A table look-up's address into its tile's look-up input. */
+static void rom_inputs(Builder *B)
+{
+	const MemInfo *mi = B->c->mem;
+	vec_foreach(&B->cm->roms, r) {
+		const CmRom *rm = &B->cm->roms.data[r];
+		connect(B, node_driver(B, stmt_of_kernel(B, rm->kernel), rm->kernel, rm->addr), B->n->mem_of_rom[r],
+			mi->ins[mi->lookup.in], cm_rom_input_regs(B->cm, r), NL_ROM_ADDRESS, r);
 	}
 }
 
@@ -226,17 +273,19 @@ static void mem_inputs(Builder *B)
 		const UbBank *b = &B->m->banks.data[bi];
 		int first = B->n->mem_of_bank[bi];
 		for (int k = 0; k < b->nw; k++) {
+			const UbStmt *st = &B->u->stmts.data[B->u->ports.data[b->wport[k]].stmt];
 			Drv d = stmt_driver(B, B->u->ports.data[b->wport[k]].stmt);
 			for (int t = 0; t < b->cfg.ntiles; t++)
-				connect(B, d, first + t, mi->ins[b->cfg.win[k]], 0);
+				connect(B, d, first + t, mi->ins[b->cfg.win[k]], 0, st->input ? NL_FIXED : NL_RESULT,
+					st->input ? -1 : kernel_index(B, st->kernel));
 		}
 		for (int t = 1; t < b->cfg.ntiles; t++)
 			for (int k = 0; k < b->nr; k++) {
 				const char *o = mi->outs[b->cfg.rout[k]];
 				Drv dd = { first + t - 1, o, B->u->g->word, 0 };
-				connect(B, dd, first + t, arena_printf(B->n->arena, "%s_chain_in", o), 0);
+				connect(B, dd, first + t, arena_printf(B->n->arena, "%s_chain_in", o), 0, NL_FIXED, -1);
 				Drv dv = { first + t - 1, arena_printf(B->n->arena, "%s_valid", o), 1, 0 };
-				connect(B, dv, first + t, arena_printf(B->n->arena, "%s_chain_valid_in", o), 0);
+				connect(B, dv, first + t, arena_printf(B->n->arena, "%s_chain_valid_in", o), 0, NL_FIXED, -1);
 			}
 	}
 }
@@ -246,7 +295,8 @@ static void io_outputs(Builder *B)
 	vec_foreach(&B->u->stmts, s) if (B->u->stmts.data[s].output)
 	{
 		Drv d = stmt_driver(B, s);
-		connect(B, d, B->n->io_of_stmt[s], arena_printf(B->n->arena, "f2io_%d", B->u->g->word), 0);
+		connect(B, d, B->n->io_of_stmt[s], arena_printf(B->n->arena, "f2io_%d", B->u->g->word), 0, NL_RESULT,
+			kernel_index(B, B->u->stmts.data[s].kernel));
 	}
 }
 
@@ -257,13 +307,16 @@ int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, con
 	n->io_of_stmt = xcalloc((size_t)u->stmts.len + 1, sizeof *n->io_of_stmt);
 	n->mem_of_bank = xcalloc((size_t)m->banks.len + 1, sizeof *n->mem_of_bank);
 	n->pe_of_inst = xcalloc((size_t)cm->insts.len + 1, sizeof *n->pe_of_inst);
+	n->mem_of_rom = xcalloc((size_t)cm->roms.len + 1, sizeof *n->mem_of_rom);
 	vec_foreach(&u->stmts, s) n->io_of_stmt[s] = -1;
 	Builder B = { n, u, m, cm, c, d, { 0 }, 0 };
 	strmap_init(&B.net_of);
 	io_cells(&B);
 	mem_cells(&B);
+	rom_cells(&B);
 	pe_cells(&B);
 	pe_inputs(&B);
+	rom_inputs(&B);
 	mem_inputs(&B);
 	io_outputs(&B);
 	strmap_free(&B.net_of);
@@ -278,6 +331,7 @@ void nl_free(Netlist *n)
 	free(n->io_of_stmt);
 	free(n->mem_of_bank);
 	free(n->pe_of_inst);
+	free(n->mem_of_rom);
 	if (n->arena)
 		arena_free(n->arena);
 	memset(n, 0, sizeof *n);

@@ -1,7 +1,7 @@
 /* netlist.h - the application as cells and nets of the array (AHA 5.3.1):
  * a PE cell per compute-mapping instance (constants already folded into
  * their instructions), a MEM cell per memory tile of each bank with its
- * solved configuration, an IO cell per pair of an input and an output
+ * solved configuration and per table look-up (the tile's look-up port), an IO cell per pair of an input and an output
  * stream (an IO tile has one of each), and nets from each driver (a core
  * output port) to its sinks (core input ports). Register chains are not
  * cells: each sink asks its route for the number of pipeline registers
@@ -21,15 +21,24 @@ typedef struct NlCell {
 	NlKind kind;
 	char name[40];
 	int inst;               /* NL_PE: the compute-mapping instance */
-	int bank, tile;         /* NL_MEM: the bank and the tile of its chain */
+	int bank, tile;         /* NL_MEM: the bank and the tile of its chain (bank -1: a table) */
+	int rom;                /* NL_MEM holding a table (CMap.roms), or -1 */
 	int in_stmt, out_stmt;  /* NL_IO: the input and output stream statements, or -1 */
 	int x, y;               /* the tile it is placed on, -1 before placement */
 } NlCell;
+
+/* What a sink's register count follows from, so that more registers can be
+ * asked for it (CMap's extra registers): a PE input, a look-up's address, a
+ * kernel's result, or nothing that can change (a chain, an input stream's
+ * writes into a memory, a constant). */
+typedef enum { NL_FIXED, NL_PE_INPUT, NL_ROM_ADDRESS, NL_RESULT } NlDemand;
 
 typedef struct NlSink {
 	int cell;
 	const char *port;       /* the core port: routing node x<X>_y<Y>_<port> */
 	int regs;               /* pipeline registers between the driver and it */
+	NlDemand demand;
+	int index;              /* inst * pe->ninputs + j, the look-up, or the kernel */
 } NlSink;
 
 typedef struct NlNet {
@@ -47,6 +56,7 @@ typedef struct Netlist {
 	int *io_of_stmt;        /* per statement: its IO cell, or -1 */
 	int *mem_of_bank;       /* per bank: the cell of its first tile (tiles follow) */
 	int *pe_of_inst;        /* per compute-mapping instance: its cell */
+	int *mem_of_rom;        /* per table look-up: its cell */
 	Arena *arena;           /* names */
 } Netlist;
 

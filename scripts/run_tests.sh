@@ -94,8 +94,8 @@ suite "cgrac unified buffers under ASan+UBSan" env CGRAC=build/san/bin/cgrac bas
 	brighten_blur upsample
 suite "end to end: applications compiled, placed, routed and co-simulated bit-exact under Verilator" \
 	bash compiler/tests/e2e.sh
-suite "end to end under ASan+UBSan: the compiler on brighten_blur and upsample (cgra_4x4)" \
-	env CGRAC=build/san/bin/cgrac bash compiler/tests/e2e.sh cgra_4x4:brighten_blur cgra_4x4:upsample
+suite "end to end under ASan+UBSan: the compiler on brighten_blur, upsample (cgra_4x4) and unsharp (cgra_16x8_mac_dp, a table look-up)" \
+	env CGRAC=build/san/bin/cgrac bash compiler/tests/e2e.sh cgra_4x4:brighten_blur cgra_4x4:upsample cgra_16x8_mac_dp:unsharp
 suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
 	bash apps/reference/tests/halide_check.sh
 suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh
