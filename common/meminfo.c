@@ -554,7 +554,10 @@ static const char *rd_name(Reader *r, const YNode *map, const char *key)
 	return s;
 }
 
-static int rd_choice(Reader *r, const YNode *map, const char *key, const char *const *names, int n)
+/* The index of map[key] in names[n], or -1 with "unknown <noun> '<value>'"
+ * at it. */
+static int rd_named(Reader *r, const YNode *map, const char *key, const char *const *names, int n,
+		    const char *noun)
 {
 	const char *s = rd_str(r, map, key);
 	if (!s)
@@ -562,8 +565,13 @@ static int rd_choice(Reader *r, const YNode *map, const char *key, const char *c
 	for (int i = 0; i < n; i++)
 		if (strcmp(s, names[i]) == 0)
 			return i;
-	ynode_error(r->d, ymap_get(map, key), "unknown %s '%s'", key, s);
+	ynode_error(r->d, ymap_get(map, key), "unknown %s '%s'", noun, s);
 	return -1;
+}
+
+static int rd_choice(Reader *r, const YNode *map, const char *key, const char *const *names, int n)
+{
+	return rd_named(r, map, key, names, n, key);
 }
 
 static int rd_bool(Reader *r, const YNode *map, const char *key, int *out)
@@ -902,20 +910,6 @@ static void read_edges(Reader *r, const YNode *root)
 		rd_edge(r, edges->items[i], &mi->edges[i]);
 }
 
-/* The index of name in names[n], or -1 with an error at map's key. */
-static int rd_tile_port(Reader *r, const YNode *map, const char *key, const char *const *names, int n,
-			const char *what)
-{
-	const char *s = rd_str(r, map, key);
-	if (!s)
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	ynode_error(r->d, ymap_get(map, key), "unknown tile %s '%s'", what, s);
-	return -1;
-}
-
 /* The storage port named by the look-up's unit and port keys, or 0. */
 static int rd_lookup_port(Reader *r, const YNode *n, MemEnd *e)
 {
@@ -971,8 +965,8 @@ static void read_lookup(Reader *r, const YNode *root)
 	if (!n || !ynode_expect(n, YN_MAP, "a look-up { unit, port, in, out, ... }", r->d))
 		return;
 	ymap_check_keys(n, keys, "the look-up", r->d);
-	int in = rd_tile_port(r, n, "in", mi->ins, mi->nins, "input");
-	int out = rd_tile_port(r, n, "out", mi->outs, mi->nouts, "output");
+	int in = rd_named(r, n, "in", mi->ins, mi->nins, "tile input");
+	int out = rd_named(r, n, "out", mi->outs, mi->nouts, "tile output");
 	if (!rd_lookup_port(r, n, &e) || in < 0 || out < 0 || !check_lookup_port(r, n, e))
 		return;
 	mi->lookup.port = e;
