@@ -189,6 +189,25 @@ static void read_info(Reader *r, const YDoc *doc)
 
 /* ---- <pe>.rules.yaml ---- */
 
+/* The value v written for field fi: an enum member or a number that fits. */
+static int field_value(Reader *r, int fi, const YNode *v, uint64_t *value)
+{
+	const PeInstField *f = &r->p->fields[fi];
+	*value = 0;
+	if (f->type >= 0) {
+		const PeEnum *e = &r->p->enums[f->type];
+		for (int m = 0; m < e->nmembers; m++)
+			if (strcmp(e->members[m].name, v->value) == 0) {
+				*value = e->members[m].code;
+				return 1;
+			}
+		return fail(r, v, "'%s' is not a member of the field's enum", v->value);
+	}
+	if (bv_parse(v->value, f->width, value) != 0)
+		return fail(r, v, "'%s' is not a number that fits the field", v->value);
+	return 1;
+}
+
 /* A rule's instruction: every field once, each an enum member, a number or
  * $param; sets the word and, per field, the param named there (or NULL). */
 static void read_instruction(Reader *r, const YNode *inst, PeRule *rule, const char **param_at)
@@ -205,22 +224,12 @@ static void read_instruction(Reader *r, const YNode *inst, PeRule *rule, const c
 		seen[fi] = 1;
 		const PeInstField *f = &p->fields[fi];
 		uint64_t value = 0;
-		if (!ynode_expect(v, YN_SCALAR, "a field value", r->d)) {
+		if (!ynode_expect(v, YN_SCALAR, "a field value", r->d))
 			r->ok = 0;
-		} else if (v->value[0] == '$') {
+		else if (v->value[0] == '$')
 			param_at[fi] = v->value + 1;
-		} else if (f->type >= 0) {
-			const PeEnum *e = &p->enums[f->type];
-			int m = 0;
-			while (m < e->nmembers && strcmp(e->members[m].name, v->value) != 0)
-				m++;
-			if (m == e->nmembers)
-				fail(r, v, "'%s' is not a member of the field's enum", v->value);
-			else
-				value = e->members[m].code;
-		} else if (bv_parse(v->value, f->width, &value) != 0) {
-			fail(r, v, "'%s' is not a number that fits the field", v->value);
-		}
+		else
+			field_value(r, fi, v, &value);
 		bits_set(rule->word, f->offset, f->width, value);
 	}
 	for (int fi = 0; fi < p->nfields; fi++)
@@ -266,6 +275,55 @@ static void check_params(Reader *r, const YNode *node, const PeRule *rule, const
 	}
 }
 
+/* registered: { IR input: { field: value ... } }: the changes that make the
+ * PE read a bound input through its input register. Optional (none). */
+static void read_registered(Reader *r, const YNode *node, PeRule *rule, const char **param_at)
+{
+	const YNode *map = ymap_get(node, "registered");
+	rule->registered = arena_alloc(r->p->arena, (size_t)(rule->ninputs + 1) * sizeof(PeRegistered));
+	if (!map)
+		return;
+	if (!ynode_expect(map, YN_MAP, "a mapping of IR inputs to { field: value }", r->d)) {
+		r->ok = 0;
+		return;
+	}
+	for (int i = 0; i < map->len; i++) {
+		const YNode *k = map->keys[i], *sets = map->vals[i];
+		int in = 0;
+		while (in < rule->ninputs && strcmp(rule->inputs[in].ir, k->value) != 0)
+			in++;
+		if (in == rule->ninputs) {
+			fail(r, k, "'%s' is not an input bound in the rule's inputs", k->value);
+			continue;
+		}
+		PeRegistered *reg = &rule->registered[in];
+		if (reg->nsets) {
+			fail(r, k, "input '%s' is registered twice", k->value);
+			continue;
+		}
+		if (!ynode_expect(sets, YN_MAP, "a mapping of instruction fields to values", r->d) || !sets->len) {
+			if (sets->kind == YN_MAP)
+				fail(r, sets, "input '%s' is registered by no field", k->value);
+			r->ok = 0;
+			continue;
+		}
+		reg->sets = arena_alloc(r->p->arena, (size_t)sets->len * sizeof(PeSetting));
+		for (int j = 0; j < sets->len; j++) {
+			const YNode *fk = sets->keys[j], *v = sets->vals[j];
+			int fi = peinfo_field(r->p, fk->value);
+			uint64_t value;
+			if (fi < 0)
+				fail(r, fk, "no instruction field '%s'", fk->value);
+			else if (param_at[fi])
+				fail(r, fk, "field '%s' holds a param of the rule", fk->value);
+			else if (!ynode_expect(v, YN_SCALAR, "a field value", r->d))
+				r->ok = 0;
+			else if (field_value(r, fi, v, &value))
+				reg->sets[reg->nsets++] = (PeSetting){ fi, value };
+		}
+	}
+}
+
 static void check_word(Reader *r, const YNode *node, const PeRule *rule)
 {
 	int nw = BITS_WORDS(r->p->inst_width);
@@ -282,7 +340,7 @@ static void check_word(Reader *r, const YNode *node, const PeRule *rule)
 static void read_rule(Reader *r, const YNode *n, PeRule *rule)
 {
 	static const char *const keys[] = { "ir", "pattern", "size", "cost", "instruction", "word", "inputs",
-					    "params", "outputs", "proof", NULL };
+					    "registered", "params", "outputs", "proof", NULL };
 	const PeInfo *p = r->p;
 	const YNode *inst, *proof, *cost, *pattern;
 	rule->line = n->line;
@@ -301,11 +359,12 @@ static void read_rule(Reader *r, const YNode *n, PeRule *rule)
 	rule->inputs = read_bindings(r, n, "inputs", &rule->ninputs, peinfo_input, "no PE input '%s'");
 	rule->params = read_bindings(r, n, "params", &rule->nparams, peinfo_field, "no instruction field '%s'");
 	rule->outputs = read_bindings(r, n, "outputs", &rule->noutputs, peinfo_output, "no PE output '%s'");
+	const char **param_at = arena_alloc(p->arena, (size_t)(p->nfields + 1) * sizeof(char *));
 	if ((inst = need(r, n, "instruction", YN_MAP, "a mapping of every field to its value"))) {
-		const char **param_at = arena_alloc(p->arena, (size_t)(p->nfields + 1) * sizeof(char *));
 		read_instruction(r, inst, rule, param_at);
 		check_params(r, n, rule, param_at);
 	}
+	read_registered(r, n, rule, param_at);
 	check_word(r, n, rule);
 	if ((proof = need(r, n, "proof", YN_MAP, "the proof: { status, ... }")) && ymap_get(proof, "status"))
 		rule->proved = strcmp(ymap_get(proof, "status")->value, "proved") == 0;
@@ -447,4 +506,14 @@ int peinfo_encode(const PeInfo *p, const PeRule *r, const uint64_t *params, uint
 		bits_set(word, f->offset, f->width, params[i]);
 	}
 	return 1;
+}
+
+int peinfo_register_input(const PeInfo *p, const PeRule *r, int k, uint64_t *word)
+{
+	const PeRegistered *reg = &r->registered[k];
+	for (int i = 0; i < reg->nsets; i++) {
+		const PeInstField *f = &p->fields[reg->sets[i].field];
+		bits_set(word, f->offset, f->width, reg->sets[i].value);
+	}
+	return reg->nsets > 0;
 }

@@ -49,6 +49,20 @@ typedef struct PeBinding {
 	int index;
 } PeBinding;
 
+/* An instruction field set to a value. */
+typedef struct PeSetting {
+	int field;              /* index into PeInfo.fields */
+	uint64_t value;
+} PeSetting;
+
+/* How a rule reads one of its inputs through the PE's input register (one
+ * cycle late): the fields to change in its instruction (nsets 0: it cannot).
+ * peak proves every combination of a rule's registered inputs. */
+typedef struct PeRegistered {
+	PeSetting *sets;
+	int nsets;
+} PeRegistered;
+
 typedef struct PeRule {
 	const char *ir;         /* the IR operation */
 	const char *pattern;
@@ -57,6 +71,7 @@ typedef struct PeRule {
 	uint64_t *word;         /* BITS_WORDS(inst_width) words; param fields 0 */
 	PeBinding *inputs, *params, *outputs;
 	int ninputs, nparams, noutputs;
+	PeRegistered *registered;       /* per input (parallel to inputs) */
 	int proved;             /* proof: { status: proved } */
 	int line, col;          /* of the rule in the rules file */
 } PeRule;
@@ -97,5 +112,8 @@ const PeRule *peinfo_rule(const PeInfo *p, const char *ir);
  * BITS_WORDS(p->inst_width) words into word. 0 if a value does not fit its
  * field. */
 int peinfo_encode(const PeInfo *p, const PeRule *r, const uint64_t *params, uint64_t *word);
+/* Changes word (an instruction of rule r) so that the PE reads rule input k
+ * through its input register, one cycle late; 0 if the rule cannot. */
+int peinfo_register_input(const PeInfo *p, const PeRule *r, int k, uint64_t *word);
 
 #endif

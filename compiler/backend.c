@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/bitstream.h"
+#include "../common/bv.h"
 #include "backend.h"
 #include "netlist.h"
 #include "place.h"
@@ -105,6 +106,31 @@ static int extra_registers(const CMap *cm)
 	return n;
 }
 
+/* Registers the route from a driver to a sink h tiles away needs so that no
+ * stretch between registers is longer than the hop limit H. */
+static int regs_needed(int h, int H)
+{
+	return H > 0 ? (h + H - 1) / H - 1 : 0;
+}
+
+/* After placement: a register packed into a PE input leaves its route
+ * without it; where the route then has fewer registers than its length
+ * asks for, the register goes back into the switch boxes (packing never
+ * lengthens a connection's longest stretch nor asks for more registers). */
+static void unpack_long_routes(Be *B)
+{
+	Netlist *n = &B->nl;
+	vec_foreach(&n->nets, i) {
+		const NlCell *dc = &n->cells.data[n->nets.data[i].cell];
+		vec_foreach(&n->nets.data[i].sinks, k) {
+			const NlSink *s = &n->nets.data[i].sinks.data[k];
+			const NlCell *sc = &n->cells.data[s->cell];
+			if (s->packed && s->regs < regs_needed(abs(dc->x - sc->x) + abs(dc->y - sc->y), B->o->hop_limit))
+				nl_unpack(n, B->cm, i, k);
+		}
+	}
+}
+
 /* After placement: a sink whose route crosses h tiles with r registers has
  * stretches of about h / (r + 1) tiles; with fewer than ceil(h / H) - 1
  * registers (H the hop limit), the register count it follows from is
@@ -126,13 +152,13 @@ static int long_routes(Be *B, CMap *cm)
 		vec_foreach(&net->sinks, k) {
 			const NlSink *s = &net->sinks.data[k];
 			const NlCell *sc = &n->cells.data[s->cell];
-			int h = abs(dc->x - sc->x) + abs(dc->y - sc->y);
-			int need = (h + H - 1) / H - 1;
+			int need = regs_needed(abs(dc->x - sc->x) + abs(dc->y - sc->y), H);
 			if (s->demand == NL_FIXED || need <= s->regs)
 				continue;
 			asked++;
 			if (s->demand == NL_PE_INPUT) {
-				/* regs = the shift register's taps + the stage difference */
+				/* regs = the shift register's taps + the stage difference
+				 * (unpack_long_routes left it unpacked) */
 				int taps = s->regs - cm_input_regs(cm, s->index / nin, s->index % nin);
 				int w = need - taps - on;
 				want_in[s->index] = w > want_in[s->index] ? w : want_in[s->index];
@@ -168,7 +194,9 @@ static double cell_delay(const Be *B, int cell)
 }
 
 /* Each net's registers moved along its tree to cut its longest stretch,
- * counting its driver's computation before it and each sink's after. */
+ * counting its driver's computation before it and each sink's after; a
+ * register packed into a PE input goes back onto the route where that cuts
+ * the stretch better (the retimer's spare sinks). */
 static void retime(Be *B)
 {
 	const Netlist *n = &B->nl;
@@ -181,6 +209,12 @@ static void retime(Be *B)
 		vec_foreach(&net->sinks, k) after[i][k] = cell_delay(B, net->sinks.data[k].cell);
 	}
 	rt_retime(B->g, B->rnets, n->nets.len, src, (const double *const *)after, &B->rr);
+	vec_foreach(&n->nets, i) vec_foreach(&n->nets.data[i].sinks, k) if (B->rr.routes[i].sink_regs[k] ==
+									    n->nets.data[i].sinks.data[k].regs + 1)
+	{
+		nl_unpack(&B->nl, B->cm, i, k);
+		((RtSink *)B->rnets[i].sinks)[k].regs++;
+	}
 	vec_foreach(&n->nets, i) free(after[i]);
 	free(after);
 	free(src);
@@ -204,6 +238,7 @@ static int be_route(Be *B)
 		vec_foreach(&net->sinks, k) {
 			s[k].node = node_of(B, net->sinks.data[k].cell, net->sinks.data[k].port);
 			s[k].regs = net->sinks.data[k].regs;
+			s[k].spare = net->sinks.data[k].packed;
 			if (s[k].node < 0)
 				ok = 0, diag_error(B->d, B->app, 0, 0, "internal: no routing node for %s.%s",
 						   n->cells.data[net->sinks.data[k].cell].name, net->sinks.data[k].port);
@@ -271,13 +306,15 @@ static int sta_pass(Be *B, Sta *S)
 				note_end(B, base, net->cell, to->name);
 		}
 		vec_foreach(&net->sinks, k) {
-			int cell = net->sinks.data[k].cell;
+			const NlSink *sk = &net->sinks.data[k];
 			double t = S->at[B->rnets[i].sinks[k].node];
-			if (n->cells.data[cell].kind != NL_PE) {
+			if (n->cells.data[sk->cell].kind != NL_PE || sk->packed)
 				note_end(B, t, net->cell, B->g->nodes[B->rnets[i].sinks[k].node].name);
-			} else if (t > S->in_arr[cell] || S->in_pred[cell] < 0) {
-				S->in_arr[cell] = t;
-				S->in_pred[cell] = net->sinks.data[k].regs ? -1 : net->cell;
+			if (sk->packed)
+				t = 0;  /* from the PE's input register */
+			if (n->cells.data[sk->cell].kind == NL_PE && (t > S->in_arr[sk->cell] || S->in_pred[sk->cell] < 0)) {
+				S->in_arr[sk->cell] = t;
+				S->in_pred[sk->cell] = sk->regs || sk->packed ? -1 : net->cell;
 			}
 		}
 	}
@@ -342,7 +379,8 @@ static int set_field(Be *B, Bitstream *bs, const char *target, uint32_t v)
 static int pe_bits(Be *B, Bitstream *bs, const NlCell *c)
 {
 	const PeInfo *pe = B->cm->pe;
-	const uint64_t *w = B->cm->insts.data[c->inst].word;
+	uint64_t w[BITS_WORDS(PE_MAX_INST_WIDTH)];
+	nl_pe_word(&B->nl, B->cm, (int)(c - B->nl.cells.data), w);
 	int ok = 1;
 	for (int k = 0; 32 * k < pe->inst_width; k++) {
 		uint32_t v = (uint32_t)(w[k / 2] >> (32 * (k % 2)));
@@ -543,8 +581,8 @@ static void write_report(const void *arg, FILE *f)
 	const Be *B = arg;
 	const BeOptions *o = B->o;
 	fprintf(f, "# Written by cgrac: what %s uses of %s and how long each stage took.\n", B->base, B->g->design);
-	fprintf(f, "app: %s\ndesign: %s\npes: %d\nmems: %d\nios: %d\nregisters: %d\n", B->base, B->g->design,
-		B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used);
+	fprintf(f, "app: %s\ndesign: %s\npes: %d\nmems: %d\nios: %d\nregisters: %d\npacked_registers: %d\n", B->base,
+		B->g->design, B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used + B->nl.packed, B->nl.packed);
 	fprintf(f, "tracks: { 16: %d, 1: %d }\n", B->rr.tracks16, B->rr.tracks1);
 	fprintf(f, "critical_path_ns: %.3f\ncritical_path: \"%s\"\nclock_mhz: %.1f\n", B->crit, B->crit_path,
 		B->crit > 0 ? 1000.0 / B->crit : 0.0);
@@ -664,10 +702,11 @@ static int load_interconnect(Be *B)
 
 static void summary(const Be *B)
 {
-	fprintf(stderr, "cgrac: %s on %s: %d PEs, %d MEMs, %d IOs, %d registers, tracks %d/%d (16/1 bit), "
-			"critical path %.2f ns (%.0f MHz), latency %lld cycles; place %.3f s, route %.3f s (%d "
-			"iterations)\n",
-		B->base, B->g->design, B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used, B->rr.tracks16, B->rr.tracks1,
+	fprintf(stderr, "cgrac: %s on %s: %d PEs, %d MEMs, %d IOs, %d registers (%d in PE inputs), tracks %d/%d "
+			"(16/1 bit), critical path %.2f ns (%.0f MHz), latency %lld cycles; place %.3f s, route %.3f s "
+			"(%d iterations)\n",
+		B->base, B->g->design, B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used + B->nl.packed, B->nl.packed,
+		B->rr.tracks16, B->rr.tracks1,
 		B->crit, B->crit > 0 ? 1000.0 / B->crit : 0.0, (long long)B->latency, B->t_place, B->t_route,
 		B->rr.iterations);
 }
@@ -683,7 +722,7 @@ int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m,
 	B.latency = u->last_out - u->first_in;
 	B.last_cycle = u->last_out;
 	double t0 = util_now();
-	int ok = load_interconnect(&B) && nl_build(&B.nl, u, m, cm, c, d);
+	int ok = load_interconnect(&B) && nl_build(&B.nl, u, m, cm, c, o->pack, d);
 	B.t_net = util_now() - t0;
 	if (ok && o->emit && !strcmp(o->emit, "mapped")) {
 		cm_print(cm, stdout);
@@ -692,6 +731,8 @@ int be_run(const char *app, const char *out, const UbProgram *u, const UbMap *m,
 		return 1;
 	}
 	ok = ok && be_place(&B);
+	if (ok)
+		unpack_long_routes(&B);
 	if (ok && o->ask_regs && long_routes(&B, cm)) {
 		be_free(&B);
 		return BE_MORE_REGISTERS;

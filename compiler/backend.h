@@ -31,6 +31,7 @@ typedef struct BeOptions {
 	int nextra;
 	int hop_limit;          /* tiles a value may cross between registers (0: no limit) */
 	int ask_regs;           /* may ask for more registers (BE_MORE_REGISTERS) */
+	int pack;               /* registers packed into the PEs' input registers (AHA 5.3.1) */
 } BeOptions;
 
 /* be_run's answer when, after placement, connections are longer than

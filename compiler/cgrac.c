@@ -141,7 +141,7 @@ static int compile_all(const LProgram *L, const Collateral *c, const DGraph *g, 
 		const BeFile extra[] = { { "dfg.json", print_dfg_json, g }, { "ubuf", print_ubuf, &u },
 					 { "mem", print_mem, &o } };
 		BeOptions bo = { fl->place_seed, fl->quiet, emit, t_front, t_buf, cm.seconds, extra, 3, fl->hop_limit,
-				 round < REGISTER_ROUNDS && (!emit || strcmp(emit, "mapped")) };
+				 round < REGISTER_ROUNDS && (!emit || strcmp(emit, "mapped")), fl->pack };
 		if (ok)
 			ok = be_run(L->p->file, emit ? NULL : out, &u, &m, &cm, c, &bo, d);
 		if (u.arena)

@@ -15,6 +15,7 @@ typedef struct CgracFlags {
 	int quiet;              /* no progress or summary lines */
 	int pipeline;           /* registers before PEs, paths balanced (AHA 5.4) */
 	int hop_limit;          /* more registers on longer connections (0: none) */
+	int pack;               /* registers packed into the PEs' input registers (AHA 5.3.1) */
 	uint64_t place_seed;
 } CgracFlags;
 

@@ -48,6 +48,9 @@ static void usage(FILE *f)
 	      "  --hop-limit N    at most N tiles between registers: longer connections get more\n"
 	      "                   registers, kernels rebalanced and buffers rescheduled (default 4;\n"
 	      "                   0: no limit)\n"
+	      "  --no-register-packing  every pipeline register in the switch boxes (by default the last\n"
+	      "                   register before a PE input is the PE's input register where its rule\n"
+	      "                   allows, per <pe>.rules.yaml's registered:)\n"
 	      "  --place-seed S   the placer's seed (default 1); the same seed, the same bitstream\n"
 	      "  --check          parse and check only\n"
 	      "  -q               no progress or summary lines\n"
@@ -84,6 +87,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	o->seed = o->range_hi = -1;
 	o->flags.pipeline = 1;
 	o->flags.hop_limit = CGRAC_HOP_LIMIT;
+	o->flags.pack = 1;
 	o->flags.place_seed = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -118,6 +122,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->gen_input = 1;
 		} else if (!strcmp(a, "--no-pipeline")) {
 			o->flags.pipeline = 0;
+		} else if (!strcmp(a, "--no-register-packing")) {
+			o->flags.pack = 0;
 		} else if (!strcmp(a, "--hop-limit") && more) {
 			long v = number_arg(a, argv[++i], 0, 1000);
 			if (v < 0)

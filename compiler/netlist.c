@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../common/arena.h"
+#include "../common/bv.h"
 #include "../common/strmap.h"
 #include "netlist.h"
 
@@ -21,6 +22,7 @@ typedef struct Builder {
 	const CMap *cm;
 	const Collateral *c;
 	Diags *d;
+	int pack;
 	StrMap net_of;          /* "cell/port" -> net */
 	int failed;
 } Builder;
@@ -154,12 +156,46 @@ static NlNet *net_of(Builder *B, Drv d)
 	return &B->n->nets.data[id];
 }
 
-static void connect(Builder *B, Drv d, int cell, const char *port, int extra, NlDemand why, int index)
+static NlSink *connect(Builder *B, Drv d, int cell, const char *port, int extra, NlDemand why, int index)
 {
 	if (d.cell < 0)
+		return NULL;
+	NlSink s = { cell, port, d.regs + extra, 0, why, index };
+	NlNet *net = net_of(B, d);
+	vec_push(&net->sinks, s);
+	return &net->sinks.data[net->sinks.len - 1];
+}
+
+/* The rule input of instance i that PE input j carries, or -1. */
+static int rule_input(const CMap *cm, int i, int j)
+{
+	const PeRule *r = cm->insts.data[i].rule;
+	for (int k = 0; k < r->ninputs; k++)
+		if (r->inputs[k].index == j)
+			return k;
+	return -1;
+}
+
+/* 1 if the rule of instance i can read PE input j through the PE's input
+ * register. */
+static int can_pack(const CMap *cm, int i, int j)
+{
+	int k = rule_input(cm, i, j);
+	return k >= 0 && cm->insts.data[i].rule->registered[k].nsets > 0;
+}
+
+/* Packing: the last register before PE input j of instance i becomes the
+ * PE's input register when its rule can read the input late. */
+static void pack_register(Builder *B, NlSink *s, int i, int j)
+{
+	if (!B->pack || !s || s->regs < 1 || !can_pack(B->cm, i, j))
 		return;
-	NlSink s = { cell, port, d.regs + extra, why, index };
-	vec_push(&net_of(B, d)->sinks, s);
+	if (j >= 32)
+		ICE("PE input %d cannot be marked late", j);
+	s->regs--;
+	s->packed = 1;
+	B->n->cells.data[s->cell].late |= 1u << j;
+	B->n->packed++;
 }
 
 /* ---- cells ---- */
@@ -249,8 +285,10 @@ static void pe_inputs(Builder *B)
 			int constant = dn->kind == DN_OP || dn->kind == DN_CONST
 					       ? B->cm->insts.data[B->cm->inst_of[in->kernel][v]].constant
 					       : 0;
-			connect(B, node_driver(B, s, in->kernel, v), B->n->pe_of_inst[i], pe->inputs[j].name,
-				cm_input_regs(B->cm, i, j), constant ? NL_FIXED : NL_PE_INPUT, i * pe->ninputs + j);
+			NlSink *sk = connect(B, node_driver(B, s, in->kernel, v), B->n->pe_of_inst[i], pe->inputs[j].name,
+					     cm_input_regs(B->cm, i, j), constant ? NL_FIXED : NL_PE_INPUT,
+					     i * pe->ninputs + j);
+			pack_register(B, sk, i, j);
 		}
 	}
 }
@@ -300,7 +338,8 @@ static void io_outputs(Builder *B)
 	}
 }
 
-int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, const Collateral *c, Diags *d)
+int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, const Collateral *c, int pack,
+	     Diags *d)
 {
 	memset(n, 0, sizeof *n);
 	n->arena = arena_new();
@@ -309,7 +348,7 @@ int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, con
 	n->pe_of_inst = xcalloc((size_t)cm->insts.len + 1, sizeof *n->pe_of_inst);
 	n->mem_of_rom = xcalloc((size_t)cm->roms.len + 1, sizeof *n->mem_of_rom);
 	vec_foreach(&u->stmts, s) n->io_of_stmt[s] = -1;
-	Builder B = { n, u, m, cm, c, d, { 0 }, 0 };
+	Builder B = { n, u, m, cm, c, d, pack, { 0 }, 0 };
 	strmap_init(&B.net_of);
 	io_cells(&B);
 	mem_cells(&B);
@@ -321,6 +360,27 @@ int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, con
 	io_outputs(&B);
 	strmap_free(&B.net_of);
 	return !B.failed;
+}
+
+void nl_unpack(Netlist *n, const CMap *cm, int i, int k)
+{
+	NlSink *s = &n->nets.data[i].sinks.data[k];
+	if (!s->packed)
+		return;
+	s->packed = 0;
+	s->regs++;
+	n->cells.data[s->cell].late &= ~(1u << (s->index % cm->pe->ninputs));
+	n->packed--;
+}
+
+void nl_pe_word(const Netlist *n, const CMap *cm, int cell, uint64_t *word)
+{
+	const NlCell *c = &n->cells.data[cell];
+	const CmInst *in = &cm->insts.data[c->inst];
+	memcpy(word, in->word, (size_t)BITS_WORDS(cm->pe->inst_width) * sizeof *word);
+	for (int j = 0; j < cm->pe->ninputs; j++)
+		if (c->late >> j & 1 && !peinfo_register_input(cm->pe, in->rule, rule_input(cm, c->inst, j), word))
+			ICE("PE input %d of %s is late but its rule has no input register", j, c->name);
 }
 
 void nl_free(Netlist *n)
@@ -339,7 +399,8 @@ void nl_free(Netlist *n)
 
 void nl_print(const Netlist *n, FILE *f)
 {
-	fprintf(f, "# netlist: %d PEs, %d MEMs, %d IOs, %d nets\n", n->pes, n->mems, n->ios, n->nets.len);
+	fprintf(f, "# netlist: %d PEs, %d MEMs, %d IOs, %d nets, %d registers packed into PE inputs\n", n->pes,
+		n->mems, n->ios, n->nets.len, n->packed);
 	vec_foreach(&n->nets, i) {
 		const NlNet *net = &n->nets.data[i];
 		fprintf(f, "net %s (%d bits):", net->name, net->width);
@@ -348,6 +409,8 @@ void nl_print(const Netlist *n, FILE *f)
 			fprintf(f, " %s.%s", n->cells.data[s->cell].name, s->port);
 			if (s->regs)
 				fprintf(f, "+%dr", s->regs);
+			if (s->packed)
+				fprintf(f, "+pe_reg");
 		}
 		fputc('\n', f);
 	}

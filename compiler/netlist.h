@@ -6,7 +6,11 @@
  * output port) to its sinks (core input ports). Register chains are not
  * cells: each sink asks its route for the number of pipeline registers
  * that the buffer mapping (shift-register taps) and pipelining put between
- * its driver and it, and the router finds them in the switch boxes. */
+ * its driver and it, and the router finds them in the switch boxes.
+ * Packing (AHA 5.3.1): constants are already folded into instructions;
+ * with packing on, the last register before a PE input whose rule can read
+ * it through the PE's input register (PeRule.registered) is that register,
+ * and the route asks for one fewer. */
 #ifndef COMPILER_NETLIST_H
 #define COMPILER_NETLIST_H
 
@@ -21,6 +25,7 @@ typedef struct NlCell {
 	NlKind kind;
 	char name[40];
 	int inst;               /* NL_PE: the compute-mapping instance */
+	unsigned late;          /* NL_PE: bit j: PE input j is read through its input register */
 	int bank, tile;         /* NL_MEM: the bank and the tile of its chain (bank -1: a table) */
 	int rom;                /* NL_MEM holding a table (CMap.roms), or -1 */
 	int in_stmt, out_stmt;  /* NL_IO: the input and output stream statements, or -1 */
@@ -36,7 +41,8 @@ typedef enum { NL_FIXED, NL_PE_INPUT, NL_ROM_ADDRESS, NL_RESULT } NlDemand;
 typedef struct NlSink {
 	int cell;
 	const char *port;       /* the core port: routing node x<X>_y<Y>_<port> */
-	int regs;               /* pipeline registers between the driver and it */
+	int regs;               /* pipeline registers on its route */
+	int packed;             /* 1: one more, the PE's input register (so regs + 1 in all) */
 	NlDemand demand;
 	int index;              /* inst * pe->ninputs + j, the look-up, or the kernel */
 } NlSink;
@@ -53,6 +59,7 @@ typedef struct Netlist {
 	VEC(NlCell) cells;
 	VEC(NlNet) nets;
 	int pes, mems, ios;
+	int packed;             /* registers packed into PE inputs */
 	int *io_of_stmt;        /* per statement: its IO cell, or -1 */
 	int *mem_of_bank;       /* per bank: the cell of its first tile (tiles follow) */
 	int *pe_of_inst;        /* per compute-mapping instance: its cell */
@@ -61,9 +68,15 @@ typedef struct Netlist {
 } Netlist;
 
 /* The netlist of u's statements mapped by m (buffers) and cm (kernels) on
- * c's cores. 0 with an error in d (a value that no port drives). */
-int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, const Collateral *c,
+ * c's cores, registers packed into the PEs' inputs where their rules allow
+ * with pack. 0 with an error in d (a value that no port drives). */
+int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, const Collateral *c, int pack,
 	     __keep Diags *d);
+/* Moves the packed register of sink k of net i back onto its route. */
+void nl_unpack(Netlist *n, const CMap *cm, int i, int k);
+/* The instruction of PE cell c (its rule's, inputs read late per c->late):
+ * BITS_WORDS(inst_width) words into word. */
+void nl_pe_word(const Netlist *n, const CMap *cm, int cell, uint64_t *word);
 void nl_free(Netlist *n);
 /* Cells, and nets with their sinks and register counts, for people. */
 void nl_print(const Netlist *n, FILE *f);

@@ -64,6 +64,7 @@ typedef struct Retimer {
 	const RtNet *net;
 	int64_t src;            /* the net's source arrival */
 	VEC(int64_t) after;     /* per sink: time after it */
+	VEC(int) kcur;          /* per sink: registers on its path now */
 	VEC(TNode) t;
 	int rmax;               /* most registers on a path of the tree */
 	int nsites;
@@ -99,9 +100,18 @@ static void set_net(Retimer *rt, const RtNet *net, double src, const double *aft
 {
 	rt->net = net;
 	rt->src = ticks(src);
-	rt->after.len = 0;
-	for (int j = 0; j < net->nsinks; j++)
+	rt->after.len = rt->kcur.len = 0;
+	for (int j = 0; j < net->nsinks; j++) {
 		vec_push(&rt->after, after ? ticks(after[j]) : 0);
+		vec_push(&rt->kcur, net->sinks[j].regs);
+	}
+}
+
+/* The time after sink j reached with c registers: none when a spare sink's
+ * own register ends the stretch. */
+static int64_t after_sink(const Retimer *rt, int j, int c)
+{
+	return rt->net->sinks[j].spare && c == rt->net->sinks[j].regs ? 0 : rt->after.data[j];
 }
 
 /* The longest stretch of the tree given by e[0..ne) (parents first). */
@@ -116,7 +126,7 @@ static int64_t route_stretch(Retimer *rt, const RtEdge *e, int ne)
 			worst = max64(worst, base);
 	}
 	for (int j = 0; j < rt->net->nsinks; j++)
-		worst = max64(worst, rt->at[rt->net->sinks[j].node] + rt->after.data[j]);
+		worst = max64(worst, rt->at[rt->net->sinks[j].node] + after_sink(rt, j, rt->kcur.data[j]));
 	return worst == NEG ? 0 : worst;
 }
 
@@ -161,6 +171,8 @@ static int read_tree(Retimer *rt, const RtRoute *r)
 		if (v < 0 || rt->t.data[v].sink >= 0 || rt->t.data[v].k != rt->net->sinks[j].regs)
 			return 0;
 		rt->t.data[v].sink = j;
+		if (rt->net->sinks[j].spare && rt->net->sinks[j].regs + 1 > rt->rmax)
+			rt->rmax = rt->net->sinks[j].regs + 1;
 	}
 	return 1;
 }
@@ -256,8 +268,10 @@ static int64_t node_bound(const Retimer *rt, int v, int c, int64_t D)
 {
 	const TNode *n = &rt->t.data[v];
 	int64_t m = INF;
-	if (n->sink >= 0)
-		m = c == rt->net->sinks[n->sink].regs ? D - rt->after.data[n->sink] : NEG;
+	if (n->sink >= 0) {
+		const RtSink *s = &rt->net->sinks[n->sink];
+		m = c == s->regs || (s->spare && c == s->regs + 1) ? D - after_sink(rt, n->sink, c) : NEG;
+	}
 	for (int w = n->first; w >= 0; w = rt->t.data[w].next)
 		m = min64(m, child_bound(rt, w, c, D));
 	return m;
@@ -285,8 +299,11 @@ static void walk_from(Retimer *rt, int s, int64_t a)
 	while (rt->stack.len) {
 		TNode *x = &rt->t.data[rt->stack.data[--rt->stack.len]];
 		int ends = 0;
-		if (x->sink >= 0)
+		if (x->sink >= 0) {
 			vec_push(&rt->cand, x->a + rt->after.data[x->sink]);
+			if (rt->net->sinks[x->sink].spare)
+				vec_push(&rt->cand, x->a);
+		}
 		for (int w = x->first; w >= 0; w = rt->t.data[w].next) {
 			TNode *c = &rt->t.data[w];
 			ends |= c->role != TN_WIRE;
@@ -460,6 +477,7 @@ static int64_t retime_net(Retimer *rt, RtRoute *r, int *nodes)
 				rewrite(rt, r);
 				*nodes += r->nedges;
 				sink_timing(rt, r);
+				memcpy(rt->kcur.data, r->sink_regs, (size_t)rt->net->nsinks * sizeof *r->sink_regs);
 				res = route_stretch(rt, r->edges, r->nedges);
 				ALWAYS(res <= D && res <= now);
 			}
@@ -491,6 +509,7 @@ static void retimer_free(Retimer *rt)
 	free(rt->drv);
 	free(rt->at);
 	vec_free(&rt->after);
+	vec_free(&rt->kcur);
 	vec_free(&rt->t);
 	vec_free(&rt->best);
 	vec_free(&rt->cand);

@@ -25,6 +25,10 @@
  * the net's longest stretch is the least possible: from its source
  * (arriving at src_arrival[i] ns) to the first register, between two
  * registers, and from the last register to sink k plus sink_after[i][k] ns.
+ * A spare sink (RtSink.spare) keeps its count, its stretch ending at the
+ * sink (the core's own register takes the last one), or takes one more
+ * register on its path, its stretch then running sink_after[i][k] past it;
+ * sink_regs says which (the first only when it is no worse).
  * src_arrival, sink_after and any sink_after[i] may be NULL (0 ns).
  *
  * Rewrites r->routes[i].edges (the same nodes but for the site registers;

@@ -23,6 +23,9 @@
 typedef struct RtSink {
 	int node;               /* a port_in node of the graph */
 	int regs;               /* reg nodes on the path from the source, exactly */
+	int spare;              /* rt_retime only: the sink's core has a register of its own
+				 * holding one more (a PE input register): its path may take
+				 * regs + 1 instead, leaving that register unused */
 } RtSink;
 
 typedef struct RtNet {

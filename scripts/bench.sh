@@ -166,8 +166,9 @@ for d in cgra_32x16 cgra_16x8_mac_dp; do
 		r=$o/$app.report.yaml
 		g() { sed -n "s/^$1: //p" "$r"; }
 		awk -v a="$app" -v d="$d" -v t0="$t0" -v t1="$t1" -v pes="$(g pes)" -v mems="$(g mems)" -v ios="$(g ios)" \
-			-v regs="$(g registers)" -v tr="$(g tracks)" -v cp="$(g critical_path_ns)" -v mhz="$(g clock_mhz)" \
-			-v lat="$(g latency_cycles)" 'BEGIN { printf "  %-14s %-18s %.2f s: %s PEs, %s MEMs, %s IOs, %s registers, tracks %s, critical path %s ns (%s MHz), latency %s\n", a, d, t1 - t0, pes, mems, ios, regs, tr, cp, mhz, lat }'
+			-v regs="$(g registers)" -v packed="$(g packed_registers)" -v tr="$(g tracks)" -v cp="$(g critical_path_ns)" \
+			-v mhz="$(g clock_mhz)" -v lat="$(g latency_cycles)" \
+			'BEGIN { printf "  %-14s %-18s %.2f s: %s PEs, %s MEMs, %s IOs, %s registers (%s in PE inputs), tracks %s, critical path %s ns (%s MHz), latency %s\n", a, d, t1 - t0, pes, mems, ios, regs, packed, tr, cp, mhz, lat }'
 		sed -n '/^seconds:/,$p' "$r" | tail -n +2 | tr -d '\n' | sed 's/  */ /g; s/^/                                    stages (s):/; s/$/\n/'
 		bash verif/sim.sh "$d" "$app" 2>&1 | tail -1 | sed 's/^/                                    /'
 	done

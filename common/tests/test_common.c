@@ -2120,9 +2120,30 @@ static void test_peinfo_read(void)
 		CHECK(!peinfo_encode(p, r, &k, word), "a constant wider than its field is refused");
 		CHECK(peinfo_input(p, "A") == 0 && peinfo_output(p, "res") == 0 && peinfo_field(p, "z") == -1,
 		      "ports and fields by name");
+		r = peinfo_rule(p, "add_const");
+		CHECK(r->registered && r->registered[0].nsets == 0 && !peinfo_register_input(p, r, 0, word),
+		      "a rule without registered: reads its inputs directly");
 	}
 	peinfo_free(p);
 	diags_free(d);
+	/* registered: the fields that make the PE read an input one cycle late */
+	char *rules = replace1(pe_rules, "inputs: { a: A }", "inputs: { a: A }\n    registered: { a: { op: Pass } }");
+	d = diags_new(NULL);
+	p = peinfo_load_string("tiny.info.yaml", pe_info, "tiny.rules.yaml", rules, d);
+	CHECK(p != NULL && diags_errors(d) == 0, "a rule with a registered input reads (%d errors)", diags_errors(d));
+	if (p) {
+		const PeRule *r = peinfo_rule(p, "add_const");
+		uint64_t word[1], k = 0x5a;
+		CHECK(r->registered[0].nsets == 1 && r->registered[0].sets[0].field == 0 &&
+		      r->registered[0].sets[0].value == 2,
+		      "input a is registered by op = Pass");
+		CHECK(peinfo_encode(p, r, &k, word) && peinfo_register_input(p, r, 0, word) &&
+		      word[0] == (0x5aull << 2 | 2),
+		      "the registered instruction keeps the constant and sets op (%llx)", U64(word[0]));
+	}
+	peinfo_free(p);
+	diags_free(d);
+	free(rules);
 }
 
 /* Each broken file gives exactly this error at this position. */
@@ -2149,6 +2170,17 @@ static void test_peinfo_errors(void)
 		{ 1, "instruction_width: 10", "instruction_width: 11", "the instruction width differs from the info file's", 2, 20 },
 		{ 1, "    cost: 0.1\n", "    cost: -1\n", "the cost is a delay in ns, not '-1'", 17, 11 },
 		{ 1, "    size: 1\n", "    sise: 1\n", "unknown key 'sise'", 16, 5 },
+		{ 1, "inputs: { a: A }", "inputs: { a: A }\n    registered: { b: { op: And } }",
+		  "'b' is not an input bound in the rule's inputs", 11, 19 },
+		{ 1, "inputs: { a: A }", "inputs: { a: A }\n    registered: { a: { z: 1 } }", "no instruction field 'z'", 11, 24 },
+		{ 1, "inputs: { a: A }", "inputs: { a: A }\n    registered: { a: { k: 1 } }",
+		  "field 'k' holds a param of the rule", 11, 24 },
+		{ 1, "inputs: { a: A }", "inputs: { a: A }\n    registered: { a: { op: Sub } }",
+		  "'Sub' is not a member of the field's enum", 11, 28 },
+		{ 1, "inputs: { a: A }", "inputs: { a: A }\n    registered: { a: {} }", "input 'a' is registered by no field",
+		  11, 22 },
+		{ 1, "inputs: { a: A }", "inputs: { a: A }\n    registered: [ a ]",
+		  "expected a mapping of IR inputs to { field: value }", 11, 17 },
 		{ 0, "name: k, width: 8, offset: 2", "name: k, width: 8, offset: 3", "fields are packed LSB-first in order: field 'k' is at the wrong offset", 6, 36 },
 		{ 0, "type: Opcode", "type: Op", "unknown enum type 'Op'", 5, 35 },
 		{ 0, "width: 10", "width: 12", "the fields do not add up to the instruction width", 3, 10 },

@@ -9,6 +9,8 @@
 #   - the outputs of a compile (bitstream, io.yaml, report, svg, placement,
 #     routes, mapping) all present, and the same again byte for byte;
 #   - a second, random input through the same bitstream;
+#   - registers packed into the PEs' input registers (AHA 5.3.1) where the
+#     PE's rules say how, fewer in the switch boxes, and bit-exact without;
 #   - an application larger than the array (needed vs available tiles), a
 #     look-up table on a chip whose memory tile has no look-up port, and a
 #     table larger than the port holds: errors, nothing written.
@@ -112,6 +114,54 @@ if [ $# -eq 0 ]; then
 	else
 		cat "$tmp/err"
 		fail "gaussian on cgra_8x8, --hop-limit 1: does not compile"
+	fi
+fi
+
+# Register packing (AHA 5.3.1): the last register before a PE input is the
+# PE's input register where <pe>.rules.yaml says how (registered:); with
+# --no-register-packing, or on a chip whose rules do not say, every register
+# is in the switch boxes. Bit-exact either way.
+field() { sed -n "s/^$1: //p" "$2"; }
+if [ $# -eq 0 ]; then
+	o=$tmp/pack/gaussian
+	if compile cgra_8x8 gaussian "$o" 2>"$tmp/err" && mkdir -p "$o/np" &&
+		$cgrac apps/gaussian/gaussian.hl -q --design rtl_out/cgra_8x8 --no-register-packing -o "$o/np" 2>"$tmp/err"; then
+		p1=$(field packed_registers "$o/gaussian.report.yaml") r1=$(field registers "$o/gaussian.report.yaml")
+		p0=$(field packed_registers "$o/np/gaussian.report.yaml") r0=$(field registers "$o/np/gaussian.report.yaml")
+		if [ "${p1:-0}" -gt 0 ] && [ "${p0:-1}" -eq 0 ] && [ $((r1 - p1)) -lt $((r0 - p0)) ]; then
+			pass "gaussian on cgra_8x8: $p1 registers in PE inputs, switch-box registers $((r0 - p0)) -> $((r1 - p1))"
+		else
+			fail "gaussian on cgra_8x8: packing gives $p1 of $r1 registers in PEs, without $p0 of $r0"
+		fi
+		cp "$o/gaussian.input.pgm" "$o/golden.pgm" "$o/np/"
+		if APP_DIR=$o/np bash verif/sim.sh cgra_8x8 gaussian >"$tmp/sim" 2>&1; then
+			pass "gaussian on cgra_8x8, --no-register-packing: $(grep '^sim ' "$tmp/sim" | tail -1)"
+		else
+			cat "$tmp/sim"
+			fail "gaussian on cgra_8x8, --no-register-packing: co-simulation is not bit-exact"
+		fi
+	else
+		cat "$tmp/err"
+		fail "gaussian on cgra_8x8, --no-register-packing: does not compile"
+	fi
+	# the same PE whose rules do not say which fields register an input
+	nr=$tmp/pack/cgra_4x4_unregistered
+	o=$tmp/pack/brighten_blur
+	cp -r rtl_out/cgra_4x4 "$nr"
+	sed -i '/^    registered: /d' "$nr/pe_base.rules.yaml"
+	if compile cgra_4x4 brighten_blur "$o" 2>"$tmp/err" && mkdir -p "$o/nr" &&
+		$cgrac apps/brighten_blur/brighten_blur.hl -q --design "$nr" -o "$o/nr" 2>"$tmp/err" &&
+		cp "$o/brighten_blur.input.pgm" "$o/golden.pgm" "$o/nr/" &&
+		APP_DIR=$o/nr bash verif/sim.sh cgra_4x4 brighten_blur >"$tmp/sim" 2>&1; then
+		p1=$(field packed_registers "$o/brighten_blur.report.yaml") p0=$(field packed_registers "$o/nr/brighten_blur.report.yaml")
+		if [ "${p1:-0}" -gt 0 ] && [ "${p0:-1}" -eq 0 ]; then
+			pass "brighten_blur on cgra_4x4, rules without registered: no register packed (against $p1), $(grep '^sim ' "$tmp/sim" | tail -1)"
+		else
+			fail "brighten_blur on cgra_4x4, rules without registered: $p0 registers packed (with them: $p1)"
+		fi
+	else
+		cat "$tmp/err" "$tmp/sim" 2>/dev/null
+		fail "brighten_blur on cgra_4x4, rules without registered: does not compile or is not bit-exact"
 	fi
 fi
 

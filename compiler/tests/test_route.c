@@ -163,7 +163,8 @@ static void parse_nets(const RGraph *g, const char *spec, NetSet *ns)
 		for (char *w = strtok_r(NULL, " ->", &s2); w && ns->net[i].nsinks < MAXSINKS; w = strtok_r(NULL, " ", &s2)) {
 			char *slash = strchr(w, '/');
 			*slash = 0;
-			ns->sink[i][ns->net[i].nsinks++] = (RtSink){ find_node(g, w), atoi(slash + 1) };
+			/* T/1+: a spare sink */
+			ns->sink[i][ns->net[i].nsinks++] = (RtSink){ find_node(g, w), atoi(slash + 1), !!strchr(slash + 1, '+') };
 		}
 	}
 	free(text);
@@ -387,7 +388,7 @@ static void nets_add(Nets *ns, const RGraph *g, uint64_t seed, int width, int ma
 			int d = abs(s->x - src->x) + abs(s->y - src->y);
 			if (d == 0 || (radius && d > radius))
 				continue;
-			ns->sink[ns->nsinks++] = (RtSink){ pool[k], (int)rng_below(&rng, (uint64_t)maxregs + 1) };
+			ns->sink[ns->nsinks++] = (RtSink){ pool[k], (int)rng_below(&rng, (uint64_t)maxregs + 1), 0 };
 			pool[k] = pool[--npool];
 		}
 		if (ns->nsinks == first)
@@ -595,7 +596,7 @@ static void test_fanout(void)
 		      { "x4_y3_data2", 6 } };
 	RtSink s[5];
 	for (int i = 0; i < 5; i++)
-		s[i] = (RtSink){ find_node(g8, sinks[i].name), sinks[i].regs };
+		s[i] = (RtSink){ find_node(g8, sinks[i].name), sinks[i].regs, 0 };
 	RtNet n = { "fan", find_node(g8, "x2_y4_res"), s, 5 };
 	RtResult r;
 	int ok = rt_route(g8, &n, 1, NULL, &r);
@@ -619,7 +620,7 @@ static void test_astar(void)
 	o0.astar = 0;
 	for (int p = 0; p < COUNT(pairs); p++)
 		for (int regs = 0; regs <= 6; regs += 2) {
-			RtSink s = { find_node(g8, pairs[p][1]), regs };
+			RtSink s = { find_node(g8, pairs[p][1]), regs, 0 };
 			RtNet n = { "n", find_node(g8, pairs[p][0]), &s, 1 };
 			RtResult a, d;
 			int ok = rt_route(g8, &n, 1, &o1, &a) & rt_route(g8, &n, 1, &o0, &d);
@@ -864,6 +865,46 @@ static void test_retime_cases(void)
 {
 	for (int i = 0; i < COUNT(retime_cases); i++)
 		run_retime_case(&retime_cases[i]);
+}
+
+/* A spare sink (a PE input register that can hold its last register)
+ * keeps its count while that is no worse, else takes one more register on
+ * its path. On the chain: without a register the stretch ends at T, 1.29
+ * ns; with one at site j it is max(0.17 j - 0.03, 0.13 + 0.17 (7 - j) +
+ * after): at best 1.63 (j = 7) for 1.5 ns after T, 0.82 (j = 5) for 0.2. */
+static void test_retime_spare(void)
+{
+	static const struct {
+		const char *name;
+		double after;
+		const char *tree;
+		int regs;
+		double stretch;
+	} spare_cases[] = {
+		{ "a spare sink keeps its count when one more register is worse", 1.5, "0000000", 0, 1.29 },
+		{ "a spare sink takes a register that cuts its stretch", 0.2, "0000100", 1, 0.82 },
+	};
+	RGraph *g = tiny_graph(graph_chain);
+	if (!CHECK(g != NULL, "the chain graph does not load"))
+		return;
+	for (int i = 0; i < COUNT(spare_cases); i++) {
+		NetSet ns;
+		parse_nets(g, "n: S -> T/0+", &ns);
+		char *before = chain_text("0000000", "T"), *expect = chain_text(spare_cases[i].tree, "T");
+		RtResult r;
+		hand_result(g, &ns, before, &r);
+		const double *after[1] = { &spare_cases[i].after };
+		double w = rt_retime(g, ns.net, 1, NULL, after, &r);
+		char *t = tree_text(g, &r.routes[0]);
+		CHECK(!strcmp(t, expect) && r.routes[0].sink_regs[0] == spare_cases[i].regs && fabs(w - spare_cases[i].stretch) < 1e-9,
+		      "%s: tree %s, %d registers, %.3f ns; expected %s, %d, %.3f", spare_cases[i].name, t,
+		      r.routes[0].sink_regs[0], w, expect, spare_cases[i].regs, spare_cases[i].stretch);
+		free(t);
+		free(before);
+		free(expect);
+		rt_result_free(&r);
+	}
+	rgraph_free(g);
 }
 
 /* A failed rt_route's trees (a sink not reached) are left alone. */
@@ -1209,6 +1250,7 @@ int main(int argc, char **argv)
 		{ "bitstream", test_bitstream },
 		{ "retime: hand-written graphs", test_retime_cases },
 		{ "retime: a failed route", test_retime_failed },
+		{ "retime: spare sinks", test_retime_spare },
 		{ "retime: cgra_4x4", test_retime_4x4 },
 		{ "retime: cgra_8x8", test_retime_8x8 },
 		{ "cgra_32x16 timing", bench_32x16 },   /* -v only: the last entry */
