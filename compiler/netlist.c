@@ -271,6 +271,14 @@ static int stmt_of_kernel(const Builder *B, int k)
 	return -1;
 }
 
+/* 1 if node v of kernel k is computed by a constant PE (its value never
+ * changes: no register count to follow). */
+static int constant_node(const Builder *B, int k, int v)
+{
+	const DNode *dn = &B->u->g->kernels.data[k].nodes.data[v];
+	return (dn->kind == DN_OP || dn->kind == DN_CONST) && B->cm->insts.data[B->cm->inst_of[k][v]].constant;
+}
+
 static void pe_inputs(Builder *B)
 {
 	const PeInfo *pe = B->cm->pe;
@@ -281,10 +289,7 @@ static void pe_inputs(Builder *B)
 			int v = in->in[j];
 			if (v < 0)
 				continue;
-			const DNode *dn = &B->u->g->kernels.data[in->kernel].nodes.data[v];
-			int constant = dn->kind == DN_OP || dn->kind == DN_CONST
-					       ? B->cm->insts.data[B->cm->inst_of[in->kernel][v]].constant
-					       : 0;
+			int constant = constant_node(B, in->kernel, v);
 			NlSink *sk = connect(B, node_driver(B, s, in->kernel, v), B->n->pe_of_inst[i], pe->inputs[j].name,
 					     cm_input_regs(B->cm, i, j), constant ? NL_FIXED : NL_PE_INPUT,
 					     i * pe->ninputs + j);
@@ -300,7 +305,8 @@ static void rom_inputs(Builder *B)
 	vec_foreach(&B->cm->roms, r) {
 		const CmRom *rm = &B->cm->roms.data[r];
 		connect(B, node_driver(B, stmt_of_kernel(B, rm->kernel), rm->kernel, rm->addr), B->n->mem_of_rom[r],
-			mi->ins[mi->lookup.in], cm_rom_input_regs(B->cm, r), NL_ROM_ADDRESS, r);
+			mi->ins[mi->lookup.in], cm_rom_input_regs(B->cm, r),
+			constant_node(B, rm->kernel, rm->addr) ? NL_FIXED : NL_ROM_ADDRESS, r);
 	}
 }
 
