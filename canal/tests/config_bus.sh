@@ -11,6 +11,7 @@
 #   usage: canal/tests/config_bus.sh [DESIGN] [--seed S]
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 design=cgra_4x4 seed=1
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -19,12 +20,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 out=rtl_out/$design
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-finish() { echo "canal config bus: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+suite_tmp
+finish() { suite_end "canal config bus"; exit; }
 
 # vectors MAP SEED: the bench's words (hex, one per line): the number of
 # registers, then address, data, expected read-back of each; the number of

@@ -6,13 +6,10 @@
 # the diff before committing).
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 canal=${CANAL:-bin/canal}
 golden=canal/tests/golden
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 
 # gen DESIGN OUT: the cores' collateral (no rules: the interconnect needs
 # only their ports and registers), then the interconnect
@@ -24,7 +21,7 @@ gen() {
 		$canal "$spec" -o "$2" -q
 }
 
-gen cgra_4x4 "$tmp/a" || { echo "golden: generation failed"; echo "golden: 0 passed, 1 failed"; exit 1; }
+gen cgra_4x4 "$tmp/a" || { echo "golden: generation failed"; failed=1; suite_end "golden"; exit 1; }
 if [ "${1:-}" = --update ]; then
 	mkdir -p "$golden"
 	cp "$tmp/a/routing.graph" "$tmp/a/config.map" "$golden/"
@@ -46,5 +43,4 @@ for spec in canal/specs/*.yaml; do
 		fail "$d: generation is not deterministic"
 	fi
 done
-echo "golden: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "golden"

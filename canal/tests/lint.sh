@@ -8,15 +8,12 @@
 #   usage: canal/tests/lint.sh [--no-build] [DESIGN...]
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 build=1
 [ "${1:-}" = --no-build ] && { build=0; shift; }
 designs=("$@")
 [ ${#designs[@]} -eq 0 ] && designs=(cgra_4x4_wilton cgra_4x4_disjoint cgra_4x4)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -66,5 +63,4 @@ if [ "$build" = 1 ]; then
 		grep -m5 -E '^%Error|error' "$tmp/build.log"; fail "$d: the Verilator build failed"
 	fi
 fi
-echo "canal lint: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "canal lint"

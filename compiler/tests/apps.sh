@@ -8,14 +8,11 @@
 #   usage: compiler/tests/apps.sh [APP...]   (CGRAC=... picks the binary)
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 cgrac=${CGRAC:-bin/cgrac}
 design=rtl_out/cgra_4x4
 [ -f $design/design.yaml ] || bash scripts/rtl.sh cgra_4x4 >/dev/null || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 apps=("$@")
 [ ${#apps[@]} -eq 0 ] && apps=($(ls apps/*/*.hl | xargs -n1 basename | sed 's/\.hl$//'))
 
@@ -46,5 +43,4 @@ for app in "${apps[@]}"; do
 	counts=$($cgrac "$hl" -q --design $design --emit dfg | awk '/operation/ { n += $4 } END { print n }')
 	echo "     $app: parse + lower + print ${ms} ms (mean of 10 runs, whole process); $counts IR operations in its kernels"
 done
-echo "compiler applications: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "compiler applications"

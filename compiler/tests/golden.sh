@@ -8,16 +8,13 @@
 #   usage: compiler/tests/golden.sh [--update]
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 update=0
 [ "${1:-}" = --update ] && update=1
 design=rtl_out/cgra_4x4
 [ -f $design/design.yaml ] || bash scripts/rtl.sh cgra_4x4 >/dev/null || exit 1
 gold=compiler/tests/golden
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 
 for hl in apps/*/*.hl; do
 	app=$(basename "$hl" .hl)
@@ -46,5 +43,4 @@ for hl in apps/*/*.hl; do
 		fi
 	done
 done
-echo "compiler golden files: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "compiler golden files"

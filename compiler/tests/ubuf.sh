@@ -14,16 +14,13 @@
 #   usage: compiler/tests/ubuf.sh [APP...]   (CGRAC=... picks the binary)
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 cgrac=${CGRAC:-bin/cgrac}
 designs=(cgra_4x4 cgra_8x8_mac_dp)
 for d in "${designs[@]}"; do
 	[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null || exit 1
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 apps=("$@")
 [ ${#apps[@]} -eq 0 ] && apps=($(ls apps/*/*.hl | xargs -n1 basename | sed 's/\.hl$//'))
 
@@ -106,5 +103,4 @@ while read -r app mem mems regs lat secs; do
 	printf '     %-14s %-6s %5s (%s) %10s %9s (%s) %8s s\n' "$app" "$mem" "$mems" "$anchor" "$regs" "$lat" \
 		"$(anchor_lat "$app")" "$secs"
 done <"$report"
-echo "unified buffers: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "unified buffers"

@@ -5,21 +5,18 @@
 # golden copies (review the diff before committing).
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 lake=${LAKE:-bin/lake}
 golden=lake/tests/golden
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+suite_tmp
 files="pub.v pub.info.yaml pub.smt2"
-$lake lake/specs/pub.yaml -o "$tmp/a" -q || { echo "golden: generation failed"; echo "golden: 0 passed, 1 failed"; exit 1; }
+$lake lake/specs/pub.yaml -o "$tmp/a" -q || { echo "golden: generation failed"; failed=1; suite_end "golden"; exit 1; }
 if [ "${1:-}" = --update ]; then
 	mkdir -p "$golden"
 	for f in $files; do cp "$tmp/a/$f" "$golden/"; done
 	echo "golden: updated $golden"
 	exit 0
 fi
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
 for f in $files; do
 	if diff -u "$golden/$f" "$tmp/a/$f" >"$tmp/$f.diff"; then
 		pass "golden $f"
@@ -36,5 +33,4 @@ for spec in lake/specs/*.yaml lake/tests/specs/*.yaml; do
 		fail "$name: generation is not deterministic"
 	fi
 done
-echo "golden: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "golden"

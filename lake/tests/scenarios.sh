@@ -15,12 +15,9 @@
 #     give the table's words on out0 a latency later, one per cycle.
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 lake=${LAKE:-bin/lake}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 
 # bench SPEC TILES: generates, writes the bench for TILES chained tiles and
 # verilates it (once per spec and tile count); prints the directory
@@ -79,5 +76,4 @@ if ! $lake vectors "$(bench lake/specs/pub.yaml 1)/pub.info.yaml" --scenario tra
 else
 	fail "pub transpose was not refused"; cat "$tmp/no.err"
 fi
-echo "scenarios: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "scenarios"

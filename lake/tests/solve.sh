@@ -8,11 +8,10 @@
 # rerun. LAKE=... picks the binary. Last line: "solve: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. scripts/suite_lib.sh || exit 1
 lake=${LAKE:-bin/lake}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() { if eval "$2"; then echo "PASS $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+suite_tmp
+check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 
 for s in pub dp regfile; do
 	$lake "lake/specs/$s.yaml" -o "$tmp/$s" -q || { echo "FAIL cannot generate $s"; exit 1; }
@@ -218,5 +217,4 @@ printf '01000000 00000000 # chain_id\n7f000000 00000001\n' >"$tmp/noreg.hex"
 check "sim: a write to no register is an error at its line" \
 	'! $lake sim "$tmp/dp32/dp32.info.yaml" --config "$tmp/noreg.hex" --cycles 1 >/dev/null 2>"$tmp/noreg.err" &&
 	 grep -q "noreg.hex:2:1: error: no configuration register at address 0x7f000000" "$tmp/noreg.err"'
-echo "solve: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "solve"

@@ -4,9 +4,9 @@
 # pub spec is the example of LANGUAGES.md section 2 verbatim, plus its look-up.
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 lake=${LAKE:-bin/lake}
-passed=0 failed=0
-check() { if eval "$2"; then echo "PASS $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi; }
+check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
 summary() { $lake check "lake/specs/$1.yaml" 2>&1; }
 check "pub: 2048 SRAM words, 24 register words, 2 in, 2 out, 8 edges, recurrence, shared, chaining, look-up" \
 	'summary pub | grep -q "5 storage units (2048 words of SRAM, 24 of registers), 2 in, 2 out, 8 edges, 6-level controllers with 16-bit counters (recurrence, shared schedules), chaining, table look-up at sram.rw (in0 -> out0)$"'
@@ -18,5 +18,4 @@ check "pub.yaml is the LANGUAGES.md example verbatim, then its lookup: line" \
 	'[ ! -f ../shared/design/LANGUAGES.md ] || { awk "/^mem: pub/,/^chain: true/" ../shared/design/LANGUAGES.md &&
 		echo "lookup: { port: sram.rw, addr: in0, out: out0 }"; } | cmp -s - lake/specs/pub.yaml'
 check "lake --help answers" '$lake --help | grep -q "lake check SPEC"'
-echo "lake specs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "lake specs"

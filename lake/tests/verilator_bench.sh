@@ -7,6 +7,7 @@
 #   usage: lake/tests/verilator_bench.sh [--seeds S] [--cycles N] [SPEC...]
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 seeds=20 cycles=3000
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -18,11 +19,7 @@ done
 specs=("$@")
 [ ${#specs[@]} -eq 0 ] && specs=(lake/specs/*.yaml lake/tests/specs/pub_noshare.yaml lake/tests/specs/lb2.yaml
 	lake/tests/specs/lut_rf.yaml lake/tests/specs/lut_wide.yaml)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 
 # build DIR MEM: verilates DIR/MEM.v with its bench DIR/MEM_tb.v into DIR/obj
 build() {
@@ -145,5 +142,4 @@ for spec in "${specs[@]}"; do
 		fi
 	done < <(mutants "$d/$mem.v" "$drops" "$d/$mem.info.yaml")
 done
-echo "verilator bench: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "verilator bench"

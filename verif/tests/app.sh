@@ -16,13 +16,10 @@
 #   usage: verif/tests/app.sh [DESIGN]   (default cgra_4x4; its models are built if needed)
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 d=${1:-cgra_4x4}
 verif=bin/verif san=${VERIF_SAN:-build/san/bin/verif}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 cases=(identity twice affine pipeline rgb resample bits)
 
 # sim CASE [ENV...]: verif/sim.sh on the case's folder; output in $tmp/out, status in $status
@@ -63,7 +60,7 @@ fi
 if ! $verif cases "rtl_out/$d" -o "$tmp/c" >"$tmp/cases.log" 2>&1; then
 	cat "$tmp/cases.log"
 	fail "$d: bin/verif cases fails"
-	echo "app.sh: $passed passed, $failed failed"
+	suite_end "app.sh"
 	exit 1
 fi
 $verif cases "rtl_out/$d" -o "$tmp/again" >/dev/null 2>&1
@@ -257,5 +254,4 @@ if [ -x "$san" ]; then
 		fail "$d: bin/verif app under ASan+UBSan on a bad io.yaml"
 	fi
 fi
-echo "app.sh: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "app.sh"

@@ -10,11 +10,9 @@
 #   usage: verif/tests/conn.sh [DESIGN...]    (default: the three 4x4 designs)
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 designs=("$@")
 [ ${#designs[@]} -eq 0 ] && designs=(cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint)
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -65,5 +63,4 @@ for d in "${designs[@]}"; do
 	bench "$d"
 	echo "$d: $(since "$t0") s in all"
 done
-echo "verif conn: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "verif conn"

@@ -10,14 +10,11 @@
 #   usage: verif/tests/mutation.sh [DESIGN]
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 d=${1:-cgra_4x4}
 rtl=rtl_out/$d conn=build/verif/$d/conn
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
-finish() { echo "verif mutation: $passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit; }
+suite_tmp
+finish() { suite_end "verif mutation"; exit; }
 
 [ -f "$rtl/design.yaml" ] || bash scripts/rtl.sh "$d" >"$tmp/rtl.log" 2>&1 || { tail -5 "$tmp/rtl.log"; fail "$d: scripts/rtl.sh failed"; finish; }
 bin/verif conn "$rtl" -o "$conn" -q >"$tmp/conn.log" || { cat "$tmp/conn.log"; fail "$d: bin/verif conn failed"; finish; }

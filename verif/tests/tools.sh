@@ -8,13 +8,10 @@
 #   usage: verif/tests/tools.sh [DESIGN]   (default cgra_4x4; its model is built if needed)
 set -u
 cd "$(dirname "$0")/../.."
+. scripts/suite_lib.sh || exit 1
 d=${1:-cgra_4x4}
 verif=bin/verif san=${VERIF_SAN:-build/san/bin/verif}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+suite_tmp
 
 # expect_error WHAT TEXT COMMAND...: COMMAND fails and its stderr holds TEXT
 expect_error() {
@@ -101,5 +98,4 @@ else
 		fail "$d: an expectation changed by hand (line $n, $node) is not reported: $(tail -2 "$tmp/out")"
 	fi
 fi
-echo "verif tools: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end "verif tools"
