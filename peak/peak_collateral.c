@@ -178,6 +178,39 @@ static void write_binding(YWriter *w, const char *key, const PeakSpec *ir, int i
 	yw_flow_end(w);
 }
 
+/* registered: { a: { mode0: reg }, ... } in the IR inputs' order. ywrite has
+ * no nested flow mappings, so the line is written at the writer's indentation
+ * (never the first key of its mapping). */
+static void write_registered(YWriter *w, const PeakSpec *pe, const PeakRule *r)
+{
+	const PeakSpec *ir = r->ir;
+	int any = 0;
+	for (int i = 0; i < w->depth; i++)
+		fputs("  ", w->f);
+	fputs("registered: {", w->f);
+	for (int j = 0; r->registered && j < ir->nports[PEAK_INPUT]; j++) {
+		const PeakRegistered *e = &r->registered[j];
+		if (!e->n)
+			continue;
+		fputs(any++ ? ", " : " ", w->f);
+		yw_scalar(w->f, ir->ports[PEAK_INPUT][j].name);
+		fputs(": {", w->f);
+		for (int i = 0; i < e->n; i++) {
+			const PeakPort *p = &pe->ports[PEAK_FIELD][e->fields[i]];
+			const char *m = p->type.enum_id >= 0 ? member_name(pe, p->type.enum_id, e->values[i]) : NULL;
+			fputs(i ? ", " : " ", w->f);
+			yw_scalar(w->f, p->name);
+			fputs(": ", w->f);
+			if (m)
+				yw_scalar(w->f, m);
+			else
+				fprintf(w->f, "%llu", (unsigned long long)e->values[i]);
+		}
+		fputs(" }", w->f);
+	}
+	fputs(any ? " }\n" : "}\n", w->f);
+}
+
 static void write_rule(YWriter *w, const PeakSpec *pe, const PeakRuleInfo *ri, Arena *scratch)
 {
 	const PeakRule *r = &ri->rule;
@@ -211,6 +244,7 @@ static void write_rule(YWriter *w, const PeakSpec *pe, const PeakRuleInfo *ri, A
 	free(word);
 	free(hex);
 	write_binding(w, "inputs", ir, PEAK_INPUT, pe, PEAK_INPUT, r->in_bind);
+	write_registered(w, pe, r);
 	write_binding(w, "params", ir, PEAK_PARAM, pe, PEAK_FIELD, r->param_bind);
 	write_binding(w, "outputs", ir, PEAK_OUTPUT, pe, PEAK_OUTPUT, r->out_bind);
 	yw_flow_begin(w, "proof");
@@ -313,6 +347,24 @@ static int read_binding(const YNode *map, const PeakSpec *ir, int icls, const Pe
 	return 1;
 }
 
+/* A field's value: an enum member's name or a number that fits the field. */
+static int read_field_value(const YNode *v, const PeakSpec *pe, int f, uint64_t *value, Diags *d)
+{
+	const PeakPort *p = &pe->ports[PEAK_FIELD][f];
+	if (v->kind == YN_SCALAR && p->type.enum_id >= 0) {
+		int m = peak_enum_member(&pe->enums[p->type.enum_id], v->value);
+		if (m >= 0) {
+			*value = pe->enums[p->type.enum_id].codes[m];
+			return 1;
+		}
+	}
+	if (v->kind != YN_SCALAR || bv_parse(v->value, p->type.width, value) != 0) {
+		diag_error(d, v->file, v->line, v->col, "bad value '%s' for field '%s'", v->value, p->name);
+		return 0;
+	}
+	return 1;
+}
+
 static int read_fields(const YNode *item, const YNode *map, const PeakSpec *pe, uint64_t *fields,
 		       Diags *d)
 {
@@ -326,22 +378,70 @@ static int read_fields(const YNode *item, const YNode *map, const PeakSpec *pe, 
 		int f = find_port(pe, PEAK_FIELD, map->keys[i], "instruction field", d);
 		if (f < 0)
 			return 0;
-		const PeakPort *p = &pe->ports[PEAK_FIELD][f];
-		const char *v = map->vals[i]->value;
-		if (v[0] == '$')
+		if (map->vals[i]->value[0] == '$')
 			continue; /* a param's field */
-		if (p->type.enum_id >= 0) {
-			int m = peak_enum_member(&pe->enums[p->type.enum_id], v);
-			if (m >= 0) {
-				fields[f] = pe->enums[p->type.enum_id].codes[m];
-				continue;
+		if (!read_field_value(map->vals[i], pe, f, &fields[f], d))
+			return 0;
+	}
+	return 1;
+}
+
+/* One input's { field: value ... } of registered:. */
+static int read_register(const YNode *key, const YNode *map, const PeakSpec *pe, const PeakRule *r,
+			 PeakRegistered *e, Diags *d)
+{
+	if (map->kind != YN_MAP || map->len == 0) {
+		diag_error(d, map->file, map->line, map->col,
+			   "input '%s' needs a mapping of one or more instruction fields to values",
+			   key->value);
+		return 0;
+	}
+	e->fields = xcalloc((size_t)map->len, sizeof(int));
+	e->values = xcalloc((size_t)map->len, sizeof(uint64_t));
+	for (int i = 0; i < map->len; i++) {
+		const YNode *k = map->keys[i];
+		int f = find_port(pe, PEAK_FIELD, k, "instruction field", d);
+		if (f < 0)
+			return 0;
+		for (int p = 0; p < r->ir->nports[PEAK_PARAM]; p++)
+			if (r->param_bind[p] == f) {
+				diag_error(d, k->file, k->line, k->col, "field '%s' holds param '%s' of the rule",
+					   k->value, r->ir->ports[PEAK_PARAM][p].name);
+				return 0;
 			}
-		}
-		if (bv_parse(v, p->type.width, &fields[f]) != 0) {
-			diag_error(d, map->vals[i]->file, map->vals[i]->line, map->vals[i]->col,
-				   "bad value '%s' for field '%s'", v, p->name);
+		if (!read_field_value(map->vals[i], pe, f, &e->values[i], d))
+			return 0;
+		e->fields[e->n++] = f;
+	}
+	return 1;
+}
+
+/* registered: { IR input: { field: value ... } ... }, optional (none);
+ * after the inputs and params have been read. */
+static int read_registered(const YNode *item, const PeakSpec *pe, PeakRule *r, Diags *d)
+{
+	const PeakSpec *ir = r->ir;
+	const YNode *map = ymap_get(item, "registered"), *inputs = ymap_get(item, "inputs");
+	r->registered = xcalloc((size_t)ir->nports[PEAK_INPUT] + 1, sizeof(PeakRegistered));
+	if (!map)
+		return 1;
+	if (map->kind != YN_MAP) {
+		diag_error(d, map->file, map->line, map->col,
+			   "'registered' needs a mapping of IR inputs to { field: value }");
+		return 0;
+	}
+	for (int i = 0; i < map->len; i++) {
+		const YNode *k = map->keys[i];
+		int j = find_port(ir, PEAK_INPUT, k, "input", d);
+		if (j < 0)
+			return 0;
+		if (!ymap_get(inputs, k->value)) {
+			diag_error(d, k->file, k->line, k->col, "input '%s' is not bound in the rule's inputs",
+				   k->value);
 			return 0;
 		}
+		if (!read_register(k, map->vals[i], pe, r, &r->registered[j], d))
+			return 0;
 	}
 	return 1;
 }
@@ -371,7 +471,8 @@ static int read_rule(const YNode *item, const PeakSpec *pe, PeakSpec *const *ops
 	       read_binding(ymap_get(item, "params"), ir, PEAK_PARAM, pe, PEAK_FIELD, r->param_bind,
 			    "param", d) &&
 	       read_binding(ymap_get(item, "outputs"), ir, PEAK_OUTPUT, pe, PEAK_OUTPUT, r->out_bind,
-			    "output", d);
+			    "output", d) &&
+	       read_registered(item, pe, r, d);
 }
 
 int peak_read_rules(const char *path, const PeakSpec *pe, PeakSpec *const *ops, int nops,

@@ -127,12 +127,19 @@ static void *synth_worker(void *arg)
 		uint64_t seed = util_fnv1a(job->o->seed, ir->name, strlen(ir->name));
 		PeakRule *r = &job->rules[i].rule;
 		peak_synth_rule(l->pe, ir, seed, job->o->search_limit, r);
+		double t0 = util_now();
+		int nreg = peak_rule_registers(l->pe, r, seed, PEAK_REGISTER_LIMIT);
+		double treg = util_now() - t0;
 		pthread_mutex_lock(&job->lock);
 		job->done++;
-		if (!job->o->quiet)
-			fprintf(stderr, "peak: rule %d of %d: %-12s %s (%d round%s, %.3f s)\n", job->done,
-				n, ir->name, r->found ? "proved" : "unsupported", r->iterations,
-				r->iterations == 1 ? "" : "s", r->seconds);
+		if (!job->o->quiet && r->found)
+			fprintf(stderr, "peak: rule %d of %d: %-12s proved (%d round%s, %.3f s), %d of %d "
+				"inputs registered (%.3f s)\n", job->done, n, ir->name, r->iterations,
+				r->iterations == 1 ? "" : "s", r->seconds, nreg, ir->nports[PEAK_INPUT], treg);
+		else if (!job->o->quiet)
+			fprintf(stderr, "peak: rule %d of %d: %-12s unsupported (%d round%s, %.3f s)\n",
+				job->done, n, ir->name, r->iterations, r->iterations == 1 ? "" : "s",
+				r->seconds);
 		pthread_mutex_unlock(&job->lock);
 	}
 }
@@ -195,13 +202,16 @@ static int write_collateral(const Loaded *l, PeakRuleInfo *rules, const PeakGenO
 		status = outset_commit(out) == 0 ? 0 : 1;
 	}
 	if (status == 0) {
-		int found = 0;
-		for (int i = 0; i < l->ops.len; i++)
+		int found = 0, registered = 0;
+		for (int i = 0; i < l->ops.len; i++) {
 			found += rules[i].rule.found;
+			registered += peak_rule_nregistered(&rules[i].rule);
+		}
 		printf("peak: %s: %d-bit instruction, %d lines of Verilog", l->pe->name,
 		       l->pe->inst_width, count_lines(vpath));
 		if (!o->no_rules)
-			printf(", %d rules (%d IR operations unsupported)", found, l->ops.len - found);
+			printf(", %d rules (%d IR operations unsupported), %d registered inputs", found,
+			       l->ops.len - found, registered);
 		printf(" in %.2f s -> %s\n", util_now() - t0, o->dir);
 	}
 	free(vpath), free(ipath), free(rpath);
@@ -290,13 +300,20 @@ int peak_verify_rules(const char *spec, const char *rules_path, const char **ir,
 		for (int i = 0; i < n; i++) {
 			char *why = NULL;
 			uint64_t s = util_fnv1a(seed, rules[i].ir->name, strlen(rules[i].ir->name));
-			int bad = peak_rule_check(l.pe, &rules[i], vectors, s, &why);
+			int bad = peak_rule_check(l.pe, &rules[i], vectors, s, &why), badreg = 0;
 			if (bad) {
 				printf("FAIL %s: %d of %d vectors differ, first at %s\n", rules[i].ir->name,
 				       bad, vectors, why);
 				failed++;
+			} else if ((badreg = peak_rule_check_registers(l.pe, &rules[i], vectors, s, &why))) {
+				printf("FAIL %s: %s (%d failed check%s of its registered inputs)\n",
+				       rules[i].ir->name, why, badreg, badreg == 1 ? "" : "s");
+				failed++;
 			} else if (!peak_rule_prove(l.pe, &rules[i], &why)) {
 				printf("FAIL %s: not proved by Z3: %s\n", rules[i].ir->name, why);
+				failed++;
+			} else if (!peak_rule_prove_registers(l.pe, &rules[i], &why)) {
+				printf("FAIL %s: %s\n", rules[i].ir->name, why);
 				failed++;
 			} else {
 				passed++;

@@ -29,7 +29,8 @@ static const char usage[] =
 	"       peak tb SPEC -o DIR\n"
 	"           a Verilator C++ bench that checks <pe>.v against such vectors\n"
 	"       peak verify-rules SPEC RULES.yaml --ir IR.yaml... [--vectors N] [--seed S]\n"
-	"           re-check every rule on random vectors with the functional model\n"
+	"           re-check every rule and its registered inputs on random vectors with the\n"
+	"           functional model, and prove them again with Z3\n"
 	"\n"
 	"Values are decimal, 0x.., 0b.. or negative decimal; enum fields take member names.\n";
 

@@ -3,9 +3,12 @@
  * same width it drives: commuted and swapped bindings included), a selector per
  * IR param (which instruction field of the same width holds it), and a selector
  * per IR output. Unbound PE inputs and the state are universally quantified, so
- * a combinational rule never relies on a register's contents. */
+ * a combinational rule never relies on a register's contents. A found rule's
+ * registered inputs (register packing) are then derived over two cycles: see
+ * "register packing" below. */
 #include "peak_synth.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -738,8 +741,23 @@ void peak_synth_rule(const PeakSpec *pe, const PeakSpec *ir, uint64_t seed, unsi
 	r->seconds = util_now() - t0;
 }
 
+static void registered_clear(PeakRegistered *e)
+{
+	free(e->fields);
+	free(e->values);
+	memset(e, 0, sizeof *e);
+}
+
+static void registered_free(PeakRegistered *reg, int n)
+{
+	for (int j = 0; reg && j < n; j++)
+		registered_clear(&reg[j]);
+	free(reg);
+}
+
 void peak_rule_free(PeakRule *r)
 {
+	registered_free(r->registered, r->ir ? r->ir->nports[PEAK_INPUT] : 0);
 	free(r->reason);
 	free(r->fields);
 	free(r->in_bind);
@@ -814,4 +832,559 @@ int peak_rule_prove(const PeakSpec *pe, const PeakRule *r, char **why)
 	Z3_del_context(y.ctx);
 	synth_free_rule(&y);
 	return v == PROVED;
+}
+
+/* ---- register packing (AHA 5.3.1): inputs read one cycle late ----
+ *
+ * A set S of a rule's IR inputs is registered when, with the instruction
+ * changed by the entries of every input in S, the PE's bound outputs in cycle
+ * 1 equal the IR operation applied to the cycle-0 values of S's PE inputs and
+ * the cycle-1 values of the others, for every state before cycle 0, every PE
+ * input in both cycles and every param (held in its field in both cycles).
+ * Each entry must moreover read its input from a register: with the entry
+ * applied, the bound outputs equal the IR operation with that input taken
+ * from some state variable, in any one cycle. An output register, which
+ * delays the whole operation, thus never counts as an input's register, even
+ * for a one-input operation whose outputs it would delay alike. */
+
+/* Random vectors a candidate must pass before Z3 sees it. */
+#define LATE_PRECHECK 32
+/* Only the first this many IR inputs are considered (2^n - 1 subsets). */
+#define LATE_MAX_INPUTS 8
+/* Bits fields wider than this are not tried as candidates. */
+#define LATE_MAX_BITS 4
+
+/* Concrete values of a check: the PE inputs of cycles 0 and 1, the state
+ * before cycle 0, the IR params. A one-cycle check uses U1 and S0 only. */
+typedef struct TwoCycle {
+	uint64_t *v[4];
+} TwoCycle;
+
+enum { T_U0, T_U1, T_S0, T_K };
+
+/* What a check claims: with the entries of the inputs in subset applied,
+ * either (cycles 2) those inputs are read in cycle 0 and the others in cycle
+ * 1, or (cycles 1, subset one input) that input is read from state variable
+ * v and the others from the PE's inputs. */
+typedef struct Query {
+	unsigned subset;
+	int cycles;
+	int v;
+} Query;
+
+static Query two_cycles(unsigned subset)
+{
+	return (Query){ subset, 2, -1 };
+}
+
+static Query from_state(int j, int v)
+{
+	return (Query){ 1u << j, 1, v };
+}
+
+typedef struct Late {
+	const PeakSpec *pe, *ir;
+	const PeakRule *r;      /* its registered entries are the ones under test */
+	int nx;                 /* IR inputs considered */
+	unsigned rlimit;        /* Z3 work limit of each proof */
+	Rng rng;
+	uint64_t *fields;       /* the changed instruction, params in their fields */
+	uint64_t *x, *s1;       /* IR inputs; state after cycle 0 */
+	uint64_t *scratch_pe, *scratch_ir;
+	Z3_context ctx;         /* made when the first proof needs it */
+} Late;
+
+static const int late_cls[4] = { PEAK_INPUT, PEAK_INPUT, PEAK_STATE, PEAK_PARAM };
+
+static const PeakSpec *late_spec(const Late *L, int g)
+{
+	return g == T_K ? L->ir : L->pe;
+}
+
+static void late_init(Late *L, const PeakSpec *pe, const PeakRule *r, uint64_t seed,
+		      unsigned rlimit)
+{
+	memset(L, 0, sizeof *L);
+	L->rlimit = rlimit;
+	L->pe = pe;
+	L->ir = r->ir;
+	L->r = r;
+	L->nx = r->ir->nports[PEAK_INPUT] < LATE_MAX_INPUTS ? r->ir->nports[PEAK_INPUT] : LATE_MAX_INPUTS;
+	rng_seed(&L->rng, seed);
+	L->fields = xcalloc((size_t)pe->nports[PEAK_FIELD] + 1, sizeof(uint64_t));
+	L->x = xcalloc((size_t)r->ir->nports[PEAK_INPUT] + 1, sizeof(uint64_t));
+	L->s1 = xcalloc((size_t)pe->nports[PEAK_STATE] + 1, sizeof(uint64_t));
+	L->scratch_pe = xcalloc((size_t)pe->g.nodes.len + 1, sizeof(uint64_t));
+	L->scratch_ir = xcalloc((size_t)r->ir->g.nodes.len + 1, sizeof(uint64_t));
+}
+
+static void late_free(Late *L)
+{
+	free(L->fields);
+	free(L->x);
+	free(L->s1);
+	free(L->scratch_pe);
+	free(L->scratch_ir);
+	if (L->ctx)
+		Z3_del_context(L->ctx);
+}
+
+static void two_cycle_free(TwoCycle *e)
+{
+	for (int g = 0; g < 4; g++)
+		free(e->v[g]);
+}
+
+static TwoCycle random_two_cycle(Late *L)
+{
+	TwoCycle e;
+	for (int g = 0; g < 4; g++)
+		e.v[g] = random_values(&L->rng, late_spec(L, g), late_cls[g]);
+	return e;
+}
+
+static int is_param_field(const PeakRule *r, int f)
+{
+	for (int p = 0; p < r->ir->nports[PEAK_PARAM]; p++)
+		if (r->param_bind[p] == f)
+			return 1;
+	return 0;
+}
+
+/* L->fields: the rule's instruction with the entries of the inputs in subset
+ * applied (params still 0); 0 if two entries set a field to different values. */
+static int late_fields(Late *L, unsigned subset)
+{
+	const PeakRegistered *reg = L->r->registered;
+	memcpy(L->fields, L->r->fields, (size_t)L->pe->nports[PEAK_FIELD] * sizeof(uint64_t));
+	for (int j = 0; j < L->nx; j++)
+		for (int i = 0; subset >> j & 1 && i < reg[j].n; i++)
+			L->fields[reg[j].fields[i]] = reg[j].values[i];
+	for (int j = 0; j < L->nx; j++)
+		for (int i = 0; subset >> j & 1 && i < reg[j].n; i++)
+			if (L->fields[reg[j].fields[i]] != reg[j].values[i])
+				return 0;
+	return 1;
+}
+
+/* Runs q on e with L->fields (from late_fields); 1 if every bound output
+ * agrees in the last cycle. The outputs stay in L->scratch_pe and
+ * L->scratch_ir. */
+static int late_agrees(Late *L, Query q, const TwoCycle *e)
+{
+	const PeakSpec *pe = L->pe, *ir = L->ir;
+	const PeakRule *r = L->r;
+	uint64_t nothing[1] = { 0 };
+	const uint64_t *state = e->v[T_S0];
+	for (int p = 0; p < ir->nports[PEAK_PARAM]; p++)
+		L->fields[r->param_bind[p]] = e->v[T_K][p];
+	if (q.cycles == 2) {
+		const uint64_t *const c0[4] = { e->v[T_U0], e->v[T_S0], L->fields, nothing };
+		nf_eval(&pe->g, L->scratch_pe, c0);
+		for (int i = 0; i < pe->nports[PEAK_STATE]; i++)
+			L->s1[i] = L->scratch_pe[pe->next_nodes[i]];
+		state = L->s1;
+	}
+	const uint64_t *const c1[4] = { e->v[T_U1], state, L->fields, nothing };
+	nf_eval(&pe->g, L->scratch_pe, c1);
+	for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
+		L->x[j] = !(q.subset >> j & 1) ? e->v[T_U1][r->in_bind[j]]
+			  : q.cycles == 2      ? e->v[T_U0][r->in_bind[j]]
+					       : e->v[T_S0][q.v];
+	const uint64_t *const il[4] = { L->x, nothing, nothing, e->v[T_K] };
+	nf_eval(&ir->g, L->scratch_ir, il);
+	for (int o = 0; o < ir->nports[PEAK_OUTPUT]; o++)
+		if (L->scratch_pe[pe->out_nodes[r->out_bind[o]]] != L->scratch_ir[ir->out_nodes[o]])
+			return 0;
+	return 1;
+}
+
+/* Runs q on n random vectors; the number that differ, the first kept in *bad
+ * (caller frees) when bad is not NULL. Conflicting entries fail all n. */
+static int late_random(Late *L, Query q, int n, int stop_at_first, TwoCycle *bad)
+{
+	if (!late_fields(L, q.subset))
+		return n;
+	int differ = 0;
+	for (int i = 0; i < n; i++) {
+		TwoCycle e = random_two_cycle(L);
+		int ok = late_agrees(L, q, &e);
+		if (!ok && differ++ == 0 && bad)
+			*bad = e;
+		else
+			two_cycle_free(&e);
+		if (!ok && stop_at_first)
+			break;
+	}
+	return differ;
+}
+
+static Z3_ast *fresh_vars(Z3_context ctx, const PeakSpec *s, int cls, const char *prefix)
+{
+	Z3_ast *v = xcalloc((size_t)s->nports[cls] + 1, sizeof(Z3_ast));
+	for (int i = 0; i < s->nports[cls]; i++) {
+		char name[48];
+		snprintf(name, sizeof name, "%s%d", prefix, i);
+		v[i] = peak_smt_var(ctx, name, s->ports[cls][i].type.width);
+	}
+	return v;
+}
+
+/* "Some bound output in the last cycle differs from the IR operation's": q
+ * over the variables vars (u0, u1, s0, k), with L->fields. */
+static Z3_ast late_differs(Late *L, Query q, Z3_ast *const vars[4])
+{
+	Z3_context ctx = L->ctx;
+	const PeakSpec *pe = L->pe, *ir = L->ir;
+	const PeakRule *r = L->r;
+	int nf = pe->nports[PEAK_FIELD], ns = pe->nports[PEAK_STATE], no = ir->nports[PEAK_OUTPUT];
+	Z3_ast *F = xcalloc((size_t)nf + 1, sizeof(Z3_ast));
+	Z3_ast *s1 = xcalloc((size_t)ns + 1, sizeof(Z3_ast));
+	Z3_ast *x = xcalloc((size_t)ir->nports[PEAK_INPUT] + 1, sizeof(Z3_ast));
+	Z3_ast *diff = xcalloc((size_t)no + 1, sizeof(Z3_ast));
+	Z3_ast none[1] = { NULL }, *state = vars[T_S0], *t0 = NULL;
+	for (int f = 0; f < nf; f++)
+		F[f] = peak_smt_const(ctx, L->fields[f], pe->ports[PEAK_FIELD][f].type.width);
+	for (int p = 0; p < ir->nports[PEAK_PARAM]; p++)
+		F[r->param_bind[p]] = vars[T_K][p];
+	if (q.cycles == 2) {
+		Z3_ast *const c0[4] = { vars[T_U0], vars[T_S0], F, none };
+		t0 = peak_smt_terms(ctx, pe, c0);
+		for (int i = 0; i < ns; i++)
+			s1[i] = t0[pe->next_nodes[i]];
+		state = s1;
+	}
+	Z3_ast *const c1[4] = { vars[T_U1], state, F, none };
+	Z3_ast *t1 = peak_smt_terms(ctx, pe, c1);
+	for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
+		x[j] = !(q.subset >> j & 1) ? vars[T_U1][r->in_bind[j]]
+		       : q.cycles == 2      ? vars[T_U0][r->in_bind[j]]
+					    : vars[T_S0][q.v];
+	Z3_ast *const il[4] = { x, none, none, vars[T_K] };
+	Z3_ast *it = peak_smt_terms(ctx, ir, il);
+	for (int o = 0; o < no; o++)
+		diff[o] = Z3_mk_not(ctx, Z3_mk_eq(ctx, it[ir->out_nodes[o]],
+						 t1[pe->out_nodes[r->out_bind[o]]]));
+	Z3_ast any = Z3_mk_or(ctx, (unsigned)no, diff);
+	free(F), free(s1), free(x), free(diff), free(t0), free(t1), free(it);
+	return any;
+}
+
+/* Proves q for all values, or stores a counterexample in *cex (the caller
+ * then owns it) when cex is not NULL. */
+static Verdict late_prove(Late *L, Query q, TwoCycle *cex)
+{
+	if (!late_fields(L, q.subset))
+		return UNKNOWN;
+	if (!L->ctx)
+		L->ctx = new_context();
+	Z3_context ctx = L->ctx;
+	static const char *const prefix[4] = { "u0_", "u1_", "s0_", "k" };
+	Z3_ast *vars[4];
+	for (int g = 0; g < 4; g++)
+		vars[g] = fresh_vars(ctx, late_spec(L, g), late_cls[g], prefix[g]);
+	Z3_solver s = new_solver(ctx, L->rlimit);
+	Z3_solver_assert(ctx, s, late_differs(L, q, vars));
+	Z3_lbool res = Z3_solver_check(ctx, s);
+	Verdict v = z3_failed ? UNKNOWN : res == Z3_L_FALSE ? PROVED : res == Z3_L_TRUE ? REFUTED : UNKNOWN;
+	if (v == REFUTED && cex) {
+		Z3_model m = Z3_solver_get_model(ctx, s);
+		Z3_model_inc_ref(ctx, m);
+		for (int g = 0; g < 4; g++) {
+			const PeakSpec *sp = late_spec(L, g);
+			cex->v[g] = xcalloc((size_t)sp->nports[late_cls[g]] + 1, sizeof(uint64_t));
+			for (int i = 0; i < sp->nports[late_cls[g]]; i++)
+				cex->v[g][i] = peak_smt_value(ctx, m, vars[g][i]);
+		}
+		Z3_model_dec_ref(ctx, m);
+	}
+	Z3_solver_dec_ref(ctx, s);
+	for (int g = 0; g < 4; g++)
+		free(vars[g]);
+	return v;
+}
+
+static int late_holds(Late *L, Query q)
+{
+	return late_random(L, q, LATE_PRECHECK, 1, NULL) == 0 && late_prove(L, q, NULL) == PROVED;
+}
+
+/* The state variable IR input j's entry reads the input from (the first that
+ * passes `vectors` random vectors and, with prove, Z3), or -1. */
+static int register_read(Late *L, int j, int vectors, int prove)
+{
+	const PeakSpec *pe = L->pe;
+	for (int v = 0; v < pe->nports[PEAK_STATE]; v++) {
+		if (pe->ports[PEAK_STATE][v].type.width != L->ir->ports[PEAK_INPUT][j].type.width)
+			continue;
+		Query q = from_state(j, v);
+		if (late_random(L, q, vectors, 1, NULL) == 0 && (!prove || late_prove(L, q, NULL) == PROVED))
+			return v;
+	}
+	return -1;
+}
+
+/* How many values candidate field f has (0: not tried). */
+static int candidate_count(const PeakSpec *pe, int f)
+{
+	const PeakType *t = &pe->ports[PEAK_FIELD][f].type;
+	if (t->enum_id >= 0)
+		return pe->enums[t->enum_id].n;
+	return t->width <= LATE_MAX_BITS ? 1 << t->width : 0;
+}
+
+static uint64_t candidate_value(const PeakSpec *pe, int f, int c)
+{
+	const PeakType *t = &pe->ports[PEAK_FIELD][f].type;
+	return t->enum_id >= 0 ? pe->enums[t->enum_id].codes[c] : (uint64_t)c;
+}
+
+/* Finds IR input j's entry: the first single-field change that proves. */
+static int find_register(Late *L, PeakRegistered *e, int j)
+{
+	const PeakSpec *pe = L->pe;
+	e->fields = xcalloc(1, sizeof(int));
+	e->values = xcalloc(1, sizeof(uint64_t));
+	for (int f = 0; f < pe->nports[PEAK_FIELD]; f++) {
+		if (is_param_field(L->r, f))
+			continue;
+		for (int c = 0; c < candidate_count(pe, f); c++) {
+			uint64_t v = candidate_value(pe, f, c);
+			if (v == L->r->fields[f])
+				continue;
+			*e = (PeakRegistered){ 1, e->fields, e->values };
+			e->fields[0] = f;
+			e->values[0] = v;
+			if (late_holds(L, two_cycles(1u << j)) && register_read(L, j, LATE_PRECHECK, 1) >= 0)
+				return 1;
+		}
+	}
+	registered_clear(e);
+	return 0;
+}
+
+static int highest_bit(unsigned m)
+{
+	int b = -1;
+	for (; m; m >>= 1)
+		b++;
+	return b;
+}
+
+/* Drops registered inputs, the last one of a failing subset first, until
+ * every subset of the rest holds together. Singletons have been proved. */
+static void prune_subsets(Late *L, PeakRegistered *reg)
+{
+	unsigned all = 0;
+	for (int j = 0; j < L->nx; j++)
+		all |= reg[j].n ? 1u << j : 0;
+	char *holds = xcalloc((size_t)all + 2, 1);
+	for (int j = 0; j < L->nx; j++)
+		if (all >> j & 1)
+			holds[1u << j] = 1;
+	for (unsigned s = 1; s <= all; s++) {
+		if ((s & ~all) || holds[s])
+			continue;
+		if (late_holds(L, two_cycles(s))) {
+			holds[s] = 1;
+			continue;
+		}
+		int drop = highest_bit(s);
+		registered_clear(&reg[drop]);
+		all &= ~(1u << drop);
+		s = 0;
+	}
+	free(holds);
+}
+
+int peak_rule_registers(const PeakSpec *pe, PeakRule *r, uint64_t seed, unsigned rlimit)
+{
+	int nx = r->ir->nports[PEAK_INPUT];
+	registered_free(r->registered, nx);
+	r->registered = xcalloc((size_t)nx + 1, sizeof(PeakRegistered));
+	if (!r->found)
+		return 0;
+	Late L;
+	late_init(&L, pe, r, seed, rlimit);
+	for (int j = 0; j < L.nx; j++)
+		find_register(&L, &r->registered[j], j);
+	prune_subsets(&L, r->registered);
+	late_free(&L);
+	return peak_rule_nregistered(r);
+}
+
+int peak_rule_nregistered(const PeakRule *r)
+{
+	int n = 0;
+	for (int j = 0; r->registered && j < r->ir->nports[PEAK_INPUT]; j++)
+		n += r->registered[j].n > 0;
+	return n;
+}
+
+/* ---- re-checking registered entries (peak verify-rules) ---- */
+
+/* The inputs with an entry as a mask, or 0 if some entry lies beyond
+ * LATE_MAX_INPUTS (*why then says so). */
+static unsigned registered_mask(const Late *L, char **why)
+{
+	unsigned all = 0;
+	for (int j = 0; L->r->registered && j < L->ir->nports[PEAK_INPUT]; j++) {
+		if (!L->r->registered[j].n)
+			continue;
+		if (j >= L->nx) {
+			*why = xasprintf("input '%s' is registered but only the first %d inputs can be",
+					 L->ir->ports[PEAK_INPUT][j].name, LATE_MAX_INPUTS);
+			return 0;
+		}
+		all |= 1u << j;
+	}
+	return all;
+}
+
+static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+	if (*n >= size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(buf + *n, size - *n, fmt, ap);
+	va_end(ap);
+	*n += k > 0 ? (size_t)k : 0;
+}
+
+static void append_field_value(char *buf, size_t size, size_t *n, const PeakSpec *pe, int f,
+			       uint64_t v)
+{
+	const PeakPort *p = &pe->ports[PEAK_FIELD][f];
+	if (p->type.enum_id >= 0) {
+		const PeakEnum *e = &pe->enums[p->type.enum_id];
+		for (int m = 0; m < e->n; m++)
+			if (e->codes[m] == v) {
+				append(buf, size, n, "%s: %s", p->name, e->members[m]);
+				return;
+			}
+	}
+	append(buf, size, n, "%s: %llu", p->name, (unsigned long long)v);
+}
+
+/* "registered input 'a' { mode0: const }" or "registered inputs 'a' { ... },
+ * 'b' { ... } together". */
+static void append_subset(char *buf, size_t size, size_t *n, const Late *L, unsigned subset)
+{
+	int many = (subset & (subset - 1)) != 0, first = 1;
+	append(buf, size, n, "registered input%s", many ? "s" : "");
+	for (int j = 0; j < L->nx; j++) {
+		if (!(subset >> j & 1))
+			continue;
+		const PeakRegistered *e = &L->r->registered[j];
+		append(buf, size, n, "%s '%s' { ", first ? "" : ",", L->ir->ports[PEAK_INPUT][j].name);
+		for (int i = 0; i < e->n; i++) {
+			append(buf, size, n, "%s", i ? ", " : "");
+			append_field_value(buf, size, n, L->pe, e->fields[i], e->values[i]);
+		}
+		append(buf, size, n, " }");
+		first = 0;
+	}
+	append(buf, size, n, "%s", many ? " together" : "");
+}
+
+/* What goes wrong with subset on two-cycle run e (NULL: only what and the
+ * entries): the bound PE inputs of both cycles, the params, and the bound
+ * outputs of the PE in cycle 1 and of the IR operation. */
+static char *describe_failure(Late *L, unsigned subset, const TwoCycle *e, const char *what)
+{
+	const PeakSpec *pe = L->pe, *ir = L->ir;
+	const PeakRule *r = L->r;
+	char buf[1024];
+	size_t n = 0;
+	append_subset(buf, sizeof buf, &n, L, subset);
+	append(buf, sizeof buf, &n, " %s", what);
+	if (!late_fields(L, subset)) {
+		append(buf, sizeof buf, &n, ": its entries set a field to two values");
+		return xstrdup(buf);
+	}
+	if (!e)
+		return xstrdup(buf);
+	late_agrees(L, two_cycles(subset), e);
+	for (int c = 0; c < 2; c++) {
+		append(buf, sizeof buf, &n, "%s cycle %d", c ? ";" : ":", c);
+		for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
+			append(buf, sizeof buf, &n, " %s=0x%llx", pe->ports[PEAK_INPUT][r->in_bind[j]].name,
+			       (unsigned long long)e->v[c ? T_U1 : T_U0][r->in_bind[j]]);
+	}
+	for (int p = 0; p < ir->nports[PEAK_PARAM]; p++)
+		append(buf, sizeof buf, &n, "%s %s=0x%llx", p ? "" : ";", ir->ports[PEAK_PARAM][p].name,
+		       (unsigned long long)e->v[T_K][p]);
+	for (int o = 0; o < ir->nports[PEAK_OUTPUT]; o++)
+		append(buf, sizeof buf, &n, "; cycle 1 %s=0x%llx, IR %s=0x%llx",
+		       pe->ports[PEAK_OUTPUT][r->out_bind[o]].name,
+		       (unsigned long long)L->scratch_pe[pe->out_nodes[r->out_bind[o]]],
+		       ir->ports[PEAK_OUTPUT][o].name, (unsigned long long)L->scratch_ir[ir->out_nodes[o]]);
+	return xstrdup(buf);
+}
+
+/* Checks every subset of the registered inputs (two cycles) and every
+ * entry's register read, on random vectors or (prove) with Z3 as well;
+ * returns the number of failures, the first described in *first. */
+static int recheck_registers(Late *L, int vectors, int prove, char **first)
+{
+	unsigned all = registered_mask(L, first);
+	int bad = *first != NULL;
+	for (unsigned s = 1; s <= all && !(prove && bad); s++) {
+		if (s & ~all)
+			continue;
+		TwoCycle e = { { NULL } };
+		Verdict v = late_random(L, two_cycles(s), vectors, 0, &e) ? REFUTED : PROVED;
+		if (v == PROVED && prove) {
+			two_cycle_free(&e);
+			v = late_prove(L, two_cycles(s), &e);
+		}
+		if (v != PROVED && bad++ == 0)
+			*first = describe_failure(L, s, v == REFUTED ? &e : NULL,
+						  v == UNKNOWN  ? "was not proved: the solver gave up"
+						  : prove ? "is not read one cycle late (Z3)"
+							  : "is not read one cycle late");
+		two_cycle_free(&e);
+	}
+	for (int j = 0; j < L->nx && !(prove && bad); j++) {
+		if (!(all >> j & 1) || register_read(L, j, vectors, prove) >= 0)
+			continue;
+		if (bad++ == 0)
+			*first = describe_failure(L, 1u << j, NULL,
+						  "is not read from a state variable in the input's place "
+						  "(an input register) under its instruction");
+	}
+	return bad;
+}
+
+int peak_rule_check_registers(const PeakSpec *pe, const PeakRule *r, int vectors, uint64_t seed,
+			      char **why)
+{
+	Late L;
+	late_init(&L, pe, r, seed, PEAK_REGISTER_LIMIT);
+	char *first = NULL;
+	int bad = recheck_registers(&L, vectors, 0, &first);
+	late_free(&L);
+	if (why)
+		*why = first;
+	else
+		free(first);
+	return bad;
+}
+
+int peak_rule_prove_registers(const PeakSpec *pe, const PeakRule *r, char **why)
+{
+	Late L;
+	late_init(&L, pe, r, 1, PEAK_REGISTER_LIMIT);
+	char *first = NULL;
+	int bad = recheck_registers(&L, LATE_PRECHECK, 1, &first);
+	late_free(&L);
+	if (why)
+		*why = first;
+	else
+		free(first);
+	return bad == 0;
 }

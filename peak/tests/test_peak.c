@@ -1,8 +1,9 @@
 /* test_peak.c - unit tests of PEak: the functional model on the paper's own
  * example (AHA Fig. 4), the semantics of every builtin and operator against C
  * references, SSA lowering (state holds, old state values, merges), constant
- * folding, instruction packing, pattern decomposition, error collection, and a
- * differential test of the SMT reading against the functional model. */
+ * folding, instruction packing, pattern decomposition, error collection, a
+ * differential test of the SMT reading against the functional model, and the
+ * derivation and re-checking of rules' registered inputs (register packing). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "../peak_eval.h"
 #include "../peak_pattern.h"
 #include "../peak_smt.h"
+#include "../peak_synth.h"
 
 static int g_pass, g_fail;
 static const char *g_test;
@@ -491,6 +493,201 @@ static void test_smt_reading(void)
 	Z3_del_context(ctx);
 }
 
+/* ---- registered inputs (register packing) ---- */
+
+/* One input register shared by both operands: mb = 1 makes it capture data1
+ * instead of data0, so a (ma: 1) and b (mb: 1) are each registered alone but
+ * not together; the derivation must drop b, the last of the failing pair. */
+static const char shared_reg_pe[] =
+	"pe: shared\n"
+	"types:\n"
+	"  Op: enum { add = 0, sub = 1 }\n"
+	"instruction: { op: Op, ma: bit, mb: bit }\n"
+	"inputs: { data0: bits(16), data1: bits(16) }\n"
+	"outputs: { res: bits(16) }\n"
+	"state: { r: bits(16) }\n"
+	"behavior: |\n"
+	"  r <= data1 if inst.mb else data0\n"
+	"  a = r if inst.ma else data0\n"
+	"  b = r if inst.mb else data1\n"
+	"  res = a + b if inst.op == Op.add else a - b\n";
+
+static const PeakSpec *find_ir(const PeakFile *ops, const char *name)
+{
+	for (int i = 0; ops && i < ops->nspecs; i++)
+		if (strcmp(ops->specs[i]->name, name) == 0)
+			return ops->specs[i];
+	check(0, "no IR operation %s", name);
+	return NULL;
+}
+
+/* "f=v" of IR input j's entry ("-" for none, "?" for more than one field). */
+static const char *entry_text(const PeakSpec *pe, const PeakRule *r, int j, char *buf, int n)
+{
+	const PeakRegistered *e = &r->registered[j];
+	if (e->n != 1)
+		return e->n ? "?" : "-";
+	const PeakPort *p = &pe->ports[PEAK_FIELD][e->fields[0]];
+	const char *m = NULL;
+	for (int k = 0; p->type.enum_id >= 0 && k < pe->enums[p->type.enum_id].n; k++)
+		if (pe->enums[p->type.enum_id].codes[k] == e->values[0])
+			m = pe->enums[p->type.enum_id].members[k];
+	if (m)
+		snprintf(buf, (size_t)n, "%s=%s", p->name, m);
+	else
+		snprintf(buf, (size_t)n, "%s=%llu", p->name, (unsigned long long)e->values[0]);
+	return buf;
+}
+
+/* Expected entries by PE input: pairs of PE input and entry_text, NULL-ended. */
+static const char *const base_regs[] = { "data0", "mode0=reg",	"data1", "mode1=reg",  "data2", "mode2=reg",
+					 "bit0",  "modeb0=reg", "bit1",	 "modeb1=reg", "bit2",	"modeb2=reg",
+					 NULL };
+/* mode0's reg reads data1's register: nothing delays data0, and an output
+ * register (reg_out) is no input register, not even for a one-input op */
+static const char *const mutant_regs[] = { "data0", "-", "data1", "mode1=reg", "bit0", "modeb0=reg", NULL };
+static const char *const no_regs[] = { NULL };
+static const char *const shared_regs[] = { "data0", "ma=1", "data1", "-", NULL };
+
+static const char *wanted(const char *const *pairs, const char *pe_input)
+{
+	for (int i = 0; pairs[i]; i += 2)
+		if (strcmp(pairs[i], pe_input) == 0)
+			return pairs[i + 1];
+	return "-";
+}
+
+/* Synthesizes op on pe, derives its registered inputs, compares each IR
+ * input's entry with the one expected for its PE input, and re-checks them. */
+static void check_registered(const PeakSpec *pe, const PeakFile *ops, const char *op,
+			     const char *const *pairs)
+{
+	const PeakSpec *ir = find_ir(ops, op);
+	if (!ir)
+		return;
+	PeakRule r;
+	peak_synth_rule(pe, ir, 11, PEAK_SEARCH_LIMIT, &r);
+	check(r.found, "%s: %s has a rule", pe->name, op);
+	int n = peak_rule_registers(pe, &r, 11, PEAK_REGISTER_LIMIT), want_n = 0;
+	for (int j = 0; r.found && j < ir->nports[PEAK_INPUT]; j++) {
+		char buf[64];
+		const char *pin = pe->ports[PEAK_INPUT][r.in_bind[j]].name;
+		const char *got = entry_text(pe, &r, j, buf, sizeof buf), *want = wanted(pairs, pin);
+		want_n += strcmp(want, "-") != 0;
+		check(strcmp(got, want) == 0, "%s: %s input %s on %s registered by %s, want %s", pe->name,
+		      op, ir->ports[PEAK_INPUT][j].name, pin, got, want);
+	}
+	check(n == want_n, "%s: %s: %d registered inputs, want %d", pe->name, op, n, want_n);
+	char *why = NULL;
+	int bad = peak_rule_check_registers(pe, &r, 300, 5, &why);
+	check(bad == 0, "%s: %s: the derived entries pass the random re-check (%s)", pe->name, op,
+	      why ? why : "");
+	free(why);
+	why = NULL;
+	int proved = peak_rule_prove_registers(pe, &r, &why);
+	check(proved, "%s: %s: the derived entries prove again (%s)", pe->name, op, why ? why : "");
+	free(why);
+	peak_rule_free(&r);
+}
+
+static void test_registered_derivation(void)
+{
+	g_test = "registered inputs: derivation";
+	PeakFile *ops = load_path("peak/ir/ops.yaml");
+	PeakFile *base = load_path("peak/specs/pe_base.yaml");
+	PeakFile *mutant = load_path("peak/tests/specs/pe_reg_mutant.yaml");
+	PeakFile *tiny = load_path("peak/specs/tiny.yaml");
+	Diags *d = diags_new(stdout);
+	PeakFile *shared = load_text(shared_reg_pe, d);
+	check(ops && base && mutant && tiny && shared, "the specs load");
+	if (ops && base && mutant && tiny && shared) {
+		const char *const base_ops[] = { "sub", "mux", "xor1", "mux1", "not", "add_const", "ult" };
+		for (size_t i = 0; i < sizeof base_ops / sizeof base_ops[0]; i++)
+			check_registered(base->specs[0], ops, base_ops[i], base_regs);
+		const char *const mutant_ops[] = { "sub", "not", "mux", "add_const" };
+		for (size_t i = 0; i < sizeof mutant_ops / sizeof mutant_ops[0]; i++)
+			check_registered(mutant->specs[0], ops, mutant_ops[i], mutant_regs);
+		check_registered(tiny->specs[0], ops, "and", no_regs);
+		check_registered(shared->specs[0], ops, "sub", shared_regs);
+	}
+	peak_file_free(ops);
+	peak_file_free(base);
+	peak_file_free(mutant);
+	peak_file_free(tiny);
+	peak_file_free(shared);
+	diags_free(d);
+}
+
+/* Wrong entries are caught by the random re-check and by Z3, naming the
+ * input; the derivation is deterministic. */
+static void test_registered_recheck(void)
+{
+	g_test = "registered inputs: re-checks";
+	PeakFile *ops = load_path("peak/ir/ops.yaml");
+	PeakFile *base = load_path("peak/specs/pe_base.yaml");
+	const PeakSpec *ir = find_ir(ops, "add");
+	if (!base || !ir) {
+		peak_file_free(ops);
+		peak_file_free(base);
+		return;
+	}
+	const PeakSpec *pe = base->specs[0];
+	PeakRule r, again;
+	peak_synth_rule(pe, ir, 3, PEAK_SEARCH_LIMIT, &r);
+	peak_synth_rule(pe, ir, 3, PEAK_SEARCH_LIMIT, &again);
+	peak_rule_registers(pe, &r, 3, PEAK_REGISTER_LIMIT);
+	peak_rule_registers(pe, &again, 3, PEAK_REGISTER_LIMIT);
+	int same = 1;
+	for (int j = 0; j < ir->nports[PEAK_INPUT]; j++)
+		same &= r.registered[j].n == again.registered[j].n &&
+			(!r.registered[j].n || (r.registered[j].fields[0] == again.registered[j].fields[0] &&
+						r.registered[j].values[0] == again.registered[j].values[0]));
+	check(same, "two derivations with one seed agree");
+	/* a: { mode<k>: const } reads const<k>, not a's previous value */
+	check(r.registered[0].n == 1, "add's a is registered");
+	if (r.registered[0].n != 1) {
+		peak_rule_free(&r);
+		peak_rule_free(&again);
+		peak_file_free(ops);
+		peak_file_free(base);
+		return;
+	}
+	r.registered[0].values[0] = member(pe, "Mode", "const");
+	char want[128], *why = NULL;
+	snprintf(want, sizeof want, "registered input 'a' { %s: const } is not read one cycle late: cycle 0",
+		 pe->ports[PEAK_FIELD][r.registered[0].fields[0]].name);
+	int bad = peak_rule_check_registers(pe, &r, 200, 1, &why);
+	check(bad > 0 && why && strstr(why, want), "the random re-check says '%s' (%s)", want,
+	      why ? why : "no message");
+	free(why);
+	why = NULL;
+	int proved = peak_rule_prove_registers(pe, &r, &why);
+	check(!proved && why && strstr(why, "(Z3): cycle 0"),
+	      "Z3 refutes the entry with a counterexample (%s)", why ? why : "no message");
+	free(why);
+	/* reg_out: 1 delays not's output alike but is no input register */
+	const PeakSpec *not_ir = find_ir(ops, "not");
+	PeakRule n;
+	peak_synth_rule(pe, not_ir, 3, PEAK_SEARCH_LIMIT, &n);
+	peak_rule_registers(pe, &n, 3, PEAK_REGISTER_LIMIT);
+	n.registered[0].fields[0] = peak_port_index(pe, PEAK_FIELD, "reg_out");
+	n.registered[0].values[0] = 1;
+	why = NULL;
+	bad = peak_rule_check_registers(pe, &n, 200, 1, &why);
+	check(bad == 1 && why && strstr(why, "is not read from a state variable"),
+	      "an output register is refused as not's input register (%s)", why ? why : "no message");
+	free(why);
+	/* a solver that gives up proves nothing: no entry at all */
+	int starved = peak_rule_registers(pe, &n, 3, 1);
+	check(starved == 0 && n.registered[0].n == 0,
+	      "with a work limit of 1 unit every proof gives up and no input is registered (%d)", starved);
+	peak_rule_free(&n);
+	peak_rule_free(&r);
+	peak_rule_free(&again);
+	peak_file_free(ops);
+	peak_file_free(base);
+}
+
 int main(void)
 {
 	test_tiny_fig4();
@@ -502,6 +699,8 @@ int main(void)
 	test_patterns();
 	test_error_collection();
 	test_smt_reading();
+	test_registered_derivation();
+	test_registered_recheck();
 	printf("peak: %d passed, %d failed\n", g_pass, g_fail);
 	return g_fail ? 1 : 0;
 }
