@@ -16,13 +16,10 @@
 #     table larger than the port holds: errors, nothing written.
 #   usage: compiler/tests/e2e.sh [DESIGN:APP...]   (CGRAC=... picks the binary)
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
+. scripts/suite_lib.sh
+suite_tmp
 cgrac=${CGRAC:-bin/cgrac}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; failed=$((failed + 1)); }
 
 base=(cgra_4x4:brighten_blur cgra_4x4:upsample cgra_8x8:gaussian cgra_8x8:cascade cgra_16x8:harris
 	cgra_32x16:unsharp)
@@ -218,5 +215,4 @@ if [ $# -eq 0 ]; then
 	fi
 fi
 
-echo "e2e.sh: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end e2e.sh
