@@ -84,6 +84,22 @@ for pair in "${pairs[@]}"; do
 	fi
 done
 
+field() { sed -n "s/^$1: //p" "$2"; }
+
+# cosim_in NAME DESIGN APP DIR: co-simulates the compile in DIR (a variant)
+# on the input and golden image of the folder above it.
+cosim_in() {
+	local name=$1 d=$2 a=$3 dir=$4 ext
+	ext=$(ext_of "$a")
+	cp "$dir/../$a.input.$ext" "$dir/../golden.$ext" "$dir/"
+	if APP_DIR=$dir bash verif/sim.sh "$d" "$a" >"$tmp/sim" 2>&1; then
+		pass "$name: $(grep '^sim ' "$tmp/sim" | tail -1)"
+	else
+		cat "$tmp/sim"
+		fail "$name: co-simulation is not bit-exact"
+	fi
+}
+
 # Registers on long connections (AHA 5.4): with at most one tile between
 # registers nearly every connection asks for more; the kernels are
 # rebalanced and the buffers rescheduled, and the result stays bit-exact.
@@ -91,23 +107,15 @@ if [ $# -eq 0 ]; then
 	o=$tmp/hops/gaussian
 	if compile cgra_8x8 gaussian "$o" 2>"$tmp/err" && mkdir -p "$o/h1" &&
 		$cgrac apps/gaussian/gaussian.hl --design rtl_out/cgra_8x8 --hop-limit 1 -o "$o/h1" 2>"$tmp/err"; then
-		l0=$(sed -n 's/^latency_cycles: //p' "$o/gaussian.report.yaml")
-		l1=$(sed -n 's/^latency_cycles: //p' "$o/h1/gaussian.report.yaml")
-		r0=$(sed -n 's/^registers: //p' "$o/gaussian.report.yaml")
-		r1=$(sed -n 's/^registers: //p' "$o/h1/gaussian.report.yaml")
+		l0=$(field latency_cycles "$o/gaussian.report.yaml") l1=$(field latency_cycles "$o/h1/gaussian.report.yaml")
+		r0=$(field registers "$o/gaussian.report.yaml") r1=$(field registers "$o/h1/gaussian.report.yaml")
 		if grep -q "pipelining again" "$tmp/err" && [ "${l1:-0}" -gt "${l0:-0}" ] && [ "${r1:-0}" -gt "${r0:-0}" ]; then
 			pass "gaussian on cgra_8x8, --hop-limit 1: latency $l0 -> $l1 cycles, registers $r0 -> $r1"
 		else
 			cat "$tmp/err"
 			fail "gaussian on cgra_8x8, --hop-limit 1: no registers added (latency $l0 -> $l1, registers $r0 -> $r1)"
 		fi
-		cp "$o/gaussian.input.pgm" "$o/golden.pgm" "$o/h1/"
-		if APP_DIR=$o/h1 bash verif/sim.sh cgra_8x8 gaussian >"$tmp/sim" 2>&1; then
-			pass "gaussian on cgra_8x8, --hop-limit 1: $(grep '^sim ' "$tmp/sim" | tail -1)"
-		else
-			cat "$tmp/sim"
-			fail "gaussian on cgra_8x8, --hop-limit 1: co-simulation is not bit-exact"
-		fi
+		cosim_in "gaussian on cgra_8x8, --hop-limit 1" cgra_8x8 gaussian "$o/h1"
 	else
 		cat "$tmp/err"
 		fail "gaussian on cgra_8x8, --hop-limit 1: does not compile"
@@ -118,7 +126,6 @@ fi
 # PE's input register where <pe>.rules.yaml says how (registered:); with
 # --no-register-packing, or on a chip whose rules do not say, every register
 # is in the switch boxes. Bit-exact either way.
-field() { sed -n "s/^$1: //p" "$2"; }
 if [ $# -eq 0 ]; then
 	o=$tmp/pack/gaussian
 	if compile cgra_8x8 gaussian "$o" 2>"$tmp/err" && mkdir -p "$o/np" &&
@@ -130,13 +137,7 @@ if [ $# -eq 0 ]; then
 		else
 			fail "gaussian on cgra_8x8: packing gives $p1 of $r1 registers in PEs, without $p0 of $r0"
 		fi
-		cp "$o/gaussian.input.pgm" "$o/golden.pgm" "$o/np/"
-		if APP_DIR=$o/np bash verif/sim.sh cgra_8x8 gaussian >"$tmp/sim" 2>&1; then
-			pass "gaussian on cgra_8x8, --no-register-packing: $(grep '^sim ' "$tmp/sim" | tail -1)"
-		else
-			cat "$tmp/sim"
-			fail "gaussian on cgra_8x8, --no-register-packing: co-simulation is not bit-exact"
-		fi
+		cosim_in "gaussian on cgra_8x8, --no-register-packing" cgra_8x8 gaussian "$o/np"
 	else
 		cat "$tmp/err"
 		fail "gaussian on cgra_8x8, --no-register-packing: does not compile"
