@@ -554,12 +554,13 @@ static void write_place(const void *arg, FILE *f)
 static void write_route(const void *arg, FILE *f)
 {
 	const Be *B = arg;
-	fprintf(f, "# routes of %s on %s: per net its tree, one edge per line (from -> to)\n", B->base, B->g->design);
+	fprintf(f, "# routes of %s on %s: per net its tree, its sinks with the registers on their paths (a packed one in the PE), one edge per line (from -> to)\n", B->base, B->g->design);
 	vec_foreach(&B->nl.nets, i) {
 		const NlNet *net = &B->nl.nets.data[i];
 		fprintf(f, "net %s\n", net->name);
-		vec_foreach(&net->sinks, k) fprintf(f, "  sink %s regs %d\n", B->g->nodes[B->rnets[i].sinks[k].node].name,
-						     net->sinks.data[k].regs);
+		vec_foreach(&net->sinks, k) fprintf(f, "  sink %s regs %d%s\n", B->g->nodes[B->rnets[i].sinks[k].node].name,
+						     net->sinks.data[k].regs,
+						     net->sinks.data[k].packed ? " + the PE's input register" : "");
 		for (int e = 0; e < B->rr.routes[i].nedges; e++)
 			fprintf(f, "  %s -> %s\n", B->g->nodes[B->rr.routes[i].edges[e].from].name,
 				B->g->nodes[B->rr.routes[i].edges[e].to].name);
