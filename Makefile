@@ -1,7 +1,8 @@
-# The CGRA flow: PEak (PE specs), Lake (memory tiles), Canal (the array and its
-# interconnect), and soon the cgrac compiler.
-# `make` installs what is missing, builds the tools, generates the default
-# collateral and prints a summary; `make test` runs every test.
+# The CGRA flow: PEak (PE specs), Lake (memory tiles) and Canal (the array and
+# its interconnect) generate a chip into rtl_out/<design>/; cgrac compiles
+# applications for it; verif runs them under Verilator (docs/architecture.md).
+# `make` installs what is missing, builds, generates the default chip, compiles
+# and co-simulates the suite; `make test` runs every test.
 
 CC       ?= gcc
 WARN     := -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
@@ -9,37 +10,100 @@ CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDLIBS   := -lyaml -lz3 -lisl -lpthread -lm
 DESIGN   ?= cgra_32x16
-IR       := $(sort $(wildcard peak/ir/*.yaml))
-
-COMMON_SRC := $(sort $(wildcard common/*.c))
-PEAK_SRC   := $(filter-out peak/peak_main.c,$(sort $(wildcard peak/*.c)))
-LAKE_SRC   := $(filter-out lake/lake_main.c,$(sort $(wildcard lake/*.c)))
-CANAL_SRC  := $(filter-out canal/canal_main.c,$(sort $(wildcard canal/*.c)))
-CGRAC_SRC  := $(filter-out compiler/cgrac_main.c,$(sort $(wildcard compiler/*.c)))
-REF_SRC    := $(sort $(wildcard apps/reference/*.c))
-# Application files for bin/halide_run: the suite's, and the semantics probes
-# (registered as sem_<name>).
-HL_FILES   := $(sort $(wildcard apps/*/*.hl)) $(sort $(wildcard apps/reference/semantics/*.hl))
-hl_name     = $(if $(findstring /semantics/,$(1)),sem_)$(notdir $(basename $(1)))
-LIB_SRC    := $(COMMON_SRC) $(PEAK_SRC)
-
-OBJ     = $(patsubst %.c,build/obj/%.o,$(1))
-SANOBJ  = $(patsubst %.c,build/san/%.o,$(1))
-
-TOOLS     := bin/peak bin/lake bin/canal bin/cgrac
-TESTS     := bin/test_common bin/test_peak bin/test_lake bin/test_canal bin/test_cgrac bin/test_ub \
-             bin/test_ubmem bin/test_route bin/test_place
-SAN_TESTS := build/san/bin/test_common build/san/bin/test_peak build/san/bin/peak build/san/bin/lake \
-             build/san/bin/test_lake build/san/bin/canal build/san/bin/test_canal \
-             build/san/bin/cgrac build/san/bin/test_cgrac build/san/bin/test_ub build/san/bin/test_ubmem \
-             build/san/bin/test_route build/san/bin/test_place
-
-.PHONY: all app sim deps build rtl test test-unit test-san bench clean update-golden summary halide-check FORCE
-.DEFAULT_GOAL := all
-
 APPS     ?= brighten_blur gaussian cascade harris unsharp upsample
 APP      ?= gaussian
 
+.PHONY: all app sim deps build rtl test test-build bench clean update-golden summary halide-check FORCE
+.DEFAULT_GOAL := all
+
+# ---- libraries: every folder's sources but its *_main.c, one archive each ----
+# (listed lowest layer last: a binary links its libraries in this order)
+LIBS := backend ubuf lower front verif peak lake canal collateral common
+dir.common     := common
+dir.collateral := collateral
+dir.peak       := peak
+dir.lake       := lake
+dir.canal      := canal
+dir.front      := compiler/front
+dir.lower      := compiler/lower
+dir.ubuf       := compiler/ubuf
+dir.backend    := compiler/backend
+dir.verif      := verif
+lib_src  = $(sort $(filter-out %_main.c,$(wildcard $(dir.$(1))/*.c)))
+lib_objs = $(patsubst %.c,build/$(1)/%.o,$(call lib_src,$(2)))
+
+# ---- binaries: NAME.main (its own sources) and NAME.libs ----
+compiler.libs := backend ubuf lower front collateral common
+
+peak.main  := peak/peak_main.c
+peak.libs  := peak collateral common
+lake.main  := lake/lake_main.c
+lake.libs  := lake collateral common
+canal.main := canal/canal_main.c
+canal.libs := canal collateral common
+cgrac.main := compiler/cgrac_main.c compiler/pipeline.c
+cgrac.libs := $(compiler.libs)
+verif.main := verif/verif_main.c
+verif.libs := verif collateral common
+appref.main := $(sort $(wildcard apps/reference/*.c))
+appref.libs := common
+
+# Tests, per folder: test_NAME.main is the test program, test_NAME.libs what it links.
+test_common.main     := common/tests/test_common.c
+test_common.libs     := collateral common
+test_peak.main       := peak/tests/test_peak.c
+test_peak.libs       := $(peak.libs)
+test_lake.main       := lake/tests/test_lake.c
+test_lake.libs       := $(lake.libs)
+test_canal.main      := canal/tests/test_canal.c
+test_canal.libs      := $(canal.libs)
+test_cgrac.main      := compiler/tests/test_cgrac.c
+test_cgrac.libs      := $(compiler.libs)
+test_ub.main         := compiler/ubuf/tests/test_ub.c
+test_ub.libs         := $(compiler.libs)
+test_ubmem.main      := compiler/ubuf/tests/test_ubmem.c
+test_ubmem.libs      := $(compiler.libs)
+test_route.main      := compiler/backend/tests/test_route.c
+test_route.libs      := $(compiler.libs)
+test_place.main      := compiler/backend/tests/test_place.c
+test_place.libs      := $(compiler.libs)
+
+TOOLS := peak lake canal cgrac verif
+TESTS := test_common test_peak test_lake test_canal test_cgrac test_ub test_ubmem test_route test_place
+# Every tool and test is also built with AddressSanitizer and UBSan into build/san/bin/.
+SAN   := $(TOOLS) $(TESTS)
+
+# ---- the generic rules: compile, archive, link; plain in build/obj, sanitized in build/san ----
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(SANFLAGS) -MMD -MP -c $< -o $@
+
+# Objects and archives are kept (not removed as intermediate files).
+.SECONDARY:
+.SECONDEXPANSION:
+build/obj/lib/lib%.a: $$(call lib_objs,obj,$$*)
+	@mkdir -p $(dir $@)
+	@rm -f $@ && ar rcD $@ $^
+
+build/san/lib/lib%.a: $$(call lib_objs,san,$$*)
+	@mkdir -p $(dir $@)
+	@rm -f $@ && ar rcD $@ $^
+
+link_deps = $(patsubst %.c,build/$(1)/%.o,$($(2).main)) $(foreach l,$($(2).libs),build/$(1)/lib/lib$(l).a)
+
+bin/%: $$(call link_deps,obj,$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/san/bin/%: $$(call link_deps,san,$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- user targets ----
 all: deps
 	$(MAKE) build
 	$(MAKE) rtl
@@ -49,133 +113,7 @@ all: deps
 deps:
 	@bash scripts/deps.sh
 
-build: $(TOOLS) $(TESTS)
-
-build/obj/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
-
-build/san/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(SANFLAGS) -MMD -MP -c $< -o $@
-
-bin/peak: $(call OBJ,peak/peak_main.c $(LIB_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/lake: $(call OBJ,lake/lake_main.c $(LAKE_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/lake: $(call SANOBJ,lake/lake_main.c $(LAKE_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/canal: $(call OBJ,canal/canal_main.c $(CANAL_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/canal: $(call SANOBJ,canal/canal_main.c $(CANAL_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/cgrac: $(call OBJ,compiler/cgrac_main.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/cgrac: $(call SANOBJ,compiler/cgrac_main.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_cgrac: $(call OBJ,compiler/tests/test_cgrac.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_cgrac: $(call SANOBJ,compiler/tests/test_cgrac.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_ub: $(call OBJ,compiler/tests/test_ub.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_ub: $(call SANOBJ,compiler/tests/test_ub.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_ubmem: $(call OBJ,compiler/tests/test_ubmem.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_ubmem: $(call SANOBJ,compiler/tests/test_ubmem.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_route: $(call OBJ,compiler/tests/test_route.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_route: $(call SANOBJ,compiler/tests/test_route.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_place: $(call OBJ,compiler/tests/test_place.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_place: $(call SANOBJ,compiler/tests/test_place.c $(CGRAC_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-# verif: the Verilator benches of the whole array (verif/README.md)
-VERIF_SRC := $(filter-out verif/verif_main.c,$(sort $(wildcard verif/*.c)))
-
-bin/verif: $(call OBJ,verif/verif_main.c $(VERIF_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/verif: $(call SANOBJ,verif/verif_main.c $(VERIF_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-build: bin/verif
-test: build/san/bin/verif
-
-bin/test_canal: $(call OBJ,canal/tests/test_canal.c $(CANAL_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_canal: $(call SANOBJ,canal/tests/test_canal.c $(CANAL_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_lake: $(call OBJ,lake/tests/test_lake.c $(LAKE_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_lake: $(call SANOBJ,lake/tests/test_lake.c $(LAKE_SRC) $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_common: $(call OBJ,common/tests/test_common.c $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-bin/test_peak: $(call OBJ,peak/tests/test_peak.c $(LIB_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/peak: $(call SANOBJ,peak/peak_main.c $(LIB_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_common: $(call SANOBJ,common/tests/test_common.c $(COMMON_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
-
-build/san/bin/test_peak: $(call SANOBJ,peak/tests/test_peak.c $(LIB_SRC))
-	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+build: $(addprefix bin/,$(TOOLS) $(TESTS))
 
 # A whole chip from its three specs (canal/specs/$(DESIGN).yaml names the PE
 # and MEM specs).
@@ -185,8 +123,7 @@ rtl: bin/peak bin/lake bin/canal
 summary:
 	@bash scripts/summary.sh rtl_out/$(DESIGN)
 
-# An application through the compiler as far as it goes today:
-# build/$(DESIGN)/$(APP)/ (scripts/app.sh).
+# An application through the whole flow into build/$(DESIGN)/$(APP)/ (scripts/app.sh).
 app: bin/cgrac bin/peak bin/lake bin/canal
 	@bash scripts/app.sh $(DESIGN) $(APP)
 
@@ -196,20 +133,21 @@ app: bin/cgrac bin/peak bin/lake bin/canal
 sim: bin/verif
 	@TRACE=$(TRACE) bash verif/sim.sh $(DESIGN) $(APP)
 
-test: deps build $(SAN_TESTS) bin/appref bin/halide_run
+test: deps
+	$(MAKE) test-build
 	@bash scripts/run_tests.sh
+
+test-build: build $(addprefix build/san/bin/,$(SAN)) bin/appref bin/halide_run
 
 # The application suite's C references (bin/appref) and the application files
 # run by the real Halide library (bin/halide_run, Debian's libhalide14-0-dev):
 # see apps/reference/. All the applications share one C++ file, as parsing
 # Halide.h is most of their compile time.
+HL_FILES := $(sort $(wildcard apps/*/*.hl)) $(sort $(wildcard apps/reference/semantics/*.hl))
+hl_name   = $(if $(findstring /semantics/,$(1)),sem_)$(notdir $(basename $(1)))
 HALIDE_CXXFLAGS := -std=c++17 -O0 -Wall -Wextra -Wshadow -isystem /usr/include/halide14 \
                    -I. -Iapps/reference -Ibuild/halide
 HALIDE_OBJ      := build/halide/halide_run.o build/halide/halide_semantics.o build/halide/halide_apps.o
-
-bin/appref: $(call OBJ,$(REF_SRC) $(COMMON_SRC))
-	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The list of application files, rewritten only when it changes.
 build/halide/halide_apps.inc: FORCE
@@ -224,7 +162,7 @@ build/halide/%.o: apps/reference/%.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(HALIDE_CXXFLAGS) -MMD -MP -c $< -o $@
 
-bin/halide_run: $(HALIDE_OBJ) $(call OBJ,apps/reference/refimg.c)
+bin/halide_run: $(HALIDE_OBJ) build/obj/apps/reference/refimg.o
 	@mkdir -p bin
 	$(CXX) -o $@ $^ -lHalide14 -lpthread -ldl
 
@@ -234,7 +172,7 @@ halide-check: deps bin/appref bin/halide_run bin/cgrac
 bench: build
 	@bash scripts/bench.sh
 
-update-golden: bin/peak bin/lake bin/canal
+update-golden: bin/peak bin/lake bin/canal bin/cgrac
 	@bash peak/tests/golden.sh --update
 	@bash lake/tests/golden.sh --update
 	@bash canal/tests/golden.sh --update

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "../common/arena.h"
-#include "../common/coreinfo.h"
+#include "../collateral/coreinfo.h"
 #include "../common/diag.h"
 #include "../common/yamlr.h"
 

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "app_input.h"
-#include "cgrac.h"
-#include "hl.h"
-#include "hl_interp.h"
+#include "front/app_input.h"
+#include "pipeline.h"
+#include "front/front.h"
+#include "front/hl_interp.h"
 
 static void usage(FILE *f)
 {

@@ -9,7 +9,7 @@
 
 #include "../common/arena.h"
 #include "../common/diag.h"
-#include "../common/meminfo.h"
+#include "../collateral/meminfo.h"
 #include "../common/yamlr.h"
 
 #include <stdio.h>

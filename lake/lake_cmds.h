@@ -12,7 +12,7 @@ int lake_cmd_vectors(int argc, char **argv);
 /* lake tb INFO -o DIR: the Verilog test bench that replays bench files (lake_tb.c) */
 int lake_cmd_tb(int argc, char **argv);
 
-#include "../common/meminfo.h"
+#include "../collateral/meminfo.h"
 
 /* Reads DIR/<mem>.info.yaml, printing its diagnostics and a count on error
  * (lake_info.c). */

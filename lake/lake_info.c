@@ -1,5 +1,5 @@
 /* lake_info.c - a checked spec to the MemInfo the collateral describes
- * (common/meminfo.h): the structure is copied and the controllers,
+ * (collateral/meminfo.h): the structure is copied and the controllers,
  * configuration registers and interface are derived from it. */
 #include <stdio.h>
 #include <string.h>

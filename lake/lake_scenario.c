@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/affine.h"
+#include "../collateral/affine.h"
 #include "../common/rng.h"
 #include "../common/util.h"
 #include "../common/vec.h"

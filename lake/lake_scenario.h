@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/meminfo.h"
+#include "../collateral/meminfo.h"
 
 #define SCENARIO_MAX_TILES 4
 

@@ -1,5 +1,5 @@
 /* lake_sim.c - `lake sim` and `lake vectors`: the functional model
- * (common/memmodel.h) run on a configuration, and the files of the Verilator
+ * (collateral/memmodel.h) run on a configuration, and the files of the Verilator
  * bench (lake/COLLATERAL.md, "Bench files"): a random valid configuration
  * (with random look-up table loads), random inputs and the model's per-cycle
  * trace. Both read only the collateral. */
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/affine.h"
+#include "../collateral/affine.h"
 #include "../common/diag.h"
-#include "../common/memmodel.h"
+#include "../collateral/memmodel.h"
 #include "../common/rng.h"
 #include "../common/util.h"
 #include "lake_cmds.h"

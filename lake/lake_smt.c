@@ -3,7 +3,7 @@
  * constants; every controller gets functions of its counter values giving the
  * cycle of an operation and its address at each storage end, the number of
  * operations, and the counter values of operation number n. The configuration
- * solver (common/memsolve.c) loads the text with Z3's SMT-LIB parser, appends
+ * solver (collateral/memsolve.c) loads the text with Z3's SMT-LIB parser, appends
  * assertions that name these functions and asks Z3 for the registers; a reader
  * can load it with `z3 -smt2` and add queries of their own. */
 #include <stdio.h>

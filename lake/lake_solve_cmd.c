@@ -1,6 +1,6 @@
 /* lake_solve_cmd.c - `lake solve`: a controller's configuration registers for
  * a requested stream of operations, by the configuration solver
- * (common/memsolve.h) on the collateral `<mem>.info.yaml` and `<mem>.smt2`.
+ * (collateral/memsolve.h) on the collateral `<mem>.info.yaml` and `<mem>.smt2`.
  * The request is a stream file (one event per line) or an affine file (a
  * small YAML); both formats are in lake/COLLATERAL.md, "Solver requests". The
  * answer is written as configuration bus writes, the format `lake sim
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../common/diag.h"
-#include "../common/memsolve.h"
+#include "../collateral/memsolve.h"
 #include "../common/util.h"
 #include "../common/vec.h"
 #include "../common/yamlr.h"

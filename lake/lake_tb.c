@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../common/diag.h"
-#include "../common/meminfo.h"
+#include "../collateral/meminfo.h"
 #include "../common/util.h"
 #include "../common/vwrite.h"
 #include "lake_cmds.h"

@@ -1,7 +1,7 @@
 /* verif_cases.h - hand-made applications for the tests of the co-simulation
  * (verif/tests/app.sh), built from a design's collateral alone as the
  * compiler would: routes found by a search of routing.graph, PE instructions
- * from the PE's rewrite rules, the bitstream by common/bitstream.h, and an
+ * from the PE's rewrite rules, the bitstream by collateral/bitstream.h, and an
  * io.yaml (verif/README.md, "Applications") with its input and golden
  * images, the golden computed here from what each case computes. */
 #ifndef VERIF_CASES_H

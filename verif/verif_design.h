@@ -7,10 +7,10 @@
 #define VERIF_DESIGN_H
 
 #include "../common/arena.h"
-#include "../common/bitstream.h"
+#include "../collateral/bitstream.h"
 #include "../common/diag.h"
-#include "../common/meminfo.h"
-#include "../common/peinfo.h"
+#include "../collateral/meminfo.h"
+#include "../collateral/peinfo.h"
 
 #define VERIF_MAX_WIDTHS 4
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "../common/bitstream.h"
+#include "../collateral/bitstream.h"
 
 /* How a node gets its value. */
 typedef enum {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../../common/tests/check.h"
-#include "../../common/bitstream.h"
+#include "../../collateral/bitstream.h"
 #include "../../common/util.h"
 #include "../canal.h"
 

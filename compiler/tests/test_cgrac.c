@@ -8,15 +8,15 @@
 
 #include "../../common/rng.h"
 #include "../../common/tests/check.h"
-#include "../collateral.h"
-#include "../hl.h"
-#include "../hl_dfg.h"
-#include "../hl_exec.h"
-#include "../hl_interp.h"
-#include "../hl_lex.h"
-#include "../hl_lower.h"
-#include "../hl_range.h"
-#include "../hl_simplify.h"
+#include "../../collateral/coll.h"
+#include "../front/front.h"
+#include "../lower/hl_dfg.h"
+#include "../lower/hl_exec.h"
+#include "../front/hl_interp.h"
+#include "../front/hl_lex.h"
+#include "../lower/hl_lower.h"
+#include "../front/hl_range.h"
+#include "../front/hl_simplify.h"
 
 static HProgram *parse(const char *text)
 {

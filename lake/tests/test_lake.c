@@ -1,5 +1,5 @@
 /* test_lake.c - unit tests of Lake's SMT-LIB model of the controllers
- * (lake_smt.c) and of the configuration solver (common/memsolve.c) on the
+ * (lake_smt.c) and of the configuration solver (collateral/memsolve.c) on the
  * shipped specs pub, dp and regfile.
  *
  * Covers: `<mem>.smt2` loads with Z3's SMT-LIB parser and evaluator, declares
@@ -40,9 +40,9 @@
 #include <z3.h>
 
 #include "../../common/tests/check.h"
-#include "../../common/affine.h"
-#include "../../common/memmodel.h"
-#include "../../common/memsolve.h"
+#include "../../collateral/affine.h"
+#include "../../collateral/memmodel.h"
+#include "../../collateral/memsolve.h"
 #include "../../common/rng.h"
 #include "../../common/util.h"
 #include "../lake.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Verification level 1 for memory tiles: each tile's generated Verilog against
-# the functional model (common/memmodel.c) under Verilator, cycle by cycle, on
+# the functional model (collateral/memmodel.c) under Verilator, cycle by cycle, on
 # random configurations and inputs from `lake vectors`; the Verilog is also
 # linted with -Wall, and deliberately broken copies of it must fail the same
 # comparison.

@@ -2,7 +2,7 @@
 # The co-simulation of applications (make sim, verif/sim.sh, bin/verif app,
 # vsim's drive/record/run) on hand-made applications: bin/verif cases builds
 # them from the design's collateral alone (routes searched in routing.graph,
-# PE instructions from the PE's rules, common/bitstream.h) with an io.yaml in
+# PE instructions from the PE's rules, collateral/bitstream.h) with an io.yaml in
 # the compiler's format and golden images computed from what each computes.
 # Each must come out bit-exact: an input routed to an output, one and two PEs,
 # switch-box pipeline registers (the output stream later by as many cycles,

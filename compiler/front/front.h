@@ -1,0 +1,230 @@
+/* hl.h - the application language of LANGUAGES.md section 4 as the compiler
+ * holds it after parsing: Halide's types, typed expressions, Funcs with their
+ * pure and update definitions, reduction domains, image parameters and the
+ * schedule. Everything lives in the program's arena and refers to everything
+ * else by integer id (symbols, Funcs, images, RDoms), so later phases can copy
+ * and rewrite expressions freely.
+ *
+ * Types follow Halide: Bool is UInt(1); a C++ integer literal has no Halide
+ * type until it meets an Expr (then it takes that Expr's type) or becomes an
+ * Expr on its own (Int(32)). */
+#ifndef COMPILER_HL_H
+#define COMPILER_HL_H
+
+#include <stdint.h>
+
+#include "../../common/arena.h"
+#include "../../common/diag.h"
+#include "../../common/vec.h"
+
+/* ---- types ---- */
+
+typedef struct HType {
+	uint8_t is_signed;      /* 1: Int(bits), 0: UInt(bits) (UInt(1) is Bool) */
+	uint8_t bits;           /* 1, 8, 16 or 32 */
+} HType;
+
+#define HT_BOOL ((HType){ 0, 1 })
+#define HT_U16 ((HType){ 0, 16 })
+#define HT_I16 ((HType){ 1, 16 })
+#define HT_U32 ((HType){ 0, 32 })
+#define HT_I32 ((HType){ 1, 32 })
+
+int ht_eq(HType a, HType b);
+int ht_is_bool(HType t);
+/* "uint16", "int32", "bool": the spelling of Halide's printer. */
+const char *ht_name(HType t);
+/* Smallest and largest value of the type. */
+int64_t ht_min(HType t);
+int64_t ht_max(HType t);
+/* v reduced to the type: wrapped to its bits, sign-extended if signed. */
+int64_t ht_wrap(HType t, int64_t v);
+
+/* ---- expressions ---- */
+
+typedef enum {
+	HE_CONST,               /* value */
+	HE_VAR,                 /* sym: a pure Var, an RVar or a loop variable */
+	HE_CALL,                /* callee (a Func, or an image when is_image) (args) */
+	HE_CAST,                /* (type) a */
+	HE_UN,                  /* op a */
+	HE_BIN,                 /* a op b */
+	HE_SELECT,              /* a ? b : c */
+	HE_SUM,                 /* sum of a over RDom rdom (an inline reduction) */
+} HExprKind;
+
+typedef enum { HU_NEG, HU_NOT, HU_LNOT, HU_ABS } HUnOp;
+
+typedef enum {
+	HB_ADD, HB_SUB, HB_MUL, HB_DIV, HB_MOD, HB_SHL, HB_SHR, HB_AND, HB_OR, HB_XOR,
+	HB_LAND, HB_LOR, HB_EQ, HB_NE, HB_LT, HB_LE, HB_GT, HB_GE, HB_MIN, HB_MAX, HB_ABSD,
+	HB_COUNT
+} HBinOp;
+
+typedef struct HExpr HExpr;
+struct HExpr {
+	HExprKind kind;
+	HType type;
+	int op;                 /* HUnOp or HBinOp */
+	int64_t value;          /* HE_CONST, already wrapped to type */
+	int sym;                /* HE_VAR */
+	int callee;             /* HE_CALL */
+	int is_image;           /* HE_CALL: callee is an image */
+	int rdom;               /* HE_SUM */
+	HExpr *a, *b, *c;
+	HExpr **args;           /* HE_CALL */
+	int nargs;
+	int line, col;          /* where it was written (0 if made by the compiler) */
+};
+
+const char *hb_name(HBinOp op);         /* "+", "min", ... */
+int hb_is_compare(HBinOp op);
+
+/* ---- symbols ---- */
+
+typedef enum { SYM_VAR, SYM_RVAR, SYM_LOOP } HSymKind;
+
+typedef struct HSym {
+	HSymKind kind;
+	const char *name;
+	int rdom, dim;          /* SYM_RVAR */
+	int line, col;
+} HSym;
+
+typedef struct HRDom {
+	const char *name;
+	int ndims;
+	int64_t min[4], extent[4];
+	int sym[4];             /* its RVars r.x, r.y, r.z, r.w */
+	int line, col;
+} HRDom;
+
+typedef struct HImage {
+	const char *name;
+	HType type;
+	int dims;
+	int streamed;           /* stream_to_accelerator */
+	int line, col;
+} HImage;
+
+/* ---- Funcs and their schedules ---- */
+
+/* A loop level: inlined, root, or the loop of variable `var` in stage 0 of
+ * Func `func`. */
+typedef enum { LEVEL_INLINE, LEVEL_ROOT, LEVEL_AT } HLevelKind;
+typedef struct HLevel {
+	HLevelKind kind;
+	int func, var;
+	int line, col;
+} HLevel;
+
+typedef struct HSplit {
+	int old, outer, inner;  /* symbols */
+	int64_t factor;
+	int line, col;          /* the schedule call */
+} HSplit;
+
+/* The loops of one stage, innermost first, as the schedule leaves them. */
+typedef struct HStageSched {
+	VEC(int) dims;          /* symbols */
+	VEC(char) unrolled;     /* per dim */
+	VEC(HSplit) splits;     /* in the order written */
+} HStageSched;
+
+typedef struct HDef {
+	HExpr **lhs;            /* the arguments written on the left */
+	int nlhs;
+	HExpr *value;           /* for `f(..) op= e` already `f(..) op e` */
+	int update;             /* 0 for the pure definition */
+	int line, col;
+	HStageSched sched;
+} HDef;
+
+typedef struct HBound {
+	int var;
+	int64_t min, extent;
+	int line, col;
+} HBound;
+
+typedef struct HFunc {
+	const char *name;
+	int line, col;          /* where declared */
+	int defined;            /* has a pure definition */
+	int dims;
+	int *vars;              /* its pure variables (symbols), from the pure definition */
+	HType type;
+	VEC(HDef) defs;
+	HLevel compute, store;
+	VEC(HBound) bounds;
+	int wrapper_of;         /* f.in(): the Func (>= 0) or image (-2 - id) it wraps; -1 */
+	int wrapper_for;        /* f.in(g): calls from g only; -1 for every caller */
+} HFunc;
+
+typedef struct HProgram {
+	Arena *arena;
+	const char *file;
+	VEC(HSym) syms;
+	VEC(HRDom) rdoms;
+	VEC(HImage) images;
+	VEC(HFunc) funcs;
+	int output;             /* the Func given to hw_accelerate, -1 if none */
+	int accel_inner, accel_outer;   /* symbols, -1 for hw_accelerate(f) */
+	int accel_line, accel_col;
+} HProgram;
+
+/* ---- building expressions (hl_expr.c) ---- */
+
+HExpr *he_const(Arena *a, HType t, int64_t v);
+HExpr *he_var(Arena *a, int sym);
+HExpr *he_cast(Arena *a, HType t, HExpr *e);
+HExpr *he_un(Arena *a, HUnOp op, HType t, HExpr *e);
+/* op on operands of the right types already (no matching). */
+HExpr *he_bin(Arena *a, HBinOp op, HType t, HExpr *x, HExpr *y);
+HExpr *he_select(Arena *a, HExpr *c, HExpr *t, HExpr *f);
+HExpr *he_call(Arena *a, int callee, int is_image, HType t, HExpr **args, int nargs);
+/* A shallow copy (same children). */
+HExpr *he_copy(Arena *a, const HExpr *e);
+/* The result type of op on operands of type t (comparisons give Bool, absd
+ * and abs of signed types the unsigned type). */
+HType hb_result_type(HBinOp op, HType t);
+/* x op y after Halide's match_types. */
+HExpr *he_binop_matched(Arena *a, HBinOp op, HExpr *x, HExpr *y);
+/* 1 if e is HE_CONST, with *v its value. */
+int he_is_const(const HExpr *e, int64_t *v);
+/* Structural equality. */
+int he_equal(const HExpr *x, const HExpr *y);
+/* Constant folding of one node whose children are folded: returns a constant
+ * node or e. */
+HExpr *he_fold(Arena *a, HExpr *e);
+/* Evaluates op on constants of type t, Halide's semantics (wrapping, floor
+ * division, Euclidean modulo, division by zero gives zero). */
+int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y);
+int64_t hu_eval(HUnOp op, HType rt, int64_t x);
+
+/* 1 if e calls anything (a Func or an image); he_calls: Func f. */
+int he_calls_any(const HExpr *e);
+int he_calls(const HExpr *e, int f);
+/* The points of an RDom in Halide's order (r.x fastest): hrdom_first sets
+ * pt to the first; hrdom_next steps it, 0 after the last. */
+void hrdom_first(const HRDom *r, int64_t *pt);
+int hrdom_next(const HRDom *r, int64_t *pt);
+
+/* The RDom whose variables definition d uses outside any sum(), or -1. */
+int he_def_rdom(const HProgram *p, const HDef *d);
+/* The same for an expression. */
+int he_expr_rdom(const HProgram *p, const HExpr *e);
+
+/* Prints e in the syntax of the application language (a program is needed
+ * for names). */
+void he_print(const HProgram *p, const HExpr *e, StrBuf *out);
+__give char *he_str(const HProgram *p, const HExpr *e);
+
+/* ---- parsing (hl_parse.c) ---- */
+
+/* Parses and checks an application; NULL with errors in d. */
+__give HProgram *hl_parse(const char *file, const char *text, __keep Diags *d);
+void hl_free(__take HProgram *p);
+
+const char *hl_sym_name(const HProgram *p, int sym);
+
+#endif

@@ -1,0 +1,515 @@
+/* hl_expr.c - Halide's types and typed expressions: constructors, Halide's
+ * type matching (match_types of IROperator.cpp: equal types stay; two
+ * unsigned types widen to the wider; otherwise both become the signed type of
+ * the wider width), evaluation of constant operations with Halide's semantics,
+ * constant folding, structural equality and printing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "front.h"
+
+/* ---- types ---- */
+
+int ht_eq(HType a, HType b)
+{
+	return a.is_signed == b.is_signed && a.bits == b.bits;
+}
+
+int ht_is_bool(HType t)
+{
+	return !t.is_signed && t.bits == 1;
+}
+
+const char *ht_name(HType t)
+{
+	static const char *const u[] = { "bool", "uint8", "uint16", "uint32" };
+	static const char *const s[] = { "int1", "int8", "int16", "int32" };
+	int i = t.bits == 1 ? 0 : t.bits == 8 ? 1 : t.bits == 16 ? 2 : 3;
+	return t.is_signed ? s[i] : u[i];
+}
+
+int64_t ht_min(HType t)
+{
+	return t.is_signed ? -((int64_t)1 << (t.bits - 1)) : 0;
+}
+
+int64_t ht_max(HType t)
+{
+	return t.is_signed ? ((int64_t)1 << (t.bits - 1)) - 1 : ((int64_t)1 << t.bits) - 1;
+}
+
+int64_t ht_wrap(HType t, int64_t v)
+{
+	if (t.bits == 1)
+		return v != 0;
+	uint64_t mask = ((uint64_t)1 << t.bits) - 1;
+	uint64_t u = (uint64_t)v & mask;
+	if (t.is_signed && (u >> (t.bits - 1)))
+		return (int64_t)(u | ~mask);
+	return (int64_t)u;
+}
+
+/* ---- operators ---- */
+
+static const char *const bin_names[HB_COUNT] = {
+	"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||",
+	"==", "!=", "<", "<=", ">", ">=", "min", "max", "absd",
+};
+
+const char *hb_name(HBinOp op)
+{
+	return bin_names[op];
+}
+
+int hb_is_compare(HBinOp op)
+{
+	return op >= HB_EQ && op <= HB_GE;
+}
+
+HType hb_result_type(HBinOp op, HType t)
+{
+	if (hb_is_compare(op) || op == HB_LAND || op == HB_LOR)
+		return HT_BOOL;
+	if (op == HB_ABSD)
+		return (HType){ 0, t.bits };
+	return t;
+}
+
+/* Euclidean division and remainder as Halide defines them for integers:
+ * the remainder is never negative; dividing by zero gives zero. */
+static int64_t div_euclid(int64_t x, int64_t y)
+{
+	if (y == 0)
+		return 0;
+	int64_t q = x / y, r = x % y;
+	if (r < 0)
+		q += y > 0 ? -1 : 1;
+	return q;
+}
+
+static int64_t mod_euclid(int64_t x, int64_t y)
+{
+	if (y == 0)
+		return 0;
+	int64_t r = x % y;
+	if (r < 0)
+		r += y > 0 ? y : -y;
+	return r;
+}
+
+static int64_t shift(HType t, int64_t x, int64_t s, int left)
+{
+	if (s < 0) {
+		s = -s;
+		left = !left;
+	}
+	if (left)
+		return s >= t.bits ? 0 : ht_wrap(t, (int64_t)((uint64_t)x << s));
+	if (s >= t.bits)
+		return t.is_signed && x < 0 ? -1 : 0;
+	return x >> s;          /* x is already in range: arithmetic for signed */
+}
+
+int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y)
+{
+	HType rt = hb_result_type(op, t);
+	switch (op) {
+	case HB_ADD: return ht_wrap(rt, x + y);
+	case HB_SUB: return ht_wrap(rt, x - y);
+	case HB_MUL: return ht_wrap(rt, (int64_t)((uint64_t)x * (uint64_t)y));
+	case HB_DIV: return ht_wrap(rt, div_euclid(x, y));
+	case HB_MOD: return ht_wrap(rt, mod_euclid(x, y));
+	case HB_SHL: return shift(t, x, y, 1);
+	case HB_SHR: return shift(t, x, y, 0);
+	case HB_AND: return ht_wrap(rt, x & y);
+	case HB_OR: return ht_wrap(rt, x | y);
+	case HB_XOR: return ht_wrap(rt, x ^ y);
+	case HB_LAND: return x && y;
+	case HB_LOR: return x || y;
+	case HB_EQ: return x == y;
+	case HB_NE: return x != y;
+	case HB_LT: return x < y;
+	case HB_LE: return x <= y;
+	case HB_GT: return x > y;
+	case HB_GE: return x >= y;
+	case HB_MIN: return x < y ? x : y;
+	case HB_MAX: return x > y ? x : y;
+	case HB_ABSD: return ht_wrap(rt, x > y ? x - y : y - x);
+	case HB_COUNT: break;
+	}
+	ICE("binary operator %d", op);
+}
+
+int64_t hu_eval(HUnOp op, HType rt, int64_t x)
+{
+	switch (op) {
+	case HU_NEG: return ht_wrap(rt, -x);
+	case HU_NOT: return ht_wrap(rt, ~x);
+	case HU_LNOT: return !x;
+	case HU_ABS: return ht_wrap(rt, x < 0 ? -x : x);
+	}
+	ICE("unary operator %d", op);
+}
+
+/* ---- constructors ---- */
+
+static HExpr *node(Arena *a, HExprKind k, HType t)
+{
+	HExpr *e = arena_alloc(a, sizeof *e);
+	e->kind = k;
+	e->type = t;
+	e->sym = e->callee = e->rdom = -1;
+	return e;
+}
+
+HExpr *he_const(Arena *a, HType t, int64_t v)
+{
+	HExpr *e = node(a, HE_CONST, t);
+	e->value = ht_wrap(t, v);
+	return e;
+}
+
+HExpr *he_var(Arena *a, int sym)
+{
+	HExpr *e = node(a, HE_VAR, HT_I32);
+	e->sym = sym;
+	return e;
+}
+
+HExpr *he_cast(Arena *a, HType t, HExpr *x)
+{
+	if (ht_eq(t, x->type))
+		return x;
+	HExpr *e = node(a, HE_CAST, t);
+	e->a = x;
+	return e;
+}
+
+HExpr *he_un(Arena *a, HUnOp op, HType t, HExpr *x)
+{
+	HExpr *e = node(a, HE_UN, t);
+	e->op = op;
+	e->a = x;
+	return e;
+}
+
+HExpr *he_bin(Arena *a, HBinOp op, HType t, HExpr *x, HExpr *y)
+{
+	HExpr *e = node(a, HE_BIN, t);
+	e->op = op;
+	e->a = x;
+	e->b = y;
+	return e;
+}
+
+HExpr *he_select(Arena *a, HExpr *c, HExpr *t, HExpr *f)
+{
+	HExpr *e = node(a, HE_SELECT, t->type);
+	e->a = c;
+	e->b = t;
+	e->c = f;
+	return e;
+}
+
+HExpr *he_call(Arena *a, int callee, int is_image, HType t, HExpr **args, int nargs)
+{
+	HExpr *e = node(a, HE_CALL, t);
+	e->callee = callee;
+	e->is_image = is_image;
+	e->args = arena_alloc(a, sizeof *e->args * (size_t)(nargs ? nargs : 1));
+	memcpy(e->args, args, sizeof *args * (size_t)nargs);
+	e->nargs = nargs;
+	return e;
+}
+
+HExpr *he_copy(Arena *a, const HExpr *e)
+{
+	HExpr *c = arena_alloc(a, sizeof *c);
+	*c = *e;
+	return c;
+}
+
+static void match_types(Arena *a, HExpr **x, HExpr **y)
+{
+	HType tx = (*x)->type, ty = (*y)->type;
+	if (ht_eq(tx, ty))
+		return;
+	if (!tx.is_signed && !ty.is_signed) {
+		if (tx.bits > ty.bits)
+			*y = he_cast(a, tx, *y);
+		else
+			*x = he_cast(a, ty, *x);
+		return;
+	}
+	HType t = { 1, tx.bits > ty.bits ? tx.bits : ty.bits };
+	*x = he_cast(a, t, *x);
+	*y = he_cast(a, t, *y);
+}
+
+HExpr *he_binop_matched(Arena *a, HBinOp op, HExpr *x, HExpr *y)
+{
+	match_types(a, &x, &y);
+	return he_bin(a, op, hb_result_type(op, x->type), x, y);
+}
+
+int he_is_const(const HExpr *e, int64_t *v)
+{
+	if (e->kind != HE_CONST)
+		return 0;
+	if (v)
+		*v = e->value;
+	return 1;
+}
+
+int he_equal(const HExpr *x, const HExpr *y)
+{
+	if (x == y)
+		return 1;
+	if (x->kind != y->kind || !ht_eq(x->type, y->type) || x->op != y->op)
+		return 0;
+	switch (x->kind) {
+	case HE_CONST: return x->value == y->value;
+	case HE_VAR: return x->sym == y->sym;
+	case HE_CALL:
+		if (x->callee != y->callee || x->is_image != y->is_image || x->nargs != y->nargs)
+			return 0;
+		for (int i = 0; i < x->nargs; i++)
+			if (!he_equal(x->args[i], y->args[i]))
+				return 0;
+		return 1;
+	case HE_CAST:
+	case HE_UN: return he_equal(x->a, y->a);
+	case HE_BIN: return he_equal(x->a, y->a) && he_equal(x->b, y->b);
+	case HE_SELECT: return he_equal(x->a, y->a) && he_equal(x->b, y->b) && he_equal(x->c, y->c);
+	case HE_SUM: return x->rdom == y->rdom && he_equal(x->a, y->a);
+	}
+	return 0;
+}
+
+HExpr *he_fold(Arena *a, HExpr *e)
+{
+	int64_t x, y, c;
+	switch (e->kind) {
+	case HE_CAST:
+		if (he_is_const(e->a, &x))
+			return he_const(a, e->type, x);
+		break;
+	case HE_UN:
+		if (he_is_const(e->a, &x))
+			return he_const(a, e->type, hu_eval(e->op, e->type, x));
+		break;
+	case HE_BIN:
+		if (he_is_const(e->a, &x) && he_is_const(e->b, &y))
+			return he_const(a, e->type, hb_eval(e->op, e->a->type, x, y));
+		break;
+	case HE_SELECT:
+		if (he_is_const(e->a, &c))
+			return c ? e->b : e->c;
+		break;
+	default:
+		break;
+	}
+	return e;
+}
+
+/* ---- walks ---- */
+
+static int calls(const HExpr *e, int f)
+{
+	if (!e)
+		return 0;
+	if (e->kind == HE_CALL && (f < 0 || (!e->is_image && e->callee == f)))
+		return 1;
+	if (calls(e->a, f) || calls(e->b, f) || calls(e->c, f))
+		return 1;
+	for (int i = 0; i < e->nargs; i++)
+		if (calls(e->args[i], f))
+			return 1;
+	return 0;
+}
+
+int he_calls_any(const HExpr *e)
+{
+	return calls(e, -1);
+}
+
+int he_calls(const HExpr *e, int f)
+{
+	return calls(e, f);
+}
+
+void hrdom_first(const HRDom *r, int64_t *pt)
+{
+	for (int i = 0; i < r->ndims; i++)
+		pt[i] = r->min[i];
+}
+
+int hrdom_next(const HRDom *r, int64_t *pt)
+{
+	for (int i = 0; i < r->ndims; i++) {
+		if (++pt[i] < r->min[i] + r->extent[i])
+			return 1;
+		pt[i] = r->min[i];
+	}
+	return 0;
+}
+
+/* ---- reduction domains ---- */
+
+static int rdom_of(const HProgram *p, const HExpr *e, int bound)
+{
+	if (!e)
+		return -1;
+	if (e->kind == HE_VAR && p->syms.data[e->sym].kind == SYM_RVAR && p->syms.data[e->sym].rdom != bound)
+		return p->syms.data[e->sym].rdom;
+	if (e->kind == HE_SUM)
+		return rdom_of(p, e->a, e->rdom);
+	int r;
+	if ((r = rdom_of(p, e->a, bound)) >= 0 || (r = rdom_of(p, e->b, bound)) >= 0 ||
+	    (r = rdom_of(p, e->c, bound)) >= 0)
+		return r;
+	for (int i = 0; i < e->nargs; i++)
+		if ((r = rdom_of(p, e->args[i], bound)) >= 0)
+			return r;
+	return -1;
+}
+
+int he_expr_rdom(const HProgram *p, const HExpr *e)
+{
+	return rdom_of(p, e, -1);
+}
+
+int he_def_rdom(const HProgram *p, const HDef *d)
+{
+	int r = rdom_of(p, d->value, -1);
+	for (int i = 0; r < 0 && i < d->nlhs; i++)
+		r = rdom_of(p, d->lhs[i], -1);
+	return r;
+}
+
+/* ---- printing ---- */
+
+/* Precedence of a printed node: higher binds tighter. */
+static int prec(const HExpr *e)
+{
+	if (e->kind != HE_BIN)
+		return 100;
+	switch (e->op) {
+	case HB_MUL: case HB_DIV: case HB_MOD: return 13;
+	case HB_ADD: case HB_SUB: return 12;
+	case HB_SHL: case HB_SHR: return 11;
+	case HB_LT: case HB_LE: case HB_GT: case HB_GE: return 10;
+	case HB_EQ: case HB_NE: return 9;
+	case HB_AND: return 8;
+	case HB_XOR: return 7;
+	case HB_OR: return 6;
+	case HB_LAND: return 5;
+	case HB_LOR: return 4;
+	default: return 100;    /* min, max, absd print as calls */
+	}
+}
+
+const char *hl_sym_name(const HProgram *p, int sym)
+{
+	return p->syms.data[sym].name;
+}
+
+static void print(const HProgram *p, const HExpr *e, StrBuf *out);
+
+static void print_sub(const HProgram *p, const HExpr *e, StrBuf *out, int need)
+{
+	if (prec(e) < need) {
+		sb_printf(out, "(");
+		print(p, e, out);
+		sb_printf(out, ")");
+	} else {
+		print(p, e, out);
+	}
+}
+
+static void print_args(const HProgram *p, HExpr *const *args, int n, StrBuf *out)
+{
+	for (int i = 0; i < n; i++) {
+		sb_printf(out, "%s", i ? ", " : "");
+		print(p, args[i], out);
+	}
+}
+
+static void print(const HProgram *p, const HExpr *e, StrBuf *out)
+{
+	static const char *const un[] = { "-", "~", "!", "abs" };
+	switch (e->kind) {
+	case HE_CONST:
+		if (e->type.is_signed && e->type.bits == 32)
+			sb_printf(out, "%lld", (long long)e->value);
+		else if (ht_is_bool(e->type))
+			sb_printf(out, "%s", e->value ? "true" : "false");
+		else
+			sb_printf(out, "(%s)%lld", ht_name(e->type), (long long)e->value);
+		return;
+	case HE_VAR:
+		sb_printf(out, "%s", hl_sym_name(p, e->sym));
+		return;
+	case HE_CALL:
+		sb_printf(out, "%s(", e->is_image ? p->images.data[e->callee].name
+						  : p->funcs.data[e->callee].name);
+		print_args(p, e->args, e->nargs, out);
+		sb_printf(out, ")");
+		return;
+	case HE_CAST:
+		sb_printf(out, "%s(", ht_name(e->type));
+		print(p, e->a, out);
+		sb_printf(out, ")");
+		return;
+	case HE_UN:
+		if (e->op == HU_ABS) {
+			sb_printf(out, "abs(");
+			print(p, e->a, out);
+			sb_printf(out, ")");
+		} else {
+			sb_printf(out, "%s", un[e->op]);
+			print_sub(p, e->a, out, 14);
+		}
+		return;
+	case HE_BIN:
+		if (prec(e) == 100) {
+			sb_printf(out, "%s(", hb_name(e->op));
+			print(p, e->a, out);
+			sb_printf(out, ", ");
+			print(p, e->b, out);
+			sb_printf(out, ")");
+		} else {
+			print_sub(p, e->a, out, prec(e));
+			sb_printf(out, " %s ", hb_name(e->op));
+			print_sub(p, e->b, out, prec(e) + 1);
+		}
+		return;
+	case HE_SELECT:
+		sb_printf(out, "select(");
+		print(p, e->a, out);
+		sb_printf(out, ", ");
+		print(p, e->b, out);
+		sb_printf(out, ", ");
+		print(p, e->c, out);
+		sb_printf(out, ")");
+		return;
+	case HE_SUM:
+		sb_printf(out, "sum(%s: ", p->rdoms.data[e->rdom].name);
+		print(p, e->a, out);
+		sb_printf(out, ")");
+		return;
+	}
+}
+
+void he_print(const HProgram *p, const HExpr *e, StrBuf *out)
+{
+	print(p, e, out);
+}
+
+char *he_str(const HProgram *p, const HExpr *e)
+{
+	StrBuf b = { 0 };
+	sb_printf(&b, "%s", "");
+	print(p, e, &b);
+	return b.s;
+}

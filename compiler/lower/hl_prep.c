@@ -1,0 +1,381 @@
+/* hl_prep.c - constant tables, inlining and reduction fusion (hl_prep.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hl_prep.h"
+#include "../front/hl_simplify.h"
+
+static HExpr *flat(HPrep *P, const HExpr *e);
+
+/* ---- constant Funcs ---- */
+
+static int reads_only_constants(HPrep *P, const HExpr *e, int self)
+{
+	if (!e)
+		return 1;
+	if (e->kind == HE_CALL && (e->is_image || (e->callee != self && !P->is_const[e->callee])))
+		return 0;
+	if (!reads_only_constants(P, e->a, self) || !reads_only_constants(P, e->b, self) ||
+	    !reads_only_constants(P, e->c, self))
+		return 0;
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_only_constants(P, e->args[i], self))
+			return 0;
+	return 1;
+}
+
+static void find_constants(HPrep *P)
+{
+	const HProgram *p = P->p;
+	for (int k = 0; k < P->reg.norder; k++) {
+		int f = P->reg.order[k];
+		const HFunc *fn = &p->funcs.data[f];
+		int c = f != p->output;
+		vec_foreach(&fn->defs, j) {
+			const HDef *d = &fn->defs.data[j];
+			c = c && reads_only_constants(P, d->value, f);
+			for (int i = 0; i < d->nlhs; i++)
+				c = c && reads_only_constants(P, d->lhs[i], f);
+		}
+		P->is_const[f] = (char)c;
+	}
+}
+
+static HExpr *table_value(HPrep *P, const HExpr *call)
+{
+	int64_t idx[4];
+	for (int i = 0; i < call->nargs; i++)
+		if (!he_is_const(call->args[i], &idx[i]))
+			return NULL;
+	int64_t *v = htable_at(&P->tables[call->callee], idx);
+	if (!v)
+		ICE("constant table %s read outside its region", P->p->funcs.data[call->callee].name);
+	HExpr *c = he_const(P->p->arena, call->type, *v);
+	c->line = call->line;
+	c->col = call->col;
+	return c;
+}
+
+static HExpr *fold_call(Arena *a, const HExpr *call, const HSubst *s)
+{
+	HPrep *P = s->ctx;
+	if (call->is_image || !P->is_const[call->callee])
+		return NULL;
+	HExpr *c = he_copy(a, call);
+	c->args = arena_alloc(a, sizeof *c->args * (size_t)call->nargs);
+	for (int i = 0; i < call->nargs; i++)
+		c->args[i] = hs_subst(a, call->args[i], s);
+	HExpr *v = table_value(P, c);
+	return v ? v : c;
+}
+
+HExpr *hp_fold_tables(HPrep *P, HExpr *e)
+{
+	HSubst s = { NULL, NULL, 0, fold_call, P };
+	return hs_subst(P->p->arena, e, &s);
+}
+
+/* ---- reductions ---- */
+
+/* Each point of RDom r, r.x fastest: calls fn(P, ctx, vals). */
+static void for_each_point(HPrep *P, int rd, void (*fn)(HPrep *, void *, HExpr **), void *ctx)
+{
+	const HRDom *r = &P->p->rdoms.data[rd];
+	int64_t pt[4];
+	HExpr *vals[4];
+	hrdom_first(r, pt);
+	do {
+		for (int i = 0; i < r->ndims; i++)
+			vals[i] = he_const(P->p->arena, HT_I32, pt[i]);
+		fn(P, ctx, vals);
+	} while (hrdom_next(r, pt));
+}
+
+typedef struct Terms {
+	const HExpr *body;
+	int rd;
+	VEC(HExpr *) v;
+} Terms;
+
+static void add_term(HPrep *P, void *ctx, HExpr **vals)
+{
+	Terms *t = ctx;
+	const HRDom *r = &P->p->rdoms.data[t->rd];
+	HSubst s = { r->sym, vals, r->ndims, NULL, NULL };
+	vec_push(&t->v, flat(P, hs_subst(P->p->arena, t->body, &s)));
+}
+
+static HExpr *expand_sum(HPrep *P, const HExpr *e)
+{
+	Terms t = { e->a, e->rdom, { 0 } };
+	for_each_point(P, e->rdom, add_term, &t);
+	HExpr *r = hs_balance_sum(P->p->arena, e->type, t.v.data, t.v.len);
+	vec_free(&t.v);
+	return r;
+}
+
+/* ---- flattening ---- */
+
+static HExpr *inline_def(HPrep *P, int g, const HExpr *at);
+
+static HExpr *flat_call(HPrep *P, const HExpr *e)
+{
+	Arena *a = P->p->arena;
+	HExpr *c = he_copy(a, e);
+	c->args = arena_alloc(a, sizeof *c->args * (size_t)(e->nargs ? e->nargs : 1));
+	for (int i = 0; i < e->nargs; i++)
+		c->args[i] = flat(P, e->args[i]);
+	if (e->is_image || P->stored[e->callee])
+		return c;
+	if (P->is_const[e->callee]) {
+		HExpr *v = table_value(P, c);
+		if (v)
+			return v;
+		P->rom[e->callee] = 1;
+		return c;
+	}
+	const HFunc *g = &P->p->funcs.data[e->callee];
+	HExpr *body = inline_def(P, e->callee, e);
+	if (!body)
+		return NULL;
+	HSubst s = { g->vars, c->args, g->dims, NULL, NULL };
+	return hs_subst(a, body, &s);
+}
+
+/* e with inlined Funcs substituted, constant tables folded and sums
+ * expanded; NULL after an error. */
+static HExpr *flat(HPrep *P, const HExpr *e)
+{
+	if (!e)
+		return NULL;
+	switch (e->kind) {
+	case HE_CONST:
+	case HE_VAR:
+		return (HExpr *)e;
+	case HE_CALL:
+		return flat_call(P, e);
+	case HE_SUM:
+		return expand_sum(P, e);
+	default:
+		break;
+	}
+	HExpr *c = he_copy(P->p->arena, e);
+	c->a = flat(P, e->a);
+	c->b = e->b ? flat(P, e->b) : NULL;
+	c->c = e->c ? flat(P, e->c) : NULL;
+	if (!c->a || (e->b && !c->b) || (e->c && !c->c))
+		return NULL;
+	return hs_simplify(P->p->arena, c);
+}
+
+/* 1 if update d of f writes f at its pure variables (in order) and reads f
+ * only there: it can be folded into the pure definition point by point. */
+static int pure_update(const HFunc *fn, int f, const HDef *d);
+
+static int self_reads_pure(const HFunc *fn, int f, const HExpr *e)
+{
+	if (!e)
+		return 1;
+	if (e->kind == HE_CALL && !e->is_image && e->callee == f) {
+		for (int i = 0; i < e->nargs; i++)
+			if (e->args[i]->kind != HE_VAR || e->args[i]->sym != fn->vars[i])
+				return 0;
+		return 1;
+	}
+	if (!self_reads_pure(fn, f, e->a) || !self_reads_pure(fn, f, e->b) || !self_reads_pure(fn, f, e->c))
+		return 0;
+	for (int i = 0; i < e->nargs; i++)
+		if (!self_reads_pure(fn, f, e->args[i]))
+			return 0;
+	return 1;
+}
+
+static int pure_update(const HFunc *fn, int f, const HDef *d)
+{
+	for (int i = 0; i < d->nlhs; i++)
+		if (d->lhs[i]->kind != HE_VAR || d->lhs[i]->sym != fn->vars[i])
+			return 0;
+	return self_reads_pure(fn, f, d->value);
+}
+
+typedef struct Fold {
+	int f;
+	const HFunc *fn;
+	const HDef *d;
+	HExpr *acc;             /* the value so far */
+	const HExpr *term;      /* f(vars) + term: the added term, else NULL */
+	VEC(HExpr *) terms;
+} Fold;
+
+static HExpr *self_to_acc(Arena *a, const HExpr *call, const HSubst *s)
+{
+	(void)a;
+	Fold *F = s->ctx;
+	if (!call->is_image && call->callee == F->f)
+		return F->acc;
+	return NULL;
+}
+
+static void fold_point(HPrep *P, void *ctx, HExpr **vals)
+{
+	Fold *F = ctx;
+	int rd = he_def_rdom(P->p, F->d);
+	const HRDom *r = &P->p->rdoms.data[rd];
+	HSubst s = { r->sym, vals, r->ndims, NULL, NULL };
+	if (F->term) {
+		vec_push(&F->terms, flat(P, hs_subst(P->p->arena, F->term, &s)));
+		return;
+	}
+	HSubst self = { r->sym, vals, r->ndims, self_to_acc, F };
+	F->acc = flat(P, hs_subst(P->p->arena, F->d->value, &self));
+}
+
+static const HExpr *added_term(int f, const HExpr *v)
+{
+	if (v->kind != HE_BIN || v->op != HB_ADD)
+		return NULL;
+	if (v->a->kind == HE_CALL && !v->a->is_image && v->a->callee == f)
+		return v->b;
+	if (v->b->kind == HE_CALL && !v->b->is_image && v->b->callee == f)
+		return v->a;
+	return NULL;
+}
+
+/* The updates of f folded into its pure definition: one expression. */
+static HExpr *fuse(HPrep *P, int f)
+{
+	const HFunc *fn = &P->p->funcs.data[f];
+	HExpr *acc = flat(P, fn->defs.data[0].value);
+	for (int k = 1; acc && k < fn->defs.len; k++) {
+		const HDef *d = &fn->defs.data[k];
+		Fold F = { f, fn, d, acc, NULL, { 0 } };
+		int rd = he_def_rdom(P->p, d);
+		if (rd < 0) {
+			HSubst self = { NULL, NULL, 0, self_to_acc, &F };
+			acc = flat(P, hs_subst(P->p->arena, d->value, &self));
+			continue;
+		}
+		F.term = added_term(f, d->value);
+		if (F.term && he_calls(F.term, f))
+			F.term = NULL;
+		for_each_point(P, rd, fold_point, &F);
+		if (F.term) {
+			vec_push(&F.terms, acc);
+			acc = hs_balance_sum(P->p->arena, fn->type, F.terms.data, F.terms.len);
+			vec_free(&F.terms);
+		} else {
+			acc = F.acc;
+		}
+	}
+	return acc;
+}
+
+static int updates_fusable(HPrep *P, int f, int need_unrolled)
+{
+	const HFunc *fn = &P->p->funcs.data[f];
+	for (int k = 1; k < fn->defs.len; k++) {
+		const HDef *d = &fn->defs.data[k];
+		if (!pure_update(fn, f, d))
+			return 0;
+		if (need_unrolled)
+			for (int i = 0; i < d->sched.dims.len; i++)
+				if (P->p->syms.data[d->sched.dims.data[i]].kind == SYM_RVAR && !d->sched.unrolled.data[i])
+					return 0;
+		if (need_unrolled && d->sched.splits.len)
+			return 0;
+	}
+	return 1;
+}
+
+static HExpr *inline_def(HPrep *P, int g, const HExpr *at)
+{
+	const HFunc *fn = &P->p->funcs.data[g];
+	if (P->inline_state[g] == 2)
+		return P->inlined[g];
+	if (P->inline_state[g] == 1)
+		ICE("inlining %s: a cycle", fn->name);
+	if (!updates_fusable(P, g, 0)) {
+		diag_error(P->d, P->p->file, at->line, at->col,
+			   "'%s' has an update definition that is not a pure reduction (it writes or reads "
+			   "other points of '%s'), so it cannot be inlined here: schedule it with compute_at",
+			   fn->name, fn->name);
+		return NULL;
+	}
+	P->inline_state[g] = 1;
+	HExpr *v = fuse(P, g);
+	P->inline_state[g] = 2;
+	P->inlined[g] = v;
+	return v;
+}
+
+/* Rewrites the definitions of a stored Func. */
+static int flatten_stored(HPrep *P, int f)
+{
+	HFunc *fn = &P->p->funcs.data[f];
+	if (fn->defs.len > 1 && updates_fusable(P, f, 1)) {
+		HExpr *v = fuse(P, f);
+		if (!v)
+			return 0;
+		for (int k = 1; k < fn->defs.len; k++) {
+			vec_free(&fn->defs.data[k].sched.dims);
+			vec_free(&fn->defs.data[k].sched.unrolled);
+			vec_free(&fn->defs.data[k].sched.splits);
+		}
+		fn->defs.len = 1;
+		fn->defs.data[0].value = v;
+		return 1;
+	}
+	vec_foreach(&fn->defs, k) {
+		HDef *d = &fn->defs.data[k];
+		HExpr *v = flat(P, d->value);
+		if (!v)
+			return 0;
+		d->value = v;
+		for (int i = 0; i < d->nlhs; i++)
+			if (!(d->lhs[i] = flat(P, d->lhs[i])))
+				return 0;
+	}
+	return 1;
+}
+
+int hp_prepare(HPrep *P, HProgram *p, Diags *d)
+{
+	memset(P, 0, sizeof *P);
+	P->p = p;
+	P->d = d;
+	if (!hli_regions(p, &P->reg, d))
+		return 0;
+	size_t nf = (size_t)(p->funcs.len ? p->funcs.len : 1);
+	P->is_const = xcalloc(nf, 1);
+	P->stored = xcalloc(nf, 1);
+	P->rom = xcalloc(nf, 1);
+	P->tables = xcalloc(nf, sizeof *P->tables);
+	P->inlined = xcalloc(nf, sizeof *P->inlined);
+	P->inline_state = xcalloc(nf, 1);
+	find_constants(P);
+	hli_const_tables(p, &P->reg, P->is_const, P->tables);
+	for (int k = 0; k < P->reg.norder; k++) {
+		int f = P->reg.order[k];
+		const HFunc *fn = &p->funcs.data[f];
+		P->stored[f] = f == p->output || (fn->compute.kind != LEVEL_INLINE && !P->is_const[f]);
+	}
+	int errors = diags_errors(d);
+	for (int k = 0; k < P->reg.norder; k++)
+		if (P->stored[P->reg.order[k]] && !flatten_stored(P, P->reg.order[k]))
+			break;
+	return diags_errors(d) == errors;
+}
+
+void hp_free(HPrep *P)
+{
+	for (int f = 0; P->tables && f < P->p->funcs.len; f++)
+		free(P->tables[f].v);
+	free(P->tables);
+	free(P->is_const);
+	free(P->stored);
+	free(P->rom);
+	free(P->inlined);
+	free(P->inline_state);
+	hli_regions_free(&P->reg);
+	memset(P, 0, sizeof *P);
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Records every artefact the flow produces for the application suite into one
+# folder, so that two trees (before and after a change that should not change
+# behaviour) can be compared with `diff -r`: each design's collateral (all of
+# rtl_out/<design>/), and per design and application the input, the golden
+# image, --emit lowered/dfg/ubuf/mapped/place/route, --run-lowered,
+# --sim-buffers, the whole flow's outputs (the report without its stage
+# times) and the variants --hop-limit 1, --no-register-packing and
+# --no-pipeline. A compile that fails records its exit status and error lines.
+#   usage: scripts/artefacts.sh OUT [DESIGN...]   (default: every canal/specs design)
+set -u
+cd "$(dirname "$0")/.."
+out=$(realpath -m "$1")
+shift
+designs=("$@")
+[ ${#designs[@]} -gt 0 ] || mapfile -t designs < <(ls canal/specs | sed 's/\.yaml$//')
+mkdir -p "$out"
+
+# run LOG CMD...: runs a compile; on failure records its status and errors.
+run() {
+	local log=$1
+	shift
+	if ! "$@" >"$log.stdout" 2>"$log.stderr"; then
+		echo "exit $?" >"$log.failed"
+		grep 'error:' "$log.stderr" >>"$log.failed"
+	fi
+	grep -v '^cgrac: \|^route: \|^place: \|^ub: ' "$log.stderr" >"$log.msgs"
+	rm -f "$log.stderr"
+	[ -s "$log.msgs" ] || rm -f "$log.msgs"
+}
+
+# full DIR FLAGS...: the whole flow into DIR, the report without its times.
+full() {
+	local d=$1
+	shift
+	mkdir -p "$d"
+	run "$d/flow" bin/cgrac "$hl" --design "$rtl" -o "$d" -q "$@"
+	rm -f "$d/flow.stdout"
+	[ -f "$d/$app.report.yaml" ] && sed -i '/^seconds:/,$d' "$d/$app.report.yaml"
+}
+
+for design in "${designs[@]}"; do
+	rtl=rtl_out/$design
+	bash scripts/rtl.sh "$design" >/dev/null 2>&1 || { echo "artefacts: $design does not generate" >&2; continue; }
+	mkdir -p "$out/$design"
+	cp -r "$rtl" "$out/$design/rtl"
+	for hl in apps/*/*.hl; do
+		app=$(basename "$hl" .hl)
+		o=$out/$design/$app
+		mkdir -p "$o/emit"
+		ext=pgm
+		grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
+		in=$o/input.$ext
+		run "$o/gen" bin/cgrac "$hl" -q --gen-input -o "$in"
+		run "$o/golden" bin/cgrac "$hl" -q --run "$in" -o "$o/golden.$ext"
+		for stage in lowered dfg ubuf mapped place route; do
+			run "$o/emit/$stage" bin/cgrac "$hl" -q --design "$rtl" -o "$o/emit" --emit $stage
+		done
+		run "$o/lowered" bin/cgrac "$hl" -q --design "$rtl" --run-lowered "$in" -o "$o/lowered.$ext"
+		run "$o/buffers" bin/cgrac "$hl" -q --design "$rtl" --sim-buffers "$in" -o "$o/buffers.$ext"
+		full "$o/flow"
+		full "$o/hop1" --hop-limit 1
+		full "$o/nopack" --no-register-packing
+		full "$o/nopipe" --no-pipeline
+		full "$o/seed7" --place-seed 7
+	done
+	echo "artefacts: $design done"
+done
