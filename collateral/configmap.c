@@ -1,0 +1,88 @@
+/* configmap.c - the reader of config.map (configmap.h). */
+#include "configmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/strmap.h"
+#include "../common/vec.h"
+#include "lines.h"
+
+typedef VEC(CfgField) FieldVec;
+
+static int read_field(Lines *l, ConfigMap *m, CfgField *f)
+{
+	long addr, lo, hi;
+	if (l->ntok != 6 || strcmp(l->tok[0], "field") != 0) {
+		diag_error(l->d, l->file, l->line, 1, "expected 'field ADDRESS LO HI KIND TARGET'");
+		return 0;
+	}
+	if (!lines_long(l, 1, 16, 0, 0xffffffffL, &addr) || !lines_long(l, 2, 10, 0, 31, &lo) ||
+	    !lines_long(l, 3, 10, lo, 31, &hi))
+		return 0;
+	if (strcmp(l->tok[4], "mux") != 0 && strcmp(l->tok[4], "core") != 0) {
+		diag_error(l->d, l->file, l->line, l->col[4], "a field is of kind mux or core, not '%s'", l->tok[4]);
+		return 0;
+	}
+	*f = (CfgField){ (uint32_t)addr, (int)lo, (int)hi, strcmp(l->tok[4], "mux") == 0,
+			 arena_strdup(m->arena, l->tok[5]) };
+	if (!strmap_put(m->index, f->target, 0)) {
+		diag_error(l->d, l->file, l->line, l->col[5], "a second field for '%s'", f->target);
+		return 0;
+	}
+	return 1;
+}
+
+ConfigMap *configmap_load_string(const char *name, const char *text, Diags *d)
+{
+	Lines l;
+	lines_open(&l, name, text, d);
+	ConfigMap *m = xcalloc(1, sizeof *m);
+	m->arena = arena_new();
+	m->index = xcalloc(1, sizeof(StrMap));
+	strmap_init(m->index);
+	FieldVec v = { 0 };
+	int errors = diags_errors(d);
+	char *p = l.text;
+	while (lines_next(&l, &p)) {
+		CfgField f;
+		if (read_field(&l, m, &f)) {
+			strmap_put(m->index, f.target, v.len);
+			vec_push(&v, f);
+		}
+	}
+	free(l.text);
+	m->fields = v.data;
+	m->nfields = v.len;
+	if (diags_errors(d) > errors) {
+		configmap_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+
+ConfigMap *configmap_load(const char *path, Diags *d)
+{
+	char *text = lines_read_file(path);
+	ConfigMap *m = text ? configmap_load_string(path, text, d) : NULL;
+	free(text);
+	return m;
+}
+
+void configmap_free(ConfigMap *m)
+{
+	if (!m)
+		return;
+	free(m->fields);
+	strmap_free(m->index);
+	free(m->index);
+	arena_free(m->arena);
+	free(m);
+}
+
+int configmap_find(const ConfigMap *m, const char *target)
+{
+	intptr_t i;
+	return strmap_get(m->index, target, &i) ? (int)i : -1;
+}

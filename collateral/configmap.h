@@ -1,0 +1,34 @@
+/* configmap.h - config.map (canal/COLLATERAL.md): every configuration field
+ * of the array, its register address, its bits and what it controls (a
+ * multiplexer's select or a core's register). Read with errors at their line
+ * and column. */
+#ifndef COLLATERAL_CONFIGMAP_H
+#define COLLATERAL_CONFIGMAP_H
+
+#include <stdint.h>
+
+#include "../common/arena.h"
+#include "../common/diag.h"
+#include "../common/util.h"
+
+typedef struct CfgField {
+	uint32_t address;
+	int lo, hi;
+	int mux;                /* 1: selects of a node; 0: a core register */
+	const char *target;     /* node name, or x<X>_y<Y>.<register> */
+} CfgField;
+
+typedef struct ConfigMap {
+	Arena *arena;
+	CfgField *fields;
+	int nfields;
+	void *index;            /* target -> field */
+} ConfigMap;
+
+__give ConfigMap *configmap_load(const char *path, __keep Diags *d);
+__give ConfigMap *configmap_load_string(const char *name, const char *text, __keep Diags *d);
+void configmap_free(__take ConfigMap *m);
+/* The field of a target, or -1. */
+int configmap_find(const ConfigMap *m, const char *target);
+
+#endif

@@ -1,0 +1,61 @@
+/* lines.c - line records of config.map and routing.graph (lines.h). */
+#include "lines.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lines_next(Lines *l, char **p)
+{
+	while (**p) {
+		char *s = *p, *eol = strchr(s, '\n');
+		if (eol)
+			*eol = '\0';
+		*p = eol ? eol + 1 : s + strlen(s);
+		l->line++;
+		char *hash = strchr(s, '#');
+		if (hash)
+			*hash = '\0';
+		l->ntok = 0;
+		for (char *t = strtok(s, " \t\r"); t && l->ntok < LINES_MAX_TOKENS; t = strtok(NULL, " \t\r")) {
+			l->col[l->ntok] = (int)(t - s) + 1;
+			l->tok[l->ntok++] = t;
+		}
+		if (l->ntok)
+			return 1;
+	}
+	return 0;
+}
+
+int lines_long(Lines *l, int k, int base, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(l->tok[k], &end, base);
+	if (*end || errno || v < lo || v > hi) {
+		diag_error(l->d, l->file, l->line, l->col[k], "expected a number from %ld to %ld, not '%s'", lo, hi,
+			   l->tok[k]);
+		return 0;
+	}
+	*out = v;
+	return 1;
+}
+
+void lines_open(Lines *l, const char *name, const char *text, Diags *d)
+{
+	memset(l, 0, sizeof *l);
+	l->file = name;
+	l->text = xstrdup(text);
+	l->d = d;
+	diags_add_source(d, name, text);
+}
+
+char *lines_read_file(const char *path)
+{
+	size_t len;
+	char *text = util_read_file(path, &len);
+	if (!text)
+		fprintf(stderr, "cannot read '%s': %s\n", path, strerror(errno));
+	return text;
+}

@@ -1,0 +1,31 @@
+/* lines.h - the line records of the interconnect's collateral files
+ * (config.map, routing.graph: canal/COLLATERAL.md): whitespace-separated
+ * tokens, '#' comments, numbers checked against their range, errors at their
+ * line and column. Private to collateral/. */
+#ifndef COLLATERAL_LINES_H
+#define COLLATERAL_LINES_H
+
+#include "../common/diag.h"
+
+#define LINES_MAX_TOKENS 12
+
+typedef struct Lines {
+	const char *file;
+	char *text;             /* a copy of the file's text, cut into tokens in place */
+	Diags *d;
+	int line;
+	char *tok[LINES_MAX_TOKENS];
+	int col[LINES_MAX_TOKENS];
+	int ntok;
+} Lines;
+
+/* Starts reading text (named name in diagnostics); the caller frees l->text. */
+void lines_open(Lines *l, const char *name, const char *text, __keep Diags *d);
+/* Splits the next non-empty, non-comment line at *p into l->tok; 0 at the end. */
+int lines_next(Lines *l, char **p);
+/* Token k as a number in [lo, hi] in base; 0 with an error at its column. */
+int lines_long(Lines *l, int k, int base, long lo, long hi, long *out);
+/* The whole file, or NULL with a message on stderr. */
+__give char *lines_read_file(const char *path);
+
+#endif
