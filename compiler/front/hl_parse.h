@@ -1,0 +1,117 @@
+/* hl_parse.h - the parser's state and the helpers its four files share
+ * (private to compiler/front/): hl_parse.c (tokens, errors, names, values,
+ * declarations and statements, the checks after the last statement),
+ * hl_parse_expr.c (types and expressions with Halide's type rules),
+ * hl_parse_def.c (Func definitions: pure, update, constant-index, wrappers),
+ * hl_parse_sched.c (schedule calls and the accelerator directives). */
+#ifndef COMPILER_FRONT_HL_PARSE_H
+#define COMPILER_FRONT_HL_PARSE_H
+
+#include "../../common/strmap.h"
+#include "front.h"
+#include "hl_lex.h"
+
+typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE } VKind;
+
+/* A value as C++ sees it: a C++ integer, a typed Expr, or a name. */
+typedef struct Val {
+	VKind k;
+	int64_t i;              /* V_INT */
+	HExpr *e;               /* V_EXPR */
+	int id;                 /* V_FUNC, V_IMAGE, V_RDOM; V_STAGE: the Func */
+	int def;                /* V_STAGE: its definition */
+	HType t;                /* V_TYPE */
+	const char *s;          /* V_STRING */
+	int line, col;
+} Val;
+
+/* What a declared name stands for. */
+typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT } NameKind;
+typedef struct Name {
+	NameKind k;
+	int id;                 /* symbol, Func, image or RDom */
+	HExpr *e;
+	int64_t i;
+} Name;
+
+typedef struct P {
+	HProgram *p;
+	Arena *a;
+	Diags *d;
+	const char *file;
+	HTok *t;
+	int pos;
+	int failed;             /* the current statement has reported an error */
+	StrMap names;
+	VEC(Name) nm;
+} Parser;
+
+/* No value (after an error). */
+extern const Val hlp_none;
+
+/* ---- tokens and errors (hl_parse.c) ---- */
+
+HTok *hlp_cur(Parser *P);
+HTok *hlp_next(Parser *P);
+/* The current token is s. */
+int hlp_at(Parser *P, const char *s);
+/* Takes the current token if it is s. */
+int hlp_accept(Parser *P, const char *s);
+/* An error at a position or a token (once per statement); returns hlp_none. */
+Val hlp_err_at(Parser *P, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+Val hlp_err_tok(Parser *P, const HTok *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A token as an error message names it. */
+const char *hlp_tok_desc(const HTok *t);
+int hlp_expect(Parser *P, const char *s);
+const char *hlp_expect_name(Parser *P);
+/* Skips to the end of the statement (a ';' outside brackets). */
+void hlp_sync(Parser *P);
+
+/* ---- names and values (hl_parse.c) ---- */
+
+Name *hlp_lookup(Parser *P, const char *s);
+int hlp_declare(Parser *P, const HTok *t, Name n);
+int hlp_new_sym(Parser *P, HSymKind k, const char *name, int line, int col);
+const char *hlp_func_name(Parser *P, int f);
+Val hlp_vint(int64_t i, const HTok *t);
+Val hlp_vexpr(HExpr *e, int line, int col);
+const char *hlp_val_desc(Parser *P, Val v);
+/* The Expr of a value: a C++ int becomes an Int(32) constant. */
+HExpr *hlp_to_expr(Parser *P, Val v);
+/* Halide's check_representable: a C++ int meeting an Expr of type t. */
+HExpr *hlp_coerce_int(Parser *P, Val v, HType t);
+/* C++ int arithmetic on two integers. */
+Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
+/* A binary operator on two values, with Halide's type rules. */
+Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
+
+/* ---- expressions (hl_parse_expr.c) ---- */
+
+Val hlp_parse_expr(Parser *P);
+Val hlp_parse_postfix(Parser *P);
+/* '(' expr {',' expr} ')' into vals; returns the count or -1. */
+int hlp_parse_args(Parser *P, Val *vals, int max);
+/* Halide's check_call_arg_types: arguments become Int(32). */
+HExpr *hlp_call_arg(Parser *P, Val v, const char *callee, int i);
+/* The RDoms e reads (at most 8), each once, into rdoms[*n...]. */
+void hlp_collect_rdoms(Parser *P, const HExpr *e, int *rdoms, int *n);
+
+/* ---- Funcs (hl_parse_def.c) ---- */
+
+int hlp_new_func(Parser *P, const char *name, int line, int col);
+/* f(args) = / += ... : a definition of Func f whose name is token ft. */
+void hlp_definition(Parser *P, int f, const HTok *ft);
+/* f.in() / f.in(g): the wrapper Func of a Func or image (one per caller). */
+Val hlp_wrapper_of(Parser *P, Val v, const HTok *t, int for_func);
+
+/* ---- schedules and directives (hl_parse_sched.c) ---- */
+
+/* A chain of schedule calls on v: f.bound(...).tile(...)...; */
+void hlp_schedule_chain(Parser *P, Val v);
+/* hw_accelerate(...), stream_to_accelerator(...) */
+void hlp_directive(Parser *P, const HTok *t);
+int hlp_int_arg(Parser *P, Val v, const char *what, int64_t lo, int64_t *out);
+int hlp_dim_index(const HStageSched *s, int sym);
+const char *hlp_stage_loops(Parser *P, const HStageSched *s);
+
+#endif

@@ -1,0 +1,525 @@
+/* hl_parse_expr.c - expressions of the application language with Halide's
+ * type rules (hl_parse.h): casts and types, calls of Funcs and images,
+ * builtins (min, max, clamp, select, abs, absd, sum, ...), operators by
+ * C++ precedence. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hl_parse.h"
+
+/* ---- types ---- */
+
+static int check_type(Parser *P, HType t, const HTok *at_tok)
+{
+	if (t.bits == 8) {
+		hlp_err_tok(P, at_tok, "8-bit types are not supported: the hardware word is 16 bits; use uint16_t or int16_t");
+		return 0;
+	}
+	return 1;
+}
+
+/* A C++ type name in cast<T> or a concise cast name. */
+static int ctype(const char *s, HType *t)
+{
+	static const struct { const char *n; HType t; } tab[] = {
+		{ "uint16_t", { 0, 16 } }, { "int16_t", { 1, 16 } }, { "uint32_t", { 0, 32 } },
+		{ "int32_t", { 1, 32 } }, { "int", { 1, 32 } }, { "bool", { 0, 1 } },
+		{ "uint8_t", { 0, 8 } }, { "int8_t", { 1, 8 } }, { "u16", { 0, 16 } },
+		{ "i16", { 1, 16 } }, { "u32", { 0, 32 } }, { "i32", { 1, 32 } }, { "u8", { 0, 8 } },
+		{ "i8", { 1, 8 } },
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
+		if (strcmp(tab[i].n, s) == 0) {
+			*t = tab[i].t;
+			return 1;
+		}
+	return 0;
+}
+
+static HExpr *make_cast(Parser *P, HType t, Val v, const HTok *tok)
+{
+	if (!check_type(P, t, tok))
+		return NULL;
+	if (v.k == V_INT)
+		return he_const(P->a, t, v.i);
+	HExpr *e = hlp_to_expr(P, v);
+	if (!e)
+		return NULL;
+	return he_fold(P->a, he_cast(P->a, t, e));
+}
+
+/* ---- expressions ---- */
+
+
+/* '(' expr {',' expr} ')' into vals; returns the count or -1. */
+int hlp_parse_args(Parser *P, Val *vals, int max)
+{
+	int n = 0;
+	if (!hlp_expect(P, "("))
+		return -1;
+	if (hlp_accept(P, ")"))
+		return 0;
+	do {
+		if (n == max) {
+			hlp_err_tok(P, hlp_cur(P), "too many arguments (at most %d)", max);
+			return -1;
+		}
+		vals[n++] = hlp_parse_expr(P);
+		if (P->failed)
+			return -1;
+	} while (hlp_accept(P, ","));
+	if (!hlp_expect(P, ")"))
+		return -1;
+	return n;
+}
+
+/* Halide's check_call_arg_types: arguments become Int(32). */
+HExpr *hlp_call_arg(Parser *P, Val v, const char *callee, int i)
+{
+	HExpr *e = hlp_to_expr(P, v);
+	if (!e)
+		return NULL;
+	HType t = e->type;
+	if ((!t.is_signed && t.bits >= 32) || ht_is_bool(t)) {
+		hlp_err_at(P, v.line, v.col,
+		       "implicit cast from %s to int in argument %d in call to '%s' is not allowed: use an explicit cast",
+		       ht_name(t), i + 1, callee);
+		return NULL;
+	}
+	return he_fold(P->a, he_cast(P->a, HT_I32, e));
+}
+
+static Val parse_call(Parser *P, int callee, int is_image, const HTok *t)
+{
+	Val args[16];
+	int n = hlp_parse_args(P, args, 16);
+	if (n < 0)
+		return hlp_none;
+	const char *name;
+	int dims;
+	HType type;
+	if (is_image) {
+		HImage *im = &P->p->images.data[callee];
+		name = im->name;
+		dims = im->dims;
+		type = im->type;
+	} else {
+		HFunc *f = &P->p->funcs.data[callee];
+		name = f->name;
+		if (!f->defined)
+			return hlp_err_tok(P, t, "Func '%s' is called before it has a definition", name);
+		dims = f->dims;
+		type = f->type;
+	}
+	if (n != dims)
+		return hlp_err_tok(P, t, "%d-argument call to '%s', which has %d dimension%s", n, name, dims,
+			       dims == 1 ? "" : "s");
+	HExpr *ea[16];
+	for (int i = 0; i < n; i++)
+		if (!(ea[i] = hlp_call_arg(P, args[i], name, i)))
+			return hlp_none;
+	HExpr *e = he_call(P->a, callee, is_image, type, ea, n);
+	return hlp_vexpr(e, t->line, t->col);
+}
+
+
+/* sum(e): an inline reduction over the one RDom whose variables e uses. */
+static Val make_sum(Parser *P, Val v, const HTok *t)
+{
+	HExpr *e = hlp_to_expr(P, v);
+	if (!e)
+		return hlp_none;
+	int rd[8], n = 0;
+	hlp_collect_rdoms(P, e, rd, &n);
+	if (n == 0)
+		return hlp_err_tok(P, t, "sum() of an expression with no reduction variable");
+	if (n > 1)
+		return hlp_err_tok(P, t, "sum() over two RDoms (%s and %s)", P->p->rdoms.data[rd[0]].name,
+			       P->p->rdoms.data[rd[1]].name);
+	if (ht_is_bool(e->type))
+		return hlp_err_tok(P, t, "sum() of a boolean expression");
+	HExpr *s = arena_alloc(P->a, sizeof *s);
+	s->kind = HE_SUM;
+	s->type = e->type;
+	s->rdom = rd[0];
+	s->a = e;
+	s->sym = s->callee = -1;
+	return hlp_vexpr(s, t->line, t->col);
+}
+
+/* min/max/absd of two values. */
+static Val minmax(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
+{
+	if (x.k == V_INT && y.k == V_INT)
+		return hlp_int_binop(P, op, x, y, t);
+	Val r = hlp_binop(P, op, x, y, t);
+	return r;
+}
+
+static Val make_clamp(Parser *P, Val a, Val lo, Val hi, const HTok *t)
+{
+	if (a.k == V_INT && lo.k == V_INT && hi.k == V_INT)
+		return hlp_vint(a.i < lo.i ? lo.i : a.i > hi.i ? hi.i : a.i, t);
+	HExpr *ea = hlp_to_expr(P, a);
+	if (!ea)
+		return hlp_none;
+	HExpr *b[2];
+	Val bv[2] = { lo, hi };
+	for (int i = 0; i < 2; i++) {
+		if (bv[i].k == V_INT) {
+			if (!(b[i] = hlp_coerce_int(P, bv[i], ea->type)))
+				return hlp_none;
+		} else {
+			if (!(b[i] = hlp_to_expr(P, bv[i])))
+				return hlp_none;
+			int64_t c;
+			if (he_is_const(b[i], &c) && c >= ht_min(ea->type) && c <= ht_max(ea->type))
+				b[i] = he_const(P->a, ea->type, c);
+			else if (!ht_eq(b[i]->type, ea->type))
+				return hlp_err_at(P, bv[i].line, bv[i].col,
+					      "clamp: the bound has type %s, which cannot be losslessly cast to %s",
+					      ht_name(b[i]->type), ht_name(ea->type));
+		}
+	}
+	if (ht_is_bool(ea->type))
+		return hlp_err_tok(P, t, "clamp of a boolean value");
+	HExpr *e = he_fold(P->a, he_bin(P->a, HB_MIN, ea->type, ea, b[1]));
+	e = he_fold(P->a, he_bin(P->a, HB_MAX, ea->type, e, b[0]));
+	return hlp_vexpr(e, t->line, t->col);
+}
+
+/* Halide's select: a signed integer constant takes the other value's type. */
+static Val make_select(Parser *P, Val c, Val tv, Val fv, const HTok *t)
+{
+	HExpr *ec = hlp_to_expr(P, c), *et = hlp_to_expr(P, tv), *ef = hlp_to_expr(P, fv);
+	if (!ec || !et || !ef)
+		return hlp_none;
+	if (!ht_is_bool(ec->type))
+		return hlp_err_at(P, c.line, c.col, "the condition of select must be boolean, not %s",
+			      ht_name(ec->type));
+	int64_t k;
+	if (he_is_const(et, &k) && et->type.is_signed)
+		et = he_const(P->a, ef->type, k);
+	if (he_is_const(ef, &k) && ef->type.is_signed)
+		ef = he_const(P->a, et->type, k);
+	if (!ht_eq(et->type, ef->type))
+		return hlp_err_tok(P, t, "select: the values have different types %s and %s", ht_name(et->type),
+			       ht_name(ef->type));
+	return hlp_vexpr(he_fold(P->a, he_select(P->a, ec, et, ef)), t->line, t->col);
+}
+
+static Val make_abs(Parser *P, Val v, const HTok *t)
+{
+	if (v.k == V_INT)
+		return hlp_vint(v.i < 0 ? -v.i : v.i, t);
+	HExpr *e = hlp_to_expr(P, v);
+	if (!e)
+		return hlp_none;
+	if (ht_is_bool(e->type))
+		return hlp_err_tok(P, t, "abs of a boolean value");
+	HType rt = { 0, e->type.bits };
+	return hlp_vexpr(he_fold(P->a, he_un(P->a, HU_ABS, rt, e)), t->line, t->col);
+}
+
+/* cast<T>(e) */
+static Val parse_cast(Parser *P, const HTok *t)
+{
+	if (!hlp_expect(P, "<"))
+		return hlp_none;
+	HTok *tt = hlp_cur(P);
+	HType ty;
+	if (tt->kind != TK_NAME || !ctype(tt->text, &ty))
+		return hlp_err_tok(P, tt, "expected a type (uint16_t, int16_t, uint32_t, int32_t, bool) before %s",
+			       hlp_tok_desc(tt));
+	hlp_next(P);
+	if (!hlp_expect(P, ">"))
+		return hlp_none;
+	Val a[1];
+	int n = hlp_parse_args(P, a, 1);
+	if (n != 1)
+		return n < 0 ? hlp_none : hlp_err_tok(P, t, "cast<%s> takes one argument", tt->text);
+	HExpr *e = make_cast(P, ty, a[0], tt);
+	return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
+}
+
+/* Halide's type values: UInt(16), Int(16), Bool(). */
+static Val parse_type(Parser *P, const HTok *t)
+{
+	Val a[1];
+	int n = hlp_parse_args(P, a, 1);
+	if (n < 0)
+		return hlp_none;
+	Val v = { .k = V_TYPE, .line = t->line, .col = t->col };
+	if (hlx_is(t, "Bool")) {
+		if (n != 0)
+			return hlp_err_tok(P, t, "Bool() takes no argument");
+		v.t = HT_BOOL;
+		return v;
+	}
+	if (n != 1 || a[0].k != V_INT)
+		return hlp_err_tok(P, t, "%s() takes a bit width", t->text);
+	if (a[0].i != 8 && a[0].i != 16 && a[0].i != 32)
+		return hlp_err_at(P, a[0].line, a[0].col, "bit width %lld of %s(): expected 16 or 32",
+			      (long long)a[0].i, t->text);
+	v.t = (HType){ hlx_is(t, "Int"), (uint8_t)a[0].i };
+	if (!check_type(P, v.t, t))
+		return hlp_none;
+	return v;
+}
+
+static Val builtin(Parser *P, const HTok *t)
+{
+	HType ty;
+	if (hlx_is(t, "cast"))
+		return parse_cast(P, t);
+	if (hlx_is(t, "UInt") || hlx_is(t, "Int") || hlx_is(t, "Bool"))
+		return parse_type(P, t);
+	Val a[3];
+	int n = hlp_parse_args(P, a, 3);
+	if (n < 0)
+		return hlp_none;
+	struct { const char *name; int nargs; } tab[] = {
+		{ "select", 3 }, { "min", 2 }, { "max", 2 }, { "abs", 1 }, { "absd", 2 },
+		{ "clamp", 3 }, { "sum", 1 }, { "Expr", 1 },
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
+		if (hlx_is(t, tab[i].name) && n != tab[i].nargs)
+			return hlp_err_tok(P, t, "%s() takes %d argument%s, not %d", t->text, tab[i].nargs,
+				       tab[i].nargs == 1 ? "" : "s", n);
+	if (ctype(t->text, &ty)) {
+		if (n != 1)
+			return hlp_err_tok(P, t, "%s() takes one argument", t->text);
+		HExpr *e = make_cast(P, ty, a[0], t);
+		return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
+	}
+	if (hlx_is(t, "select"))
+		return make_select(P, a[0], a[1], a[2], t);
+	if (hlx_is(t, "min"))
+		return minmax(P, HB_MIN, a[0], a[1], t);
+	if (hlx_is(t, "max"))
+		return minmax(P, HB_MAX, a[0], a[1], t);
+	if (hlx_is(t, "absd"))
+		return minmax(P, HB_ABSD, a[0], a[1], t);
+	if (hlx_is(t, "abs"))
+		return make_abs(P, a[0], t);
+	if (hlx_is(t, "clamp"))
+		return make_clamp(P, a[0], a[1], a[2], t);
+	if (hlx_is(t, "sum"))
+		return make_sum(P, a[0], t);
+	HExpr *e = hlp_to_expr(P, a[0]);   /* Expr(v) */
+	return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
+}
+
+static int is_builtin(const HTok *t)
+{
+	static const char *const b[] = {
+		"cast", "select", "min", "max", "abs", "absd", "clamp", "sum", "Expr", "UInt", "Int",
+		"Bool", NULL,
+	};
+	HType ty;
+	for (int i = 0; b[i]; i++)
+		if (hlx_is(t, b[i]))
+			return 1;
+	return ctype(t->text, &ty) && strcmp(t->text, "int") != 0;
+}
+
+static Val name_value(Parser *P, const HTok *t)
+{
+	Name *n = hlp_lookup(P, t->text);
+	if (!n)
+		return hlp_err_tok(P, t, "unknown name '%s'", t->text);
+	Val v = { .line = t->line, .col = t->col };
+	switch (n->k) {
+	case N_VAR: return hlp_vexpr(he_var(P->a, n->id), t->line, t->col);
+	case N_EXPR: v.k = V_EXPR; v.e = n->e; return v;
+	case N_INT: v.k = V_INT; v.i = n->i; return v;
+	case N_FUNC: v.k = V_FUNC; v.id = n->id; return v;
+	case N_IMAGE: v.k = V_IMAGE; v.id = n->id; return v;
+	case N_RDOM: v.k = V_RDOM; v.id = n->id; return v;
+	}
+	return hlp_none;
+}
+
+
+static Val parse_primary(Parser *P)
+{
+	HTok *t = hlp_cur(P);
+	if (t->kind == TK_INT) {
+		hlp_next(P);
+		return hlp_vint(t->value, t);
+	}
+	if (hlp_accept(P, "(")) {
+		Val v = hlp_parse_expr(P);
+		if (!hlp_expect(P, ")"))
+			return hlp_none;
+		return v;
+	}
+	if (t->kind == TK_NAME) {
+		hlp_next(P);
+		if (hlx_is(t, "true") || hlx_is(t, "false"))
+			return hlp_vexpr(he_const(P->a, HT_BOOL, hlx_is(t, "true")), t->line, t->col);
+		if (is_builtin(t) && (hlp_at(P, "(") || (hlx_is(t, "cast") && hlp_at(P, "<"))))
+			return builtin(P, t);
+		return name_value(P, t);
+	}
+	if (t->kind == TK_STRING) {
+		hlp_next(P);
+		Val v = { .k = V_STRING, .s = t->text, .line = t->line, .col = t->col };
+		return v;
+	}
+	return hlp_err_tok(P, t, "expected an expression before %s", hlp_tok_desc(t));
+}
+
+static Val rdom_member(Parser *P, Val v, const HTok *t)
+{
+	static const char *const members = "xyzw";
+	HRDom *r = &P->p->rdoms.data[v.id];
+	const char *m = strchr(members, t->text[0]);
+	if (!m || t->text[1] || (int)(m - members) >= r->ndims)
+		return hlp_err_tok(P, t, "RDom %s has no member '%s' (it has %d dimension%s: %.*s)", r->name,
+			       t->text, r->ndims, r->ndims == 1 ? "" : "s", r->ndims, members);
+	return hlp_vexpr(he_var(P->a, r->sym[m - members]), t->line, t->col);
+}
+
+Val hlp_parse_postfix(Parser *P)
+{
+	Val v = parse_primary(P);
+	for (;;) {
+		if (P->failed)
+			return hlp_none;
+		HTok *t = hlp_cur(P);
+		if ((v.k == V_FUNC || v.k == V_IMAGE) && hlp_at(P, "(")) {
+			v = parse_call(P, v.id, v.k == V_IMAGE, t);
+		} else if (v.k == V_RDOM && hlp_accept(P, ".")) {
+			HTok *m = hlp_cur(P);
+			if (!hlp_expect_name(P))
+				return hlp_none;
+			v = rdom_member(P, v, m);
+		} else if ((v.k == V_FUNC || v.k == V_IMAGE) && hlp_at(P, ".") && hlx_is(&P->t[P->pos + 1], "in")) {
+			hlp_next(P);
+			HTok *m = hlp_next(P);
+			Val a[1];
+			int n = hlp_parse_args(P, a, 1);
+			if (n < 0)
+				return hlp_none;
+			if (n == 1 && a[0].k != V_FUNC)
+				return hlp_err_at(P, a[0].line, a[0].col, "in() takes a Func, not %s", hlp_val_desc(P, a[0]));
+			v = hlp_wrapper_of(P, v, m, n == 1 ? a[0].id : -1);
+		} else {
+			return v;
+		}
+	}
+}
+
+static Val parse_unary(Parser *P)
+{
+	HTok *t = hlp_cur(P);
+	if (hlp_accept(P, "-") || hlp_accept(P, "+") || hlp_accept(P, "!") || hlp_accept(P, "~")) {
+		Val v = parse_unary(P);
+		if (v.k == V_NONE)
+			return hlp_none;
+		if (hlx_is(t, "+"))
+			return v;
+		if (v.k == V_INT) {
+			int64_t r = hlx_is(t, "-") ? -v.i : hlx_is(t, "!") ? !v.i : ~v.i;
+			return hlp_vint(r, t);
+		}
+		HExpr *e = hlp_to_expr(P, v);
+		if (!e)
+			return hlp_none;
+		if (hlx_is(t, "!")) {
+			if (!ht_is_bool(e->type))
+				return hlp_err_tok(P, t, "the operand of '!' must be boolean, not %s", ht_name(e->type));
+			e = he_un(P->a, HU_LNOT, HT_BOOL, e);
+		} else {
+			if (ht_is_bool(e->type))
+				return hlp_err_tok(P, t, "operator '%s' on a boolean value", t->text);
+			e = he_un(P->a, hlx_is(t, "-") ? HU_NEG : HU_NOT, e->type, e);
+		}
+		return hlp_vexpr(he_fold(P->a, e), t->line, t->col);
+	}
+	return hlp_parse_postfix(P);
+}
+
+/* Binary levels, loosest first: each a list of (token, operator). */
+typedef struct Level {
+	const char *tok[4];
+	HBinOp op[4];
+} Level;
+
+static const Level levels[] = {
+	{ { "||" }, { HB_LOR } },
+	{ { "&&" }, { HB_LAND } },
+	{ { "|" }, { HB_OR } },
+	{ { "^" }, { HB_XOR } },
+	{ { "&" }, { HB_AND } },
+	{ { "==", "!=" }, { HB_EQ, HB_NE } },
+	{ { "<", "<=", ">", ">=" }, { HB_LT, HB_LE, HB_GT, HB_GE } },
+	{ { "<<", ">>" }, { HB_SHL, HB_SHR } },
+	{ { "+", "-" }, { HB_ADD, HB_SUB } },
+	{ { "*", "/", "%" }, { HB_MUL, HB_DIV, HB_MOD } },
+};
+#define NLEVELS ((int)(sizeof levels / sizeof *levels))
+
+static Val parse_level(Parser *P, int l)
+{
+	if (l == NLEVELS)
+		return parse_unary(P);
+	Val x = parse_level(P, l + 1);
+	for (;;) {
+		if (P->failed)
+			return hlp_none;
+		int i, found = -1;
+		for (i = 0; i < 4 && levels[l].tok[i]; i++)
+			if (hlp_at(P, levels[l].tok[i]))
+				found = i;
+		if (found < 0)
+			return x;
+		HTok *t = hlp_next(P);
+		Val y = parse_level(P, l + 1);
+		x = hlp_binop(P, levels[l].op[found], x, y, t);
+	}
+}
+
+Val hlp_parse_expr(Parser *P)
+{
+	if (hlp_at(P, "?"))
+		return hlp_err_tok(P, hlp_cur(P), "the conditional operator is not supported: use select()");
+	Val v = parse_level(P, 0);
+	if (hlp_at(P, "?"))
+		return hlp_err_tok(P, hlp_cur(P), "the conditional operator is not supported: use select()");
+	return v;
+}
+
+void hlp_collect_rdoms(Parser *P, const HExpr *e, int *rdoms, int *n)
+{
+	if (!e)
+		return;
+	if (e->kind == HE_VAR && P->p->syms.data[e->sym].kind == SYM_RVAR) {
+		int r = P->p->syms.data[e->sym].rdom;
+		for (int i = 0; i < *n; i++)
+			if (rdoms[i] == r)
+				return;
+		if (*n < 8)
+			rdoms[(*n)++] = r;
+		return;
+	}
+	if (e->kind == HE_SUM) {
+		int inner[8], m = 0;
+		hlp_collect_rdoms(P, e->a, inner, &m);
+		for (int i = 0; i < m; i++)
+			if (inner[i] != e->rdom) {
+				for (int j = 0; j < *n && inner[i] >= 0; j++)
+					if (rdoms[j] == inner[i])
+						inner[i] = -1;
+				if (inner[i] >= 0 && *n < 8)
+					rdoms[(*n)++] = inner[i];
+			}
+		return;
+	}
+	hlp_collect_rdoms(P, e->a, rdoms, n);
+	hlp_collect_rdoms(P, e->b, rdoms, n);
+	hlp_collect_rdoms(P, e->c, rdoms, n);
+	for (int i = 0; i < e->nargs; i++)
+		hlp_collect_rdoms(P, e->args[i], rdoms, n);
+}

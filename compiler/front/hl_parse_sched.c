@@ -1,0 +1,352 @@
+/* hl_parse_sched.c - schedules (hl_parse.h): the calls chained on a Func
+ * or one of its updates (bound, split, tile, reorder, unroll, compute_at,
+ * store_at, compute_root, in, ...) and the accelerator directives
+ * hw_accelerate and stream_to_accelerator. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hl_parse.h"
+
+/* ---- schedules ---- */
+
+static int var_arg(Parser *P, Val v, const char *what)
+{
+	HExpr *e = v.k == V_RDOM ? hlp_to_expr(P, v) : v.k == V_EXPR ? v.e : NULL;
+	if (!e || e->kind != HE_VAR) {
+		if (!P->failed)
+			hlp_err_at(P, v.line, v.col, "%s: expected a Var or RVar", what);
+		return -1;
+	}
+	return e->sym;
+}
+
+int hlp_int_arg(Parser *P, Val v, const char *what, int64_t lo, int64_t *out)
+{
+	if (v.k != V_INT) {
+		hlp_err_at(P, v.line, v.col, "%s: expected an integer constant", what);
+		return 0;
+	}
+	if (v.i < lo) {
+		hlp_err_at(P, v.line, v.col, "%s: %lld is below %lld", what, (long long)v.i, (long long)lo);
+		return 0;
+	}
+	*out = v.i;
+	return 1;
+}
+
+int hlp_dim_index(const HStageSched *s, int sym)
+{
+	for (int i = 0; i < s->dims.len; i++)
+		if (s->dims.data[i] == sym)
+			return i;
+	return -1;
+}
+
+static const char *stage_name(Parser *P, int f, int def)
+{
+	return arena_printf(P->a, "%s.s%d", hlp_func_name(P, f), def);
+}
+
+const char *hlp_stage_loops(Parser *P, const HStageSched *s)
+{
+	StrBuf b = { 0 };
+	for (int i = s->dims.len - 1; i >= 0; i--)
+		sb_printf(&b, "%s%s", i == s->dims.len - 1 ? "" : ", ", hl_sym_name(P->p, s->dims.data[i]));
+	const char *r = arena_strdup(P->a, b.s ? b.s : "");
+	free(b.s);
+	return r;
+}
+
+static int find_dim(Parser *P, HStageSched *s, int sym, Val v, const char *what, int f, int def)
+{
+	int i = hlp_dim_index(s, sym);
+	if (i < 0)
+		hlp_err_at(P, v.line, v.col, "%s: '%s' is not a loop of %s (its loops, outermost first: %s)", what,
+		       hl_sym_name(P->p, sym), stage_name(P, f, def), hlp_stage_loops(P, s));
+	return i;
+}
+
+static int do_split(Parser *P, HStageSched *s, int f, int def, Val *a, int64_t factor)
+{
+	int old = var_arg(P, a[0], "split"), outer = var_arg(P, a[1], "split"),
+	    inner = var_arg(P, a[2], "split");
+	if (old < 0 || outer < 0 || inner < 0)
+		return 0;
+	int i = find_dim(P, s, old, a[0], "split", f, def);
+	if (i < 0)
+		return 0;
+	if (outer == inner || (outer != old && hlp_dim_index(s, outer) >= 0) || hlp_dim_index(s, inner) >= 0) {
+		hlp_err_at(P, a[1].line, a[1].col, "split of '%s': the new loop names must be fresh in %s",
+		       hl_sym_name(P->p, old), stage_name(P, f, def));
+		return 0;
+	}
+	HSplit sp = { old, outer, inner, factor, a[0].line, a[0].col };
+	vec_push(&s->splits, sp);
+	vec_push(&s->dims, 0);
+	vec_push(&s->unrolled, 0);
+	for (int k = s->dims.len - 1; k > i + 1; k--) {
+		s->dims.data[k] = s->dims.data[k - 1];
+		s->unrolled.data[k] = s->unrolled.data[k - 1];
+	}
+	s->dims.data[i] = inner;
+	s->dims.data[i + 1] = outer;
+	s->unrolled.data[i] = s->unrolled.data[i + 1] = 0;
+	return 1;
+}
+
+static int do_reorder(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
+{
+	int pos[16], syms[16];
+	for (int i = 0; i < n; i++) {
+		if ((syms[i] = var_arg(P, a[i], "reorder")) < 0)
+			return 0;
+		if ((pos[i] = find_dim(P, s, syms[i], a[i], "reorder", f, def)) < 0)
+			return 0;
+		for (int j = 0; j < i; j++)
+			if (syms[j] == syms[i]) {
+				hlp_err_at(P, a[i].line, a[i].col, "reorder: '%s' appears twice", hl_sym_name(P->p, syms[i]));
+				return 0;
+			}
+	}
+	char unr[16];
+	for (int i = 0; i < n; i++)
+		unr[i] = s->unrolled.data[pos[i]];
+	int sorted[16];
+	memcpy(sorted, pos, sizeof *pos * (size_t)n);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++) {
+		s->dims.data[sorted[i]] = syms[i];
+		s->unrolled.data[sorted[i]] = unr[i];
+	}
+	return 1;
+}
+
+static int do_tile(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
+{
+	Val sx[3], sy[3], order[4];
+	int64_t fx, fy;
+	if (n == 8) {
+		sx[0] = a[0], sx[1] = a[2], sx[2] = a[4];
+		sy[0] = a[1], sy[1] = a[3], sy[2] = a[5];
+		order[0] = a[4], order[1] = a[5], order[2] = a[2], order[3] = a[3];
+	} else {
+		sx[0] = a[0], sx[1] = a[0], sx[2] = a[2];
+		sy[0] = a[1], sy[1] = a[1], sy[2] = a[3];
+		order[0] = a[2], order[1] = a[3], order[2] = a[0], order[3] = a[1];
+	}
+	if (!hlp_int_arg(P, a[n - 2], "tile factor", 1, &fx) || !hlp_int_arg(P, a[n - 1], "tile factor", 1, &fy))
+		return 0;
+	return do_split(P, s, f, def, sx, fx) && do_split(P, s, f, def, sy, fy) &&
+	       do_reorder(P, s, f, def, order, 4);
+}
+
+static int do_unroll(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
+{
+	int v = var_arg(P, a[0], "unroll");
+	if (v < 0)
+		return 0;
+	int i = find_dim(P, s, v, a[0], "unroll", f, def);
+	if (i < 0)
+		return 0;
+	if (n == 2) {
+		int64_t factor;
+		if (!hlp_int_arg(P, a[1], "unroll factor", 1, &factor))
+			return 0;
+		HSym *sym = &P->p->syms.data[v];
+		int inner = hlp_new_sym(P, SYM_VAR, arena_printf(P->a, "%s_u", sym->name), a[0].line, a[0].col);
+		Val sp[3] = { a[0], a[0], hlp_vexpr(he_var(P->a, inner), a[0].line, a[0].col) };
+		if (!do_split(P, s, f, def, sp, factor))
+			return 0;
+		v = inner;
+		i = hlp_dim_index(s, v);
+	}
+	s->unrolled.data[i] = 1;
+	return 1;
+}
+
+static int level_arg(Parser *P, Val *a, HLevel *l, const HTok *t)
+{
+	if (a[0].k != V_FUNC) {
+		hlp_err_at(P, a[0].line, a[0].col, "%s: expected a Func, not %s", t->text, hlp_val_desc(P, a[0]));
+		return 0;
+	}
+	int v = var_arg(P, a[1], t->text);
+	if (v < 0)
+		return 0;
+	l->kind = LEVEL_AT;
+	l->func = a[0].id;
+	l->var = v;
+	l->line = a[1].line;
+	l->col = a[1].col;
+	return 1;
+}
+
+static int bound_call(Parser *P, HFunc *fn, Val *a)
+{
+	int v = var_arg(P, a[0], "bound");
+	int64_t mn, ext;
+	if (v < 0 || !hlp_int_arg(P, a[1], "bound min", INT32_MIN, &mn) || !hlp_int_arg(P, a[2], "bound extent", 1, &ext))
+		return 0;
+	int pos = -1;
+	for (int i = 0; i < fn->dims; i++)
+		if (fn->vars[i] == v)
+			pos = i;
+	if (pos < 0) {
+		hlp_err_at(P, a[0].line, a[0].col, "bound: '%s' is not a pure variable of '%s'",
+		       hl_sym_name(P->p, v), fn->name);
+		return 0;
+	}
+	vec_foreach(&fn->bounds, i) if (fn->bounds.data[i].var == v) {
+		hlp_err_at(P, a[0].line, a[0].col, "bound: '%s' of '%s' is already bounded", hl_sym_name(P->p, v),
+		       fn->name);
+		return 0;
+	}
+	HBound b = { v, mn, ext, a[0].line, a[0].col };
+	vec_push(&fn->bounds, b);
+	return 1;
+}
+
+typedef struct Method {
+	const char *name;
+	int min, max;           /* argument counts */
+	int stage_ok;           /* allowed on update stages */
+} Method;
+
+static const Method methods[] = {
+	{ "bound", 3, 3, 0 }, { "tile", 6, 8, 1 }, { "split", 4, 4, 1 }, { "reorder", 1, 16, 1 },
+	{ "unroll", 1, 2, 1 }, { "compute_at", 2, 2, 0 }, { "store_at", 2, 2, 0 },
+	{ "compute_root", 0, 0, 0 }, { "store_root", 0, 0, 0 }, { "compute_inline", 0, 0, 0 },
+	{ "update", 0, 1, 0 }, { "in", 0, 1, 0 },
+};
+
+/* One `.method(args)` of a schedule chain applied to v; returns the value
+ * the chain continues with. */
+static Val method(Parser *P, Val v, const HTok *m)
+{
+	const Method *md = NULL;
+	for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
+		if (hlx_is(m, methods[i].name))
+			md = &methods[i];
+	if (!md)
+		return hlp_err_tok(P, m, "unsupported schedule call '%s' (supported: bound, tile, split, reorder, "
+				     "unroll, compute_at, store_at, compute_root, store_root, compute_inline, "
+				     "update, in)", m->text);
+	Val a[16];
+	int n = hlp_parse_args(P, a, 16);
+	if (n < 0)
+		return hlp_none;
+	if (v.k == V_IMAGE) {
+		if (!hlx_is(m, "in"))
+			return hlp_err_tok(P, m, "'%s' on ImageParam '%s': only in() applies to an image", m->text,
+				       P->p->images.data[v.id].name);
+	} else if (v.k == V_STAGE && !md->stage_ok) {
+		return hlp_err_tok(P, m, "'%s' applies to a Func, not to an update stage", m->text);
+	}
+	if (n < md->min || n > md->max || (hlx_is(m, "tile") && n == 7))
+		return hlp_err_tok(P, m, "%s() takes %d%s argument%s, not %d", m->text, md->min,
+			       md->max == md->min ? "" : md->max == 8 ? " or 8" : " or more",
+			       md->max == 1 ? "" : "s", n);
+	if (hlx_is(m, "in")) {
+		if (n == 1 && a[0].k != V_FUNC)
+			return hlp_err_at(P, a[0].line, a[0].col, "in() takes a Func, not %s", hlp_val_desc(P, a[0]));
+		return hlp_wrapper_of(P, v, m, n == 1 ? a[0].id : -1);
+	}
+	int f = v.id, def = v.k == V_STAGE ? v.def : 0;
+	HFunc *fn = &P->p->funcs.data[f];
+	if (!fn->defined)
+		return hlp_err_tok(P, m, "'%s' on Func '%s', which has no definition", m->text, fn->name);
+	HStageSched *s = &fn->defs.data[def].sched;
+	int ok = 1;
+	if (hlx_is(m, "update")) {
+		int64_t k = 0;
+		if (n == 1 && !hlp_int_arg(P, a[0], "update index", 0, &k))
+			return hlp_none;
+		if (k + 1 >= fn->defs.len)
+			return hlp_err_tok(P, m, "update(%lld) of '%s', which has %d update definition%s", (long long)k,
+				       fn->name, fn->defs.len - 1, fn->defs.len == 2 ? "" : "s");
+		Val r = { .k = V_STAGE, .id = f, .def = (int)k + 1, .line = m->line, .col = m->col };
+		return r;
+	} else if (hlx_is(m, "bound")) {
+		ok = bound_call(P, fn, a);
+	} else if (hlx_is(m, "tile")) {
+		ok = do_tile(P, s, f, def, a, n);
+	} else if (hlx_is(m, "split")) {
+		int64_t factor;
+		ok = hlp_int_arg(P, a[3], "split factor", 1, &factor) && do_split(P, s, f, def, a, factor);
+	} else if (hlx_is(m, "reorder")) {
+		ok = do_reorder(P, s, f, def, a, n);
+	} else if (hlx_is(m, "unroll")) {
+		ok = do_unroll(P, s, f, def, a, n);
+	} else if (hlx_is(m, "compute_at")) {
+		ok = level_arg(P, a, &fn->compute, m);
+		if (ok && fn->store.kind == LEVEL_INLINE)
+			fn->store = fn->compute;
+	} else if (hlx_is(m, "store_at")) {
+		ok = level_arg(P, a, &fn->store, m);
+	} else if (hlx_is(m, "compute_root") || hlx_is(m, "store_root")) {
+		HLevel root = { LEVEL_ROOT, -1, -1, m->line, m->col };
+		if (hlx_is(m, "compute_root")) {
+			fn->compute = root;
+			if (fn->store.kind == LEVEL_INLINE)
+				fn->store = root;
+		} else {
+			fn->store = root;
+		}
+	} else {
+		fn->compute.kind = fn->store.kind = LEVEL_INLINE;
+	}
+	return ok ? v : hlp_none;
+}
+
+void hlp_schedule_chain(Parser *P, Val v)
+{
+	while (!P->failed && hlp_accept(P, ".")) {
+		HTok *m = hlp_cur(P);
+		if (!hlp_expect_name(P))
+			return;
+		v = method(P, v, m);
+	}
+	if (!P->failed)
+		hlp_expect(P, ";");
+}
+
+/* ---- directives ---- */
+
+void hlp_directive(Parser *P, const HTok *t)
+{
+	Val a[3];
+	int n = hlp_parse_args(P, a, 3);
+	if (n < 0)
+		return;
+	if (hlx_is(t, "stream_to_accelerator")) {
+		if (n != 1 || a[0].k != V_IMAGE) {
+			hlp_err_tok(P, t, "stream_to_accelerator() takes one ImageParam");
+			return;
+		}
+		P->p->images.data[a[0].id].streamed = 1;
+	} else {
+		if ((n != 1 && n != 3) || a[0].k != V_FUNC) {
+			hlp_err_tok(P, t, "hw_accelerate() takes a Func, or a Func and two loop Vars (inner, outer)");
+			return;
+		}
+		if (P->p->output >= 0) {
+			hlp_err_tok(P, t, "hw_accelerate() is called twice (first at line %d)", P->p->accel_line);
+			return;
+		}
+		int inner = -1, outer = -1;
+		if (n == 3 && ((inner = var_arg(P, a[1], "hw_accelerate")) < 0 ||
+			       (outer = var_arg(P, a[2], "hw_accelerate")) < 0))
+			return;
+		P->p->output = a[0].id;
+		P->p->accel_inner = inner;
+		P->p->accel_outer = outer;
+		P->p->accel_line = t->line;
+		P->p->accel_col = t->col;
+	}
+	hlp_expect(P, ";");
+}
