@@ -49,8 +49,26 @@ appref.main := $(sort $(wildcard apps/reference/*.c))
 appref.libs := common
 
 # Tests, per folder: test_NAME.main is the test program, test_NAME.libs what it links.
-test_common.main     := common/tests/test_common.c
-test_common.libs     := collateral common
+test_bv.main         := common/tests/test_bv.c
+test_bv.libs         := collateral common
+test_containers.main := common/tests/test_containers.c
+test_containers.libs := collateral common
+test_diag.main       := common/tests/test_diag.c
+test_diag.libs       := collateral common
+test_yaml.main       := common/tests/test_yaml.c
+test_yaml.libs       := collateral common
+test_util.main       := common/tests/test_util.c
+test_util.libs       := collateral common
+test_affine.main     := collateral/tests/test_affine.c
+test_affine.libs     := collateral common
+test_meminfo.main    := collateral/tests/test_meminfo.c
+test_meminfo.libs    := collateral common
+test_memmodel.main   := collateral/tests/test_memmodel.c
+test_memmodel.libs   := collateral common
+test_bitstream.main  := collateral/tests/test_bitstream.c
+test_bitstream.libs  := collateral common
+test_peinfo.main     := collateral/tests/test_peinfo.c
+test_peinfo.libs     := collateral common
 test_peak.main       := peak/tests/test_peak.c
 test_peak.libs       := $(peak.libs)
 test_lake.main       := lake/tests/test_lake.c
@@ -69,7 +87,7 @@ test_place.main      := compiler/backend/tests/test_place.c
 test_place.libs      := $(compiler.libs)
 
 TOOLS := peak lake canal cgrac verif
-TESTS := test_common test_peak test_lake test_canal test_cgrac test_ub test_ubmem test_route test_place
+TESTS := test_bv test_containers test_diag test_yaml test_util test_affine test_meminfo test_memmodel test_bitstream test_peinfo test_peak test_lake test_canal test_cgrac test_ub test_ubmem test_route test_place
 # Every tool and test is also built with AddressSanitizer and UBSan into build/san/bin/.
 SAN   := $(TOOLS) $(TESTS)
 

@@ -1,8 +1,8 @@
-/* check.h - the check framework of the C test programs (test_common,
- * test_lake, test_canal): a table of named test functions, CHECK recording a
- * pass or a failure with a message, and the closing line
- * "<suite>: N passed, M failed". Header-only: each test program includes it
- * once. */
+/* check.h - the check framework of the C test programs (those of common/
+ * and collateral/, test_lake, test_canal, ...): a table of named test
+ * functions, CHECK recording a pass or a failure with a message, and the
+ * closing line "<suite>: N passed, M failed". Header-only: each test program
+ * includes it once. */
 #ifndef COMMON_TESTS_CHECK_H
 #define COMMON_TESTS_CHECK_H
 
