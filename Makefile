@@ -50,15 +50,15 @@ appref.libs := common
 
 # Tests, per folder: test_NAME.main is the test program, test_NAME.libs what it links.
 test_bv.main         := common/tests/test_bv.c
-test_bv.libs         := collateral common
+test_bv.libs         := common
 test_containers.main := common/tests/test_containers.c
-test_containers.libs := collateral common
+test_containers.libs := common
 test_diag.main       := common/tests/test_diag.c
-test_diag.libs       := collateral common
+test_diag.libs       := common
 test_yaml.main       := common/tests/test_yaml.c
-test_yaml.libs       := collateral common
+test_yaml.libs       := common
 test_util.main       := common/tests/test_util.c
-test_util.libs       := collateral common
+test_util.libs       := common
 test_affine.main     := collateral/tests/test_affine.c
 test_affine.libs     := collateral common
 test_meminfo.main    := collateral/tests/test_meminfo.c

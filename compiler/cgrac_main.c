@@ -4,10 +4,8 @@
 #include <string.h>
 
 #include "../common/util.h"
-#include "front/app_input.h"
-#include "pipeline.h"
 #include "front/front.h"
-#include "front/hl_interp.h"
+#include "pipeline.h"
 
 static void usage(FILE *f)
 {
@@ -192,7 +190,7 @@ static const char *image_ext(const HImage *im)
 static int gen_input(const HProgram *p, const Opts *o, Diags *d)
 {
 	HRegions r;
-	if (!hli_regions(p, &r, d))
+	if (!hl_bounds(p, &r, d))
 		return 0;
 	char *dir = xstrdup(o->app);
 	char *slash = strrchr(dir, '/');
@@ -231,7 +229,7 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d)
 		free(path);
 		image_free(&im);
 	}
-	hli_regions_free(&r);
+	hl_bounds_free(&r);
 	return ok;
 }
 
@@ -255,7 +253,7 @@ static char *next_item(char **cur)
 static int run(HProgram *p, const Opts *o, Diags *d)
 {
 	HRegions r;
-	if (!hli_regions(p, &r, d))
+	if (!hl_bounds(p, &r, d))
 		return 0;
 	Image *inputs = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *inputs);
 	char *list = xstrdup(o->run), *cursor = list;
@@ -285,7 +283,7 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 		ok = 0;
 	}
 	free(list);
-	hli_regions_free(&r);
+	hl_bounds_free(&r);
 	Image out = { 0 };
 	double t0 = util_now();
 	if (ok && o->lowered == 2)

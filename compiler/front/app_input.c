@@ -5,7 +5,7 @@
 
 #include "../../common/rng.h"
 #include "../../common/yamlr.h"
-#include "app_input.h"
+#include "front.h"
 
 int input_spec_load(const char *path, InputSpec *s, Diags *d)
 {

@@ -1,20 +1,28 @@
-/* hl.h - the application language of LANGUAGES.md section 4 as the compiler
- * holds it after parsing: Halide's types, typed expressions, Funcs with their
- * pure and update definitions, reduction domains, image parameters and the
- * schedule. Everything lives in the program's arena and refers to everything
- * else by integer id (symbols, Funcs, images, RDoms), so later phases can copy
- * and rewrite expressions freely.
+/* front.h - the compiler's front end, the one header other folders include:
+ *   - the application language (docs/applications.md) as the compiler holds
+ *     it after parsing (hl_parse*.c, hl_expr.c): Halide's types, typed
+ *     expressions, Funcs with their pure and update definitions, reduction
+ *     domains, image parameters and the schedule. Everything lives in the
+ *     program's arena and refers to everything else by integer id (symbols,
+ *     Funcs, images, RDoms), so later phases can copy and rewrite
+ *     expressions freely;
+ *   - interval analysis (hl_range.c), substitution and simplification
+ *     (hl_simplify.c), bounds inference (hl_bounds.c);
+ *   - the reference interpreter (hl_interp.c) and the input generator
+ *     (app_input.c).
  *
  * Types follow Halide: Bool is UInt(1); a C++ integer literal has no Halide
  * type until it meets an Expr (then it takes that Expr's type) or becomes an
  * Expr on its own (Int(32)). */
-#ifndef COMPILER_HL_H
-#define COMPILER_HL_H
+#ifndef COMPILER_FRONT_H
+#define COMPILER_FRONT_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "../../common/arena.h"
 #include "../../common/diag.h"
+#include "../../common/image.h"
 #include "../../common/vec.h"
 
 /* ---- types ---- */
@@ -226,5 +234,117 @@ __give HProgram *hl_parse(const char *file, const char *text, __keep Diags *d);
 void hl_free(__take HProgram *p);
 
 const char *hl_sym_name(const HProgram *p, int sym);
+
+/* ---- interval analysis (hl_range.c) ----
+ * The values an expression can take given intervals for its variables, under
+ * Halide's semantics (a result that may wrap around its type gives the type's
+ * whole range): for bounds inference, the size of look-up tables, and to
+ * prove that wide intermediates fit the hardware word. */
+
+typedef struct Interval {
+	int64_t lo, hi;         /* inclusive; lo > hi: empty */
+} Interval;
+
+typedef struct RangeCtx {
+	const HProgram *p;
+	Interval *var;          /* per symbol; NULL entries are unknown (the type's range) */
+	char *known;            /* per symbol */
+	Interval *func;         /* per Func: its value range, computed on demand */
+	char *func_state;       /* 0 not computed, 1 in progress, 2 done */
+} RangeCtx;
+
+void range_init(RangeCtx *c, const HProgram *p);
+void range_free(RangeCtx *c);
+void range_set(RangeCtx *c, int sym, Interval iv);
+void range_unset(RangeCtx *c, int sym);
+Interval range_of(RangeCtx *c, const HExpr *e);
+/* The values a Func can hold (its definitions over any arguments). */
+Interval range_func(RangeCtx *c, int f);
+Interval iv_type(HType t);
+Interval iv_union(Interval a, Interval b);
+
+/* ---- substitution and simplification (hl_simplify.c) ----
+ * Substitution of variables (and, through a hook, of calls) in expressions, a
+ * small simplifier, and balanced sums. */
+
+typedef struct HSubst HSubst;
+struct HSubst {
+	const int *sym;         /* variables replaced ... */
+	HExpr **val;            /* ... by these, simultaneously */
+	int n;
+	/* Optional: called on every call node (children not yet substituted);
+	 * returns its replacement, or NULL to substitute inside it as usual. */
+	HExpr *(*call_fn)(Arena *a, const HExpr *call, const HSubst *s);
+	void *ctx;
+};
+
+HExpr *hs_simplify(Arena *a, HExpr *e);
+HExpr *hs_subst(Arena *a, const HExpr *e, const HSubst *s);
+HExpr *hs_subst1(Arena *a, const HExpr *e, int sym, HExpr *val);
+/* The sum of v[0..n) (add chains in them flattened), constants combined, as
+ * a balanced tree of additions of type t. */
+HExpr *hs_balance_sum(Arena *a, HType t, HExpr **v, int n);
+
+/* ---- bounds inference (hl_bounds.c) ---- */
+
+typedef struct HRegions {
+	int nfuncs, nimages;
+	Interval (*func)[4];    /* per Func and dimension; lo > hi when unused */
+	Interval (*image)[4];
+	char *func_used, *image_used;
+	int *order;             /* the Funcs the output needs, producers first */
+	int norder;
+} HRegions;
+
+/* Bounds inference; 0 with errors in d (a region that cannot be bounded, an
+ * image read at a negative coordinate). */
+int hl_bounds(const HProgram *p, HRegions *r, __keep Diags *d);
+void hl_bounds_free(HRegions *r);
+
+/* ---- the reference interpreter (hl_interp.c) ----
+ * Runs an application with Halide's semantics, ignoring its schedule (which
+ * cannot change the values): the golden output everything later is checked
+ * against. */
+
+/* A realized Func: its values over a box. */
+typedef struct HTable {
+	int dims;
+	int64_t min[4], extent[4];
+	int64_t *v;             /* NULL when not realized */
+} HTable;
+
+/* The value at idx, or NULL outside the box. */
+int64_t *htable_at(const HTable *t, const int64_t *idx);
+
+/* Runs the program on inputs (one per image, in declaration order; unused
+ * images may be empty) and fills out (the output over its bounds, as 16-bit
+ * values); 0 with errors in d. */
+int hli_run(const HProgram *p, const Image *inputs, Image *out, __keep Diags *d);
+
+/* Realizes, over their regions, the Funcs with is_const set that the output
+ * needs (they may call only each other); tables has one entry per Func. */
+void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const, HTable *tables);
+
+/* ---- the input generator (app_input.c) ----
+ * The deterministic input of an application, set by the optional
+ * apps/<app>/input.yaml beside its .hl file:
+ *     input: { pattern: random | blocks, range: [LO, HI], seed: S }
+ * `random` draws every pixel uniformly in [LO, HI]; `blocks` draws a smooth
+ * gradient with random rectangles of flat values on it and a little noise,
+ * so that edges and corners exist. Without the file: random, [0, 255], 1. */
+
+typedef enum { PATTERN_RANDOM, PATTERN_BLOCKS } InputPattern;
+
+typedef struct InputSpec {
+	InputPattern pattern;
+	int lo, hi;
+	uint64_t seed;
+} InputSpec;
+
+/* Reads path into s (defaults when the file does not exist); 0 with errors
+ * in d. */
+int input_spec_load(const char *path, InputSpec *s, __keep Diags *d);
+/* Fills im (dims and extents set, px allocated here) for input number k. */
+void input_generate(const InputSpec *s, int k, Image *im);
 
 #endif

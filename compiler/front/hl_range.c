@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hl_range.h"
+#include "front.h"
 
 static int64_t mn(int64_t a, int64_t b)
 {

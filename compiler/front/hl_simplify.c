@@ -5,7 +5,7 @@
  * changed. */
 #include <string.h>
 
-#include "hl_simplify.h"
+#include "front.h"
 
 static int is_k(const HExpr *e, int64_t k)
 {

@@ -5,7 +5,7 @@
 
 #include "../../common/strmap.h"
 #include "hl_dfg.h"
-#include "../front/hl_range.h"
+#include "../front/front.h"
 
 typedef struct DVal {
 	int node;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "hl_lower.h"
-#include "../front/hl_simplify.h"
+#include "../front/front.h"
 
 /* ---- affine expressions of loop variables ---- */
 

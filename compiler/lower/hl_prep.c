@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "hl_prep.h"
-#include "../front/hl_simplify.h"
+#include "../front/front.h"
 
 static HExpr *flat(HPrep *P, const HExpr *e);
 
@@ -343,7 +343,7 @@ int hp_prepare(HPrep *P, HProgram *p, Diags *d)
 	memset(P, 0, sizeof *P);
 	P->p = p;
 	P->d = d;
-	if (!hli_regions(p, &P->reg, d))
+	if (!hl_bounds(p, &P->reg, d))
 		return 0;
 	size_t nf = (size_t)(p->funcs.len ? p->funcs.len : 1);
 	P->is_const = xcalloc(nf, 1);
@@ -376,6 +376,6 @@ void hp_free(HPrep *P)
 	free(P->rom);
 	free(P->inlined);
 	free(P->inline_state);
-	hli_regions_free(&P->reg);
+	hl_bounds_free(&P->reg);
 	memset(P, 0, sizeof *P);
 }

@@ -14,7 +14,6 @@
 #define COMPILER_HL_PREP_H
 
 #include "../front/front.h"
-#include "../front/hl_interp.h"
 
 typedef struct HPrep {
 	HProgram *p;

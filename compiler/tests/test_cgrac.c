@@ -12,11 +12,8 @@
 #include "../front/front.h"
 #include "../lower/hl_dfg.h"
 #include "../lower/hl_exec.h"
-#include "../front/hl_interp.h"
 #include "../front/hl_lex.h"
 #include "../lower/hl_lower.h"
-#include "../front/hl_range.h"
-#include "../front/hl_simplify.h"
 
 static HProgram *parse(const char *text)
 {
@@ -297,11 +294,11 @@ static void lower_and_compare(const char *what, const char *src, const char *mus
 		return;
 	}
 	HRegions r;
-	hli_regions(p, &r, d);
+	hl_bounds(p, &r, d);
 	Image in = { p->images.data[0].dims, { 0 }, NULL };
 	for (int i = 0; i < in.dims; i++)
 		in.extent[i] = (int)r.image[0][i].hi + 1;
-	hli_regions_free(&r);
+	hl_bounds_free(&r);
 	image_alloc(&in);
 	Rng g;
 	rng_seed(&g, 9);

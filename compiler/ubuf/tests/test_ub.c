@@ -13,7 +13,6 @@
 #include "../../../collateral/coll.h"
 #include "../../front/front.h"
 #include "../../lower/hl_dfg.h"
-#include "../../front/hl_interp.h"
 #include "../../lower/hl_lower.h"
 #include "../ub.h"
 #include "../ub_map.h"
@@ -75,9 +74,9 @@ static void simulate(Built *b, const Collateral *c, const char *what)
 {
 	Diags *d = diags_new(stdout);
 	HRegions r;
-	hli_regions(b->p, &r, d);
+	hl_bounds(b->p, &r, d);
 	Image in = { 2, { (int)r.image[0][0].hi + 1, (int)r.image[0][1].hi + 1 }, NULL };
-	hli_regions_free(&r);
+	hl_bounds_free(&r);
 	image_alloc(&in);
 	Rng g;
 	rng_seed(&g, 5);
