@@ -8,12 +8,8 @@
 #include "pipeline.h"
 #include "backend/cmap.h"
 #include "../collateral/coll.h"
-#include "lower/hl_dfg.h"
-#include "lower/hl_exec.h"
-#include "lower/hl_lower.h"
-#include "ubuf/ub.h"
-#include "ubuf/ub_map.h"
-#include "ubuf/ub_sim.h"
+#include "lower/lower.h"
+#include "ubuf/ubuf.h"
 
 /* OUT/<app>.<ext> for the application file app. */
 static char *out_path(const char *out, const char *app, const char *ext)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "cmap.h"
-#include "../ubuf/ub_map.h"
+#include "../ubuf/ubuf.h"
 
 /* A file the caller adds to the set written together: OUT/<app>.<ext>. */
 typedef struct BeFile {

@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-#include "../lower/hl_dfg.h"
+#include "../lower/lower.h"
 
 /* One PE: a rule at a DAG node with its instruction. */
 typedef struct CmInst {

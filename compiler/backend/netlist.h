@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "cmap.h"
-#include "../ubuf/ub_map.h"
+#include "../ubuf/ubuf.h"
 
 typedef enum { NL_PE, NL_MEM, NL_IO } NlKind;
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../common/strmap.h"
-#include "hl_dfg.h"
+#include "lower.h"
 #include "../front/front.h"
 
 typedef struct DVal {

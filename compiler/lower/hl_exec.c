@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hl_exec.h"
+#include "lower.h"
 
 typedef struct Exec {
 	const LProgram *L;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hl_lower.h"
+#include "lower.h"
 #include "../front/front.h"
 
 /* ---- affine expressions of loop variables ---- */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hl_prep.h"
+#include "lower.h"
 #include "../front/front.h"
 
 static HExpr *flat(HPrep *P, const HExpr *e);

@@ -10,10 +10,8 @@
 #include "../../common/tests/check.h"
 #include "../../collateral/coll.h"
 #include "../front/front.h"
-#include "../lower/hl_dfg.h"
-#include "../lower/hl_exec.h"
+#include "../lower/lower.h"
 #include "../front/hl_lex.h"
-#include "../lower/hl_lower.h"
 
 static HProgram *parse(const char *text)
 {

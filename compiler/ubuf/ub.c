@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ub.h"
+#include "ubuf.h"
 
 typedef struct Loop {
 	int sym;

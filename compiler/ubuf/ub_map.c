@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ub_map.h"
+#include "ub_mem.h"
+#include "ubuf.h"
 
 /* Register chains up to this long instead of a memory (the paper replaces
  * line buffers of fewer than 20 words by registers); raised to the tile's

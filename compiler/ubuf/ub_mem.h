@@ -1,4 +1,4 @@
-/* ub_mem.h - one physical buffer on the chip's memory tile: given the
+/* ub_mem.h - (private to compiler/ubuf/) one physical buffer on the chip's memory tile: given the
  * streams of writes and reads a bank of a unified buffer must perform (cycle
  * and word address of every operation), choose the tile ports, the
  * vectorization for wide fetch (aggregator fill and SRAM write of each block,
@@ -37,20 +37,15 @@
  *    stays 0);
  *  - storage operations of different streams never meet on a port: the
  *    plan keeps them apart rather than relying on arbitration. */
-#ifndef COMPILER_UB_MEM_H
-#define COMPILER_UB_MEM_H
+#ifndef COMPILER_UBUF_UB_MEM_H
+#define COMPILER_UBUF_UB_MEM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../../collateral/meminfo.h"
 #include "../../collateral/memsolve.h"
-
-typedef struct UmStream {
-	long n;
-	int64_t *cycle;         /* strictly increasing, >= 0 */
-	int64_t *addr;          /* in [0, UmRequest.words) */
-} UmStream;
+#include "ubuf.h"
 
 typedef struct UmRequest {
 	int64_t words;          /* the bank's address space */
@@ -58,25 +53,6 @@ typedef struct UmRequest {
 	const UmStream *w, *r;
 } UmRequest;
 
-typedef struct UmConfig {
-	int ntiles;             /* tiles of the chain (1 without chaining) */
-	uint32_t **regs;        /* [tile][mi->nregs]: every register's value */
-	int *win;               /* write stream k -> tile input index (same on every tile) */
-	int *rout;              /* read stream k -> tile output index (of the chain's last tile) */
-	int nw, nr;
-	int controllers;        /* controllers enabled per tile */
-	double seconds;         /* solving */
-	/* What was solved, for inspection: the events each controller performs
-	 * (indexed like mi->ctrls; n 0 for a disabled one), in memsolve's form. */
-	int nctrls;
-	MemStream *streams;
-	int solves;             /* memsolve calls (controllers whose streams differ
-				 * only by constant shifts share one) */
-	int64_t *offsets;       /* [nw + nr]: the planned slack of each write
-				 * stream's storage write (cycles after its block is
-				 * complete) and each read stream's fetch (cycles before
-				 * the latest possible one) */
-} UmConfig;
 
 /* Configures the tiles for rq. Returns 1 and fills cfg (__give: free with
  * um_config_free), or 0 with a one-line reason in why ("the bank needs 3

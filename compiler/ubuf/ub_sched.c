@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ub.h"
+#include "ubuf.h"
 
 /* ---- isl notation ---- */
 

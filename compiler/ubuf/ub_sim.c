@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lower/hl_exec.h"
-#include "ub_sim.h"
+#include "../lower/lower.h"
+#include "ub_mem.h"
+#include "ubuf.h"
 
 typedef struct Hist {
 	uint64_t *v;

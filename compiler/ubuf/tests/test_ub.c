@@ -12,11 +12,8 @@
 #include "../../../common/tests/check.h"
 #include "../../../collateral/coll.h"
 #include "../../front/front.h"
-#include "../../lower/hl_dfg.h"
-#include "../../lower/hl_lower.h"
-#include "../ub.h"
-#include "../ub_map.h"
-#include "../ub_sim.h"
+#include "../../lower/lower.h"
+#include "../ubuf.h"
 
 typedef struct Built {
 	HProgram *p;
