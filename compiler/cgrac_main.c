@@ -5,14 +5,15 @@
 
 #include "../common/util.h"
 #include "front/front.h"
-#include "pipeline.h"
+#include "flow.h"
 
 static void usage(FILE *f)
 {
-	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit lowered|dfg|ubuf|mapped|place|route]\n"
+	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit STAGE]\n"
 	      "       cgrac APP.hl --run IN[,IN...] -o OUT.pgm\n"
 	      "       cgrac APP.hl --gen-input -o IN.pgm\n"
 	      "       cgrac APP.hl --check\n"
+	      "       cgrac --stages\n"
 	      "\n"
 	      "Compiles an application written in the Halide subset of LANGUAGES.md section 4.\n"
 	      "\n"
@@ -32,6 +33,8 @@ static void usage(FILE *f)
 	      "  --emit mapped    print the compute mapping (rules used) and the netlist\n"
 	      "  --emit place     print the placement: cell, tile, kind\n"
 	      "  --emit route     print every net's routed tree\n"
+	      "  --emit bitstream print the bitstream\n"
+	      "  --stages         list the stages in order: folder, what each consumes and produces\n"
 	      "  --run IN,...     run the reference interpreter on the input images (one per ImageParam\n"
 	      "                   the program reads, in declaration order) and write the output image\n"
 	      "  --run-lowered IN,...  the same through the lowered loop nest and the compute kernels on\n"
@@ -59,7 +62,8 @@ static void usage(FILE *f)
 }
 
 typedef struct Opts {
-	const char *app, *design, *out, *emit, *run;
+	const char *app, *design, *out, *run;
+	int emit;               /* the stage --emit stops after, or -1 */
 	int lowered;            /* 1: --run-lowered, 2: --sim-buffers */
 	int gen_input, check, quiet;
 	long seed;              /* -1: from input.yaml */
@@ -82,7 +86,7 @@ static long number_arg(const char *opt, const char *s, long lo, long hi)
 static int parse_opts(int argc, char **argv, Opts *o)
 {
 	memset(o, 0, sizeof *o);
-	o->seed = o->range_hi = -1;
+	o->seed = o->range_hi = o->emit = -1;
 	o->flags.pipeline = 1;
 	o->flags.hop_limit = CGRAC_HOP_LIMIT;
 	o->flags.pack = 1;
@@ -98,7 +102,14 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		} else if (!strcmp(a, "-o") && more) {
 			o->out = argv[++i];
 		} else if (!strcmp(a, "--emit") && more) {
-			o->emit = argv[++i];
+			o->emit = flow_stage(argv[++i]);
+			if (o->emit < 0) {
+				fprintf(stderr, "cgrac: --emit %s: expected %s\n", argv[i], flow_emit_names());
+				return 0;
+			}
+		} else if (!strcmp(a, "--stages")) {
+			flow_list(stdout);
+			exit(0);
 		} else if ((!strcmp(a, "--run") || !strcmp(a, "--run-lowered") || !strcmp(a, "--sim-buffers")) &&
 			   more) {
 			o->lowered = !strcmp(a, "--run-lowered") ? 1 : !strcmp(a, "--sim-buffers") ? 2 : 0;
@@ -148,14 +159,6 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	}
 	if (!o->app) {
 		fprintf(stderr, "cgrac: no application given\n");
-		return 0;
-	}
-	static const char *const stages[] = { "lowered", "dfg", "ubuf", "mapped", "place", "route", NULL };
-	int known = !o->emit;
-	for (int i = 0; stages[i] && !known; i++)
-		known = !strcmp(o->emit, stages[i]);
-	if (!known) {
-		fprintf(stderr, "cgrac: --emit %s: expected lowered, dfg, ubuf, mapped, place or route\n", o->emit);
 		return 0;
 	}
 	o->flags.quiet = o->quiet;
@@ -286,11 +289,10 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 	hl_bounds_free(&r);
 	Image out = { 0 };
 	double t0 = util_now();
-	if (ok && o->lowered == 2)
-		ok = cgrac_sim_buffers(p, o->design, inputs, &out, o->quiet, d) && write_image(&out, o->out);
-	else if (ok && o->lowered)
-		ok = cgrac_run_lowered(p, o->design, inputs, &out, d) && write_image(&out, o->out);
-	else if (ok)
+	if (ok && o->lowered) {
+		FlowRequest fr = { o->design, NULL, o->lowered == 2 ? FS_UBUF : FS_DFG, 0, inputs, &out, &o->flags };
+		ok = flow_run(p, &fr, d) && write_image(&out, o->out);
+	} else if (ok)
 		ok = hli_run(p, inputs, &out, d) && write_image(&out, o->out);
 	if (ok && !o->quiet)
 		fprintf(stderr, "cgrac: %s: %s %s (%d x %d x %d) in %.3f s -> %s\n", p->file,
@@ -325,8 +327,11 @@ int main(int argc, char **argv)
 		ok = 0, fprintf(stderr, "cgrac: --%s needs --design DIR\n", o.lowered == 2 ? "sim-buffers" : "run-lowered");
 	else if (ok && o.run)
 		ok = run(p, &o, d);
-	else if (ok && !o.check)
-		ok = cgrac_compile(p, o.design, o.out, o.emit, &o.flags, d);
+	else if (ok && !o.check) {
+		FlowRequest fr = { o.design, o.out, o.emit >= 0 ? (FlowStage)o.emit : FS_BITSTREAM, o.emit >= 0, NULL,
+				   NULL, &o.flags };
+		ok = flow_run(p, &fr, d);
+	}
 	diags_flush(d);
 	hl_free(p);
 	diags_free(d);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../../common/bv.h"
-#include "cmap.h"
+#include "backend.h"
 
 /* ---- rule patterns: "add(mul(a, b), c)", "sub(const(k), a)" ---- */
 
@@ -547,6 +547,37 @@ int cm_rom_input_regs(const CMap *m, int r)
 	const CmRom *rm = &m->roms.data[r];
 	int s = stage_after(m, rm->kernel, rm->addr);
 	return rm->stage - m->mem->lookup.latency - (s < 0 ? 0 : s);
+}
+
+/* ---- registers granted to later stages ---- */
+
+static void raise_to(int *have, int want)
+{
+	if (want > *have)
+		*have = want;
+}
+
+void cm_grant_registers(CMap *m, const RegRequests *r)
+{
+	vec_foreach(r, i) {
+		const RegRequest *q = &r->data[i];
+		if (q->target == REG_PE_INPUT)
+			raise_to(&m->extra_in[q->index], q->extra);
+		else if (q->target == REG_ROM_ADDRESS)
+			raise_to(&m->extra_rom[q->index], q->extra);
+		else
+			raise_to(&m->extra_out[q->index], q->extra);
+	}
+}
+
+int cm_extra_registers(const CMap *m)
+{
+	int n = 0;
+	for (int i = 0; i < m->insts.len * m->pe->ninputs; i++)
+		n += m->extra_in[i];
+	vec_foreach(&m->roms, r) n += m->extra_rom[r];
+	vec_foreach(&m->g->kernels, k) n += m->extra_out[k];
+	return n;
 }
 
 /* ---- output ---- */

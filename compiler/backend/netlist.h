@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "cmap.h"
+#include "backend.h"
 #include "../ubuf/ubuf.h"
 
 typedef enum { NL_PE, NL_MEM, NL_IO } NlKind;
