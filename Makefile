@@ -75,8 +75,10 @@ test_lake.main       := lake/tests/test_lake.c
 test_lake.libs       := $(lake.libs)
 test_canal.main      := canal/tests/test_canal.c
 test_canal.libs      := $(canal.libs)
-test_cgrac.main      := compiler/tests/test_cgrac.c
-test_cgrac.libs      := $(compiler.libs)
+test_front.main      := compiler/front/tests/test_front.c
+test_front.libs      := front common
+test_lower.main      := compiler/lower/tests/test_lower.c
+test_lower.libs      := lower front collateral common
 test_ub.main         := compiler/ubuf/tests/test_ub.c
 test_ub.libs         := $(compiler.libs)
 test_ubmem.main      := compiler/ubuf/tests/test_ubmem.c
@@ -87,7 +89,7 @@ test_place.main      := compiler/backend/tests/test_place.c
 test_place.libs      := $(compiler.libs)
 
 TOOLS := peak lake canal cgrac verif
-TESTS := test_bv test_containers test_diag test_yaml test_util test_affine test_meminfo test_memmodel test_bitstream test_peinfo test_peak test_lake test_canal test_cgrac test_ub test_ubmem test_route test_place
+TESTS := test_bv test_containers test_diag test_yaml test_util test_affine test_meminfo test_memmodel test_bitstream test_peinfo test_peak test_lake test_canal test_front test_lower test_ub test_ubmem test_route test_place
 # Every tool and test is also built with AddressSanitizer and UBSan into build/san/bin/.
 SAN   := $(TOOLS) $(TESTS)
 

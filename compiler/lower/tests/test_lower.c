@@ -1,0 +1,139 @@
+/* test_lower.c - unit tests of lowering with schedules the applications do
+ * not use (split, unroll with a factor, compute_at an inner loop, in(),
+ * wide intermediates narrowed, an update stage kept), each checked by
+ * running the lowered kernels on hardware words against the interpreter. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../collateral/coll.h"
+#include "../../../common/rng.h"
+#include "../../../common/tests/check.h"
+#include "../../front/front.h"
+#include "../lower.h"
+
+/* ---- lowering, checked by running it ---- */
+
+static Collateral all_ops(void)
+{
+	static const char *const ops[] = {
+		"add", "sub", "mul", "mulmid", "smulmid", "umulhi", "smulhi", "and", "or", "xor", "not", "shl",
+		"lshr", "ashr", "eq", "neq", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge", "umin", "umax",
+		"smin", "smax", "abs", "absd", "mux", "const", "and1", "or1", "xor1", "not1", "mux1", "const1",
+	};
+	Collateral c;
+	memset(&c, 0, sizeof c);
+	c.pe = xstrdup("test_pe");
+	c.rules_file = xstrdup("test_pe.rules.yaml");
+	c.word = 16;
+	strmap_init(&c.ops);
+	for (int i = 0; i < COUNT(ops); i++)
+		strmap_put(&c.ops, ops[i], 1);
+	return c;
+}
+
+/* Lowers src, runs its kernels and the interpreter on a random input, and
+ * compares; returns the lowered text's length (0 on failure). */
+static void lower_and_compare(const char *what, const char *src, const char *must_print)
+{
+	Diags *d = diags_new(stdout);
+	HProgram *p = hl_parse(what, src, d), *q = hl_parse(what, src, d);
+	if (!CHECK(p && q, "%s: parses", what)) {
+		hl_free(p);
+		hl_free(q);
+		diags_free(d);
+		return;
+	}
+	HRegions r;
+	hl_bounds(p, &r, d);
+	Image in = { p->images.data[0].dims, { 0 }, NULL };
+	for (int i = 0; i < in.dims; i++)
+		in.extent[i] = (int)r.image[0][i].hi + 1;
+	hl_bounds_free(&r);
+	image_alloc(&in);
+	Rng g;
+	rng_seed(&g, 9);
+	for (long i = 0; i < image_size(&in); i++)
+		in.px[i] = (uint16_t)rng_bits(&g, 16);
+	Image gold, hw = { 0 };
+	Collateral c = all_ops();
+	LProgram L;
+	DGraph dg = { 0 };
+	int ok = hli_run(p, &in, &gold, d);
+	int low = ok && hl_lower(&L, q, d) && dfg_build(&dg, &L, &c, d);
+	if (low)
+		hx_run(&L, &dg, &in, &hw);
+	CHECK(low, "%s: lowers and runs", what);
+	if (low) {
+		CHECK(image_size(&gold) == image_size(&hw) &&
+			      !memcmp(gold.px, hw.px, sizeof *gold.px * (size_t)image_size(&gold)),
+		      "%s: the lowered kernels compute the interpreter's output", what);
+		FILE *f = tmpfile();
+		hl_lower_print(&L, f);
+		long len = ftell(f);
+		char *buf = xcalloc((size_t)len + 1, 1);
+		rewind(f);
+		if (fread(buf, 1, (size_t)len, f) != (size_t)len)
+			buf[0] = 0;
+		fclose(f);
+		CHECK(strstr(buf, must_print) != NULL, "%s: the loop nest shows '%s'", what, must_print);
+		free(buf);
+	}
+	if (ok)
+		image_free(&gold);
+	image_free(&hw);
+	image_free(&in);
+	dfg_free(&dg);
+	if (low || L.p)
+		hl_lower_free(&L);
+	coll_free(&c);
+	hl_free(p);
+	hl_free(q);
+	diags_free(d);
+}
+
+static void test_lowering(void)
+{
+	lower_and_compare("split+unroll",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\"), xo(\"xo\"), xi(\"xi\");\n"
+			  "Func g(\"g\"), f(\"f\");\ng(x, y) = in(x, y) + in(x, y + 1);\n"
+			  "f(x, y) = g(x, y) - g(x + 2, y);\nf.bound(x, 0, 12).bound(y, 0, 5);\n"
+			  "f.split(x, xo, xi, 4).unroll(xi, 2);\ng.compute_at(f, y);\nhw_accelerate(f);\n"
+			  "stream_to_accelerator(in);\n",
+			  "for f.s0.x.xi in [0, 2):");
+	lower_and_compare("compute_at inner tile loop",
+			  "ImageParam in(UInt(16), 2, \"in\");\n"
+			  "Var x(\"x\"), y(\"y\"), xo(\"xo\"), yo(\"yo\"), xi(\"xi\"), yi(\"yi\");\n"
+			  "Func g(\"g\"), f(\"f\");\ng(x, y) = in(x, y) * 3;\n"
+			  "f(x, y) = g(x, y) + g(x + 1, y + 1);\nf.bound(x, 0, 8).bound(y, 0, 8);\n"
+			  "f.tile(x, y, xo, yo, xi, yi, 4, 4);\ng.compute_at(f, xo);\nhw_accelerate(f);\n"
+			  "stream_to_accelerator(in);\n",
+			  "for g.s0.x in [f.s0.x.xo * 4, +5):");
+	lower_and_compare("in() and a signed pipeline",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc a(\"a\"), f(\"f\");\n"
+			  "a(x, y) = cast<int16_t>(in(x, y)) - cast<int16_t>(in(x + 1, y));\n"
+			  "f(x, y) = cast<uint16_t>(abs(a(x, y)) + absd(a(x, y), a(x, y + 1)) / 2);\n"
+			  "f.bound(x, 0, 6).bound(y, 0, 6);\na.compute_root();\nin.in().compute_root();\n"
+			  "hw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "produce in_in:");
+	lower_and_compare("wide intermediates narrowed",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc f(\"f\");\n"
+			  "f(x, y) = cast<uint16_t>((i32(cast<int16_t>(in(x, y))) * i32(cast<int16_t>(in(x, y + 1)))) >> 16)"
+			  " + cast<uint16_t>(max(u32(in(x, y) >> 8) * u32(in(x + 1, y) >> 8), 9) >> 4)"
+			  " + cast<uint16_t>(u32(in(x, y)) * 5 + u32(in(x, y + 1)));\n"
+			  "f.bound(x, 0, 5).bound(y, 0, 5);\nhw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "produce f:");
+	lower_and_compare("update stage kept, reduction over a row",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc s(\"s\"), f(\"f\");\n"
+			  "RDom r(0, 4);\ns(x, y) = cast<uint16_t>(1);\ns(x, y) = s(x, y) * 3 + in(x + r, y);\n"
+			  "f(x, y) = s(x, y);\nf.bound(x, 0, 5).bound(y, 0, 3);\ns.compute_root();\n"
+			  "hw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "for s.s1.r.x in [0, 4):");
+}
+
+int main(void)
+{
+	static const TestCase tests[] = {
+		{ "lowering", test_lowering },
+	};
+	return check_run("lower", tests, COUNT(tests));
+}
