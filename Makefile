@@ -80,13 +80,13 @@ test_front.libs      := front common
 test_lower.main      := compiler/lower/tests/test_lower.c
 test_lower.libs      := lower front collateral common
 test_ub.main         := compiler/ubuf/tests/test_ub.c
-test_ub.libs         := $(compiler.libs)
+test_ub.libs         := ubuf lower front collateral common
 test_ubmem.main      := compiler/ubuf/tests/test_ubmem.c
-test_ubmem.libs      := $(compiler.libs)
+test_ubmem.libs      := ubuf collateral common
 test_route.main      := compiler/backend/tests/test_route.c
-test_route.libs      := $(compiler.libs)
+test_route.libs      := backend collateral common
 test_place.main      := compiler/backend/tests/test_place.c
-test_place.libs      := $(compiler.libs)
+test_place.libs      := backend common
 
 TOOLS := peak lake canal cgrac verif
 TESTS := test_bv test_containers test_diag test_yaml test_util test_affine test_meminfo test_memmodel test_bitstream test_peinfo test_peak test_lake test_canal test_front test_lower test_ub test_ubmem test_route test_place
