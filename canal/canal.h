@@ -1,4 +1,4 @@
-/* canal.h - Canal interconnect specs (LANGUAGES.md section 3) and the graph
+/* canal.h - Canal interconnect specs (docs/interconnect.md) and the graph
  * built from them (canal/COLLATERAL.md): the array, the cores it holds, and
  * the directed graph of switch boxes, connection boxes and pipeline
  * registers from which the Verilog, routing.graph and config.map follow. */

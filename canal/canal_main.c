@@ -15,7 +15,7 @@ static const char usage[] =
 	"           DIR holds the collateral of the spec's cores (bin/peak and bin/lake write it);\n"
 	"           writes DIR/cgra.v, DIR/routing.graph, DIR/config.map and DIR/design.yaml\n"
 	"       canal check SPEC...\n"
-	"           read and check interconnect specs (LANGUAGES.md section 3)\n"
+	"           read and check interconnect specs (docs/interconnect.md)\n"
 	"       canal cores SPEC\n"
 	"           print the paths of the PE and MEM specs the design names, one per line\n"
 	"Every command exits non-zero on error and writes nothing partial.\n";

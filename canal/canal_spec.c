@@ -1,6 +1,6 @@
-/* canal_spec.c - reading and checking interconnect specs (LANGUAGES.md
- * section 3). Every error is reported at its position and the reader goes
- * on, so one run shows every error of a file. */
+/* canal_spec.c - reading and checking interconnect specs
+ * (docs/interconnect.md). Every error is reported at its position and the
+ * reader goes on, so one run shows every error of a file. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -237,7 +237,7 @@ static CanalFile *load_doc(YDoc *doc, Diags *d)
 	Reader r = { f, f->spec, f->arena, d };
 	if (!doc->root || doc->root->kind != YN_MAP)
 		diag_error(d, doc->file, doc->root ? doc->root->line : 1, doc->root ? doc->root->col : 1,
-			   "expected an interconnect spec (LANGUAGES.md section 3)");
+			   "expected an interconnect spec (docs/interconnect.md)");
 	else
 		read_root(&r, doc->root);
 	if (diags_errors(d) > errors) {

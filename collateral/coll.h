@@ -1,5 +1,5 @@
 /* collateral.h - what the front end reads of a chip's collateral
- * (rtl_out/<design>/, ARCHITECTURE.md): the PE named by design.yaml, its
+ * (rtl_out/<design>/, docs/architecture.md): the PE named by design.yaml, its
  * word width (the widest data input of <pe>.info.yaml) and the IR
  * operations its <pe>.rules.yaml knows (those with a rule and those it
  * lists as unsupported), read through collateral/peinfo; and the memory tile:

@@ -24,7 +24,7 @@ char *vw_range(char *buf, int width);
 /* 1 if name is a Verilog or SystemVerilog reserved word. */
 int vw_is_keyword(const char *name);
 
-/* A configuration register on the bus of ARCHITECTURE.md: `width` bits
+/* A configuration register on the bus of docs/architecture.md: `width` bits
  * (1..32) written from config_data when config_wr is high and
  * config_addr[31:16] equals `key`, cleared by rst. */
 typedef struct VwCfgReg {

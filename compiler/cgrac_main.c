@@ -15,7 +15,7 @@ static void usage(FILE *f)
 	      "       cgrac APP.hl --check\n"
 	      "       cgrac --stages\n"
 	      "\n"
-	      "Compiles an application written in the Halide subset of LANGUAGES.md section 4.\n"
+	      "Compiles an application written in the Halide subset of docs/applications.md.\n"
 	      "\n"
 	      "  --design DIR     the chip's collateral (rtl_out/<design>/): the word width and the\n"
 	      "                   IR operations come from its PE collateral\n"

@@ -1,4 +1,4 @@
-/* lake.h - Lake memory specifications (LANGUAGES.md section 2): a graph of
+/* lake.h - Lake memory specifications (docs/mem.md): a graph of
  * storage units (SRAMs, register files) with ports, the tile's input and
  * output word ports, and the edges between them, plus what the controllers
  * (iteration domains, address and schedule generators) may do and an

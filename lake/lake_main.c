@@ -14,7 +14,7 @@ static const char usage[] =
 	"usage: lake SPEC -o DIR [-q]\n"
 	"           generate DIR/<mem>.v, DIR/<mem>.info.yaml and DIR/<mem>.smt2\n"
 	"       lake check SPEC...\n"
-	"           read and check MEM specs (LANGUAGES.md section 2) and print a summary\n"
+	"           read and check MEM specs (docs/mem.md) and print a summary\n"
 	"       lake solve DIR/<mem>.info.yaml --ctrl NAME (--stream FILE | --affine FILE) [-o REGS]\n"
 	"           solve a controller's configuration registers for a stream of operations\n"
 	"           (see lake/COLLATERAL.md for the request formats)\n"

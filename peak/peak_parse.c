@@ -1,5 +1,5 @@
 /* peak_parse.c - lexer and recursive-descent parser for PEak behaviours, the
- * small Python-like language of LANGUAGES.md section 1. The text sits in a YAML
+ * small Python-like language of docs/pe.md. The text sits in a YAML
  * scalar; every token keeps its position in the YAML file. Indentation gives
  * INDENT and DEDENT tokens as in Python; newlines inside brackets are ignored. */
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* peak_spec.c - reads PE and IR specification files (LANGUAGES.md section 1):
+/* peak_spec.c - reads PE and IR specification files (docs/pe.md):
  * the YAML structure, type expressions (bit, bits(N), enum { ... }, aliases), the
  * instruction's field layout, ports, state and delays; then hands the behaviour
  * to the parser and lowering. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance figures of the generators (BENCHMARKS.md):
+# The performance figures of the generators (apps/README.md, "Figures"):
 #  - PEak: rewrite-rule synthesis time per rule and in total, for every PE
 #    spec; generation time of Verilog and info alone; Verilator bench
 #    throughput (vectors per second) and build time;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The co-simulation of an application (make sim; verification level 5 of
-# ARCHITECTURE.md): the compiler's bitstream and io.yaml for DESIGN, run on
+# docs/architecture.md): the compiler's bitstream and io.yaml for DESIGN, run on
 # the design's Verilator model (verif/build.sh --probes none, built once and
 # cached) by bin/verif app, which streams the input image in, assembles
 # build/<design>/<app>/output.<ext> and compares it bit for bit with the

@@ -1,5 +1,5 @@
 /* verif_app.h - the co-simulation of an application (verification level 5 of
- * ARCHITECTURE.md): its bitstream loaded into the design's Verilator model,
+ * docs/architecture.md): its bitstream loaded into the design's Verilator model,
  * its input images streamed in and its output streams assembled into an
  * image that must equal the golden image bit for bit. The application is
  * described by the compiler's `<app>.io.yaml` (verif/README.md,

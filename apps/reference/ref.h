@@ -1,5 +1,5 @@
 /* ref.h - independent C references of the application suite (apps/<app>/<app>.hl),
- * written directly from BENCHMARKS.md's definitions and the exact arithmetic of
+ * written directly from the definitions of apps/README.md and the exact arithmetic of
  * the .hl files under Halide's rules, not through any interpreter. They check
  * cgrac's interpreter, and real Halide checks them (apps/reference/tests/).
  *

@@ -5,7 +5,7 @@
  *   lut(v) = uint16(256 / v)                                         int32
  *   ratio(x, y) = sharpen(x, y) lut(max(gray(x+3, y+3), 1))          uint16, wraps
  *   unsharp(x, y, c) = uint16((uint32(ratio(x, y)) uint32(input(x+3, y+3, c))) >> 8)
- * with k the 7x7 Gaussian (sigma 1.5) of BENCHMARKS.md, over 3 x 58 x 58 outputs
+ * with k the 7x7 Gaussian (sigma 1.5) of apps/README.md, over 3 x 58 x 58 outputs
  * from a 3 x 64 x 64 input. */
 #include "ref.h"
 
