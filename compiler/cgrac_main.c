@@ -23,6 +23,8 @@ static void usage(FILE *f)
 	      "                   Without --emit: the whole flow, buffers, compute mapping, placement,\n"
 	      "                   routing, timing, bitstream: OUT/<app>.bs, .io.yaml, .report.yaml, .svg,\n"
 	      "                   .mapped.json, .place, .route, .ubuf, .mem, .dfg.json\n"
+	      "  --emit STAGE     stop after a stage (cgrac --stages lists them in order) and print\n"
+	      "                   its result; lowered, dfg and ubuf also write it into OUT:\n"
 	      "  --emit lowered   print the loop nest lowered by the schedule (and write OUT/<app>.lowered)\n"
 	      "  --emit dfg       write the compute kernels as graphs of IR operations (OUT/<app>.dfg.json)\n"
 	      "  --emit ubuf      write the unified buffers: ports, domains, access maps, cycle schedules\n"
