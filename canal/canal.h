@@ -11,6 +11,7 @@
 #include "../common/arena.h"
 #include "../collateral/coreinfo.h"
 #include "../common/diag.h"
+#include "../common/gstore.h"
 #include "../common/yamlr.h"
 
 #define CANAL_MAX_WIDTHS 4
@@ -68,19 +69,17 @@ typedef struct CanalNode {
 	int side, track;        /* -1 when not a track node */
 	const char *name;
 	int *in;                /* incoming edges: source node ids, in select order */
-	int nin, capin;
+	int nin;
 	int *out;
-	int nout, capout;
+	int nout;
 } CanalNode;
 
 typedef struct CanalGraph {
-	Arena *arena;
+	GStore store;           /* node names, their index and the arena */
 	const CanalSpec *spec;
 	const CoreInfo *pe, *mem, *io;
 	CanalNode *nodes;
 	int nnodes, capnodes;
-	/* lookup: node id of a name */
-	void *names;
 } CanalGraph;
 
 /* The kind of tile at (x, y). */

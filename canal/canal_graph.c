@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/strmap.h"
 #include "../common/util.h"
 #include "canal.h"
 
@@ -51,46 +50,23 @@ static int add_node(CanalGraph *g, CanalNodeKind kind, int width, int x, int y, 
 	memset(n, 0, sizeof *n);
 	*n = (CanalNode){ .kind = kind, .width = width, .x = x, .y = y, .side = side, .track = track,
 			  .name = name };
-	ALWAYS(strmap_put(g->names, name, g->nnodes));
+	ALWAYS(gstore_name(&g->store, name, g->nnodes));
 	return g->nnodes++;
-}
-
-static void push(int **v, int *n, int *cap, int x)
-{
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 4;
-		*v = xrealloc(*v, (size_t)*cap * sizeof **v);
-	}
-	(*v)[(*n)++] = x;
 }
 
 static void add_edge(CanalGraph *g, int from, int to)
 {
-	push(&g->nodes[to].in, &g->nodes[to].nin, &g->nodes[to].capin, from);
-	push(&g->nodes[from].out, &g->nodes[from].nout, &g->nodes[from].capout, to);
-}
-
-static int drop(int *v, int *n, int x)
-{
-	for (int i = 0; i < *n; i++)
-		if (v[i] == x) {
-			memmove(&v[i], &v[i + 1], (size_t)(*n - i - 1) * sizeof *v);
-			(*n)--;
-			return 1;
-		}
-	return 0;
+	gstore_link(g->nodes, from, to);
 }
 
 static int remove_edge(CanalGraph *g, int from, int to)
 {
-	return drop(g->nodes[to].in, &g->nodes[to].nin, from) &&
-	       drop(g->nodes[from].out, &g->nodes[from].nout, to);
+	return gstore_unlink(g->nodes, from, to);
 }
 
 int canal_find(const CanalGraph *g, const char *name)
 {
-	intptr_t id;
-	return strmap_get(g->names, name, &id) ? (int)id : -1;
+	return gstore_find(&g->store, name);
 }
 
 /* ---- the array ---- */
@@ -113,7 +89,7 @@ const CoreInfo *canal_tile_core(const CanalGraph *g, int x, int y)
 static const char *track_name(CanalGraph *g, const char *kind, int w, int x, int y, int side, int t,
 			      const char *dir)
 {
-	return arena_printf(g->arena, "%s%d_x%d_y%d_%c%s_t%d", kind, w, x, y, side_letter[side], dir, t);
+	return arena_printf(g->store.arena, "%s%d_x%d_y%d_%c%s_t%d", kind, w, x, y, side_letter[side], dir, t);
 }
 
 /* The node ids of the track nodes are computed rather than looked up:
@@ -153,10 +129,10 @@ static void pass_tiles(CanalGraph *g, Layout *lay)
 			const CoreInfo *c = canal_tile_core(g, x, y);
 			for (int i = 0; i < c->nins; i++)
 				add_node(g, CN_PORT_IN, c->ins[i].width, x, y, -1, -1,
-					 arena_printf(g->arena, "x%d_y%d_%s", x, y, c->ins[i].name));
+					 arena_printf(g->store.arena, "x%d_y%d_%s", x, y, c->ins[i].name));
 			for (int i = 0; i < c->nouts; i++)
 				add_node(g, CN_PORT_OUT, c->outs[i].width, x, y, -1, -1,
-					 arena_printf(g->arena, "x%d_y%d_%s", x, y, c->outs[i].name));
+					 arena_printf(g->store.arena, "x%d_y%d_%s", x, y, c->outs[i].name));
 		}
 }
 
@@ -176,7 +152,7 @@ static void pass_switchboxes(CanalGraph *g, const Layout *lay)
 	for (int y = 0; y <= s->rows; y++)
 		for (int x = 0; x < s->cols; x++) {
 			const CoreInfo *c = canal_tile_core(g, x, y);
-			int first_out = canal_find(g, arena_printf(g->arena, "x%d_y%d_%s", x, y,
+			int first_out = canal_find(g, arena_printf(g->store.arena, "x%d_y%d_%s", x, y,
 								    c->nouts ? c->outs[0].name : ""));
 			for (int wi = 0; wi < s->nwidths; wi++)
 				for (int so = 0; so < 4; so++)
@@ -204,7 +180,7 @@ static void pass_connection_boxes(CanalGraph *g, const Layout *lay)
 				int wi = width_index(s, c->ins[i].width);
 				if (wi < 0)
 					continue;   /* no network of that width: reported by canal_build */
-				int in = canal_find(g, arena_printf(g->arena, "x%d_y%d_%s", x, y, c->ins[i].name));
+				int in = canal_find(g, arena_printf(g->store.arena, "x%d_y%d_%s", x, y, c->ins[i].name));
 				for (int side = 0; side < 4; side++)
 					for (int k = 0; k < (s->cb_all ? s->tracks[wi] : s->ncb_tracks); k++)
 						add_edge(g, sb_node(g, lay, wi, x, y, side, s->cb_all ? k : s->cb_tracks[k], 0), in);
@@ -315,13 +291,11 @@ CanalGraph *canal_build(const CanalSpec *s, const CoreInfo *pe, const CoreInfo *
 	if (!ok)
 		return NULL;
 	CanalGraph *g = xcalloc(1, sizeof *g);
-	g->arena = arena_new();
+	gstore_init(&g->store);
 	g->spec = s;
 	g->pe = pe;
 	g->mem = mem;
 	g->io = coreinfo_io(s->width, s->nwidths);
-	g->names = xcalloc(1, sizeof(StrMap));
-	strmap_init(g->names);
 	Layout lay;
 	memset(&lay, 0, sizeof lay);
 	void (*const passes[])(CanalGraph *, const Layout *) = { pass_switchboxes, pass_connection_boxes,
@@ -341,14 +315,8 @@ void canal_graph_free(CanalGraph *g)
 {
 	if (!g)
 		return;
-	for (int i = 0; i < g->nnodes; i++) {
-		free(g->nodes[i].in);
-		free(g->nodes[i].out);
-	}
-	free(g->nodes);
-	strmap_free(g->names);
-	free(g->names);
+	gstore_free_nodes(g->nodes, g->nnodes);
 	coreinfo_free((CoreInfo *)g->io);
-	arena_free(g->arena);
+	gstore_free(&g->store);
 	free(g);
 }

@@ -185,12 +185,13 @@ static void read_io(Reader *r, const YNode *n)
 		yread_choice(r->d, ymap_get(n, "side"), "the IO side (IO tiles sit on the north edge)", sides);
 }
 
-static void read_root(Reader *r, const YNode *root)
+static void read_root(void *ctx, const YNode *root)
 {
 	static const char *const keys[] = { "interconnect", "array", "cores", "io", "tracks", "switchbox",
 					    "connection_box", "registers", "edits", NULL };
 	static const char *const topologies[] = { "disjoint", "wilton", "imran", NULL };
 	static const char *const reg_keys[] = { "switchbox_outputs", NULL };
+	Reader *r = ctx;
 	CanalSpec *s = r->s;
 	ymap_check_keys(root, keys, "an interconnect spec", r->d);
 	for (int i = 0; i < 5; i++)
@@ -225,22 +226,14 @@ static void read_root(Reader *r, const YNode *root)
 		read_edits(r, n);
 }
 
-static CanalFile *load_doc(YDoc *doc, Diags *d)
+static CanalFile *load(const char *path, const char *text, Diags *d)
 {
-	int errors = diags_errors(d);
 	CanalFile *f = xcalloc(1, sizeof *f);
 	f->arena = arena_new();
-	f->doc = doc;
 	f->spec = arena_alloc(f->arena, sizeof(CanalSpec));
-	memset(f->spec, 0, sizeof(CanalSpec));
-	f->spec->file = arena_strdup(f->arena, doc->file);
+	f->spec->file = arena_strdup(f->arena, path);
 	Reader r = { f, f->spec, f->arena, d };
-	if (!doc->root || doc->root->kind != YN_MAP)
-		diag_error(d, doc->file, doc->root ? doc->root->line : 1, doc->root ? doc->root->col : 1,
-			   "expected an interconnect spec (docs/interconnect.md)");
-	else
-		read_root(&r, doc->root);
-	if (diags_errors(d) > errors) {
+	if (!ydoc_read(path, text, NULL, "an interconnect spec (docs/interconnect.md)", read_root, &r, &f->doc, d)) {
 		canal_file_free(f);
 		return NULL;
 	}
@@ -249,14 +242,12 @@ static CanalFile *load_doc(YDoc *doc, Diags *d)
 
 CanalFile *canal_load(const char *path, Diags *d)
 {
-	YDoc *doc = ydoc_load_file(path, d);
-	return doc ? load_doc(doc, d) : NULL;
+	return load(path, NULL, d);
 }
 
 CanalFile *canal_load_string(const char *name, const char *text, Diags *d)
 {
-	YDoc *doc = ydoc_load_string(name, text, d);
-	return doc ? load_doc(doc, d) : NULL;
+	return load(name, text, d);
 }
 
 void canal_file_free(CanalFile *f)

@@ -152,7 +152,7 @@ void canal_write_design(const CanalGraph *g, FILE *f)
 	yw_str(&w, "io", "north");
 	yw_seq(&w, "widths");
 	for (int i = 0; i < s->nwidths; i++)
-		yw_item_str(&w, arena_printf(g->arena, "%d", s->width[i]));
+		yw_item_str(&w, arena_printf(g->store.arena, "%d", s->width[i]));
 	yw_end(&w);
 	yw_map(&w, "cores");
 	const CoreInfo *cores[2] = { g->pe, g->mem };
@@ -162,13 +162,13 @@ void canal_write_design(const CanalGraph *g, FILE *f)
 			continue;
 		yw_flow_begin(&w, keys[k]);
 		yw_fstr(&w, "name", cores[k]->name);
-		yw_fstr(&w, "info", arena_printf(g->arena, "%s.info.yaml", cores[k]->name));
+		yw_fstr(&w, "info", arena_printf(g->store.arena, "%s.info.yaml", cores[k]->name));
 		yw_fstr(&w, "verilog", cores[k]->verilog);
 		yw_flow_end(&w);
 	}
 	yw_end(&w);
 	yw_seq(&w, "tiles");
-	char *row = arena_alloc(g->arena, (size_t)s->cols + 1);
+	char *row = arena_alloc(g->store.arena, (size_t)s->cols + 1);
 	for (int y = 0; y <= s->rows; y++) {
 		for (int x = 0; x < s->cols; x++)
 			row[x] = "IPM"[canal_tile_kind(s, x, y)];

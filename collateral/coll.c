@@ -1,10 +1,11 @@
-/* collateral.c - what the front end needs of a chip (collateral.h). */
+/* coll.c - what the compiler needs of a chip (coll.h): the cores and tiles
+ * of the design's manifest (collateral/design) and the cores' collateral. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "peinfo.h"
-#include "../common/yamlr.h"
 #include "coll.h"
+#include "design.h"
+#include "peinfo.h"
 
 /* The word (the widest PE input) and the IR operations of the PE's info and
  * rules files, read and cross-checked by collateral/peinfo. */
@@ -24,47 +25,43 @@ static int read_pe(const char *info_path, const char *rules_path, Collateral *c,
 	return 1;
 }
 
-/* The memory tile named by design.yaml's cores.mem, if any. */
-static int read_mem(const char *dir, const YNode *mem, Collateral *c, Diags *d)
+/* The memory tile the manifest names, if any: its info and SMT model. */
+static int read_mem(const Design *m, Collateral *c, Diags *d)
 {
-	const YNode *name = ymap_get(mem, "name"), *info = ymap_get(mem, "info");
-	if (!mem)
+	if (!m->mem.name)
 		return 1;
-	if (!name || !info || name->kind != YN_SCALAR || info->kind != YN_SCALAR)
-		return 0;
-	char *ip = util_path_join(dir, info->value);
-	char *sn = xasprintf("%s.smt2", name->value);
-	char *sp = util_path_join(dir, sn);
-	c->mem = meminfo_load(ip, d);
+	const char *sp = design_path(m, arena_printf(m->arena, "%s.smt2", m->mem.name));
+	c->mem = meminfo_load(design_path(m, m->mem.info), d);
 	c->mem_smt2 = c->mem ? util_read_file(sp, NULL) : NULL;
 	if (c->mem && !c->mem_smt2)
 		diag_error(d, sp, 0, 0, "cannot read the memory tile's SMT model");
-	int ok = c->mem && c->mem_smt2;
-	free(ip);
-	free(sn);
-	free(sp);
-	return ok;
+	return c->mem && c->mem_smt2;
 }
 
-/* design.yaml's tiles: one string per row, north (IO) first. */
-static int read_tiles(const char *path, const YNode *tiles, Collateral *c, Diags *d)
+/* The manifest's tiles: one string per row, north (IO) first. */
+static void copy_tiles(const Design *m, Collateral *c)
 {
-	if (!tiles || tiles->kind != YN_SEQ || tiles->len < 1) {
-		diag_error(d, path, 1, 1, "expected 'tiles:', a string per row of the array");
-		return 0;
-	}
-	c->rows = tiles->len;
-	c->cols = (int)strlen(tiles->items[0]->value);
+	c->rows = m->rows;
+	c->cols = m->cols;
 	c->tiles = xcalloc((size_t)c->rows + 1, sizeof *c->tiles);
 	for (int y = 0; y < c->rows; y++) {
-		const YNode *row = tiles->items[y];
-		c->tiles[y] = xstrdup(row->value);
-		if (row->kind != YN_SCALAR || (int)strlen(row->value) != c->cols ||
-		    strspn(row->value, "IPM") != strlen(row->value)) {
-			ynode_error(d, row, "expected a row of %d tile kinds (I, P or M)", c->cols);
-			return 0;
-		}
+		c->tiles[y] = xcalloc((size_t)c->cols + 1, 1);
+		memcpy(c->tiles[y], m->tiles + y * m->cols, (size_t)c->cols);
 	}
+}
+
+/* The cores the manifest names, then its tiles. */
+static int read_design(const Design *m, Collateral *c, Diags *d)
+{
+	c->pe = xstrdup(m->pe.name);
+	c->rules_file = xasprintf("%s.rules.yaml", m->pe.name);
+	if (!read_pe(design_path(m, m->pe.info), design_path(m, c->rules_file), c, d))
+		return 0;
+	if (!read_mem(m, c, d)) {
+		diag_error(d, design_path(m, "design.yaml"), 1, 1, "expected 'cores: { mem: { name: ..., info: ... } }'");
+		return 0;
+	}
+	copy_tiles(m, c);
 	return 1;
 }
 
@@ -73,35 +70,16 @@ int coll_load(const char *dir, Collateral *c, Diags *d)
 	memset(c, 0, sizeof *c);
 	strmap_init(&c->ops);
 	c->dir = xstrdup(dir);
-	char *path = util_path_join(dir, "design.yaml");
-	YDoc *doc = ydoc_load_file(path, d);
-	int ok = 0;
-	if (doc) {
-		const YNode *pe = ymap_get(ymap_get(doc->root, "cores"), "pe");
-		const YNode *name = ymap_get(pe, "name"), *info = ymap_get(pe, "info");
-		if (!name || !info || name->kind != YN_SCALAR || info->kind != YN_SCALAR) {
-			diag_error(d, path, 1, 1, "expected 'cores: { pe: { name: ..., info: ... } }'");
-		} else {
-			c->pe = xstrdup(name->value);
-			char *ip = util_path_join(dir, info->value);
-			char *rn = xasprintf("%s.rules.yaml", name->value);
-			char *rp = util_path_join(dir, rn);
-			ok = read_pe(ip, rp, c, d);
-			if (ok && !read_mem(dir, ymap_get(ymap_get(doc->root, "cores"), "mem"), c, d)) {
-				diag_error(d, path, 1, 1, "expected 'cores: { mem: { name: ..., info: ... } }'");
-				ok = 0;
-			}
-			if (ok && !read_tiles(path, ymap_get(doc->root, "tiles"), c, d))
-				ok = 0;
-			c->rules_file = rn;
-			free(ip);
-			free(rp);
-		}
-		ydoc_free(doc);
-	} else {
+	int loaded, ok = 0;
+	Design *m = design_load(dir, &loaded, d);
+	if (m) {
+		ok = read_design(m, c, d);
+		design_free(m);
+	} else if (!loaded) {
+		char *path = util_path_join(dir, "design.yaml");
 		diag_error(d, path, 0, 0, "no design collateral here (run make rtl DESIGN=...)");
+		free(path);
 	}
-	free(path);
 	diags_flush(d);
 	return ok;
 }

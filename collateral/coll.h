@@ -1,6 +1,7 @@
-/* collateral.h - what the front end reads of a chip's collateral
- * (rtl_out/<design>/, docs/architecture.md): the PE named by design.yaml, its
- * word width (the widest data input of <pe>.info.yaml) and the IR
+/* coll.h - what the compiler reads of a chip's collateral
+ * (rtl_out/<design>/, docs/architecture.md): the array's tiles and the PE
+ * named by design.yaml (read by collateral/design.h), the PE's word
+ * width (the widest data input of <pe>.info.yaml) and the IR
  * operations its <pe>.rules.yaml knows (those with a rule and those it
  * lists as unsupported), read through collateral/peinfo; and the memory tile:
  * <mem>.info.yaml (collateral/meminfo) and the text of <mem>.smt2. The PE's info

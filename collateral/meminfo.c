@@ -992,14 +992,16 @@ static void check_counter_bits(Reader *r, const YNode *root)
 		}
 }
 
-static MemInfo *read_doc(YDoc *doc, Diags *d)
+/* What read_root reads: the collateral, NULL until it is read without errors. */
+typedef struct Load {
+	Diags *d;
+	MemInfo *mi;
+} Load;
+
+static void read_root(void *ctx, const YNode *root)
 {
-	const YNode *root = doc->root;
-	if (!root || root->kind != YN_MAP) {
-		diag_error(d, doc->file, root ? root->line : 1, root ? root->col : 1,
-			   "expected a memory-tile collateral mapping (lake/COLLATERAL.md)");
-		return NULL;
-	}
+	Load *l = ctx;
+	Diags *d = l->d;
 	Arena *a = arena_new();
 	MemInfo *mi = arena_alloc(a, sizeof *mi);
 	memset(mi, 0, sizeof *mi);
@@ -1019,29 +1021,27 @@ static MemInfo *read_doc(YDoc *doc, Diags *d)
 		meminfo_derive(mi);
 		check_derived(&rd, root);
 	}
-	if (diags_errors(d) != rd.errors) {
+	if (diags_errors(d) != rd.errors)
 		arena_free(a);
-		return NULL;
-	}
-	return mi;
+	else
+		l->mi = mi;
+}
+
+static MemInfo *load(const char *path, const char *text, Diags *d)
+{
+	Load l = { d, NULL };
+	YDoc *doc;
+	ydoc_read(path, text, NULL, "a memory-tile collateral mapping (lake/COLLATERAL.md)", read_root, &l, &doc, d);
+	ydoc_free(doc);
+	return l.mi;
 }
 
 MemInfo *meminfo_load(const char *path, Diags *d)
 {
-	YDoc *doc = ydoc_load_file(path, d);
-	if (!doc)
-		return NULL;
-	MemInfo *mi = read_doc(doc, d);
-	ydoc_free(doc);
-	return mi;
+	return load(path, NULL, d);
 }
 
 MemInfo *meminfo_load_string(const char *name, const char *text, Diags *d)
 {
-	YDoc *doc = ydoc_load_string(name, text, d);
-	if (!doc)
-		return NULL;
-	MemInfo *mi = read_doc(doc, d);
-	ydoc_free(doc);
-	return mi;
+	return load(name, text, d);
 }

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/strmap.h"
 #include "../common/vec.h"
 #include "lines.h"
 
@@ -25,26 +24,19 @@ static int read_node(Lines *l, RGraph *g, RNode *n)
 		return 0;
 	}
 	memset(n, 0, sizeof *n);
-	n->kind = arena_strdup(g->arena, l->tok[2]);
-	n->name = arena_strdup(g->arena, l->tok[9]);
+	n->kind = arena_strdup(g->store.arena, l->tok[2]);
+	n->name = arena_strdup(g->store.arena, l->tok[9]);
 	n->width = (int)w;
 	n->x = (int)x;
 	n->y = (int)y;
 	n->side = side_of(l->tok[6]);
 	n->track = (int)t;
 	n->delay = strtod(l->tok[8], NULL);
-	if (!strmap_put(g->index, n->name, id)) {
+	if (!gstore_name(&g->store, n->name, (int)id)) {
 		diag_error(l->d, l->file, l->line, l->col[9], "a second node named '%s'", n->name);
 		return 0;
 	}
 	return 1;
-}
-
-static void push(int **v, int *n, int x)
-{
-	if ((*n & (*n - 1)) == 0)   /* grows at powers of two */
-		*v = xrealloc(*v, (size_t)(*n ? 2 * *n : 1) * sizeof **v);
-	(*v)[(*n)++] = x;
 }
 
 static int read_edge(Lines *l, RGraph *g)
@@ -62,8 +54,7 @@ static int read_edge(Lines *l, RGraph *g)
 		diag_error(l->d, l->file, l->line, l->col[3], "edges into a node are listed in select order");
 		return 0;
 	}
-	push(&t->in, &t->nin, (int)from);
-	push(&g->nodes[from].out, &g->nodes[from].nout, (int)to);
+	gstore_link(g->nodes, (int)from, (int)to);
 	return 1;
 }
 
@@ -72,17 +63,14 @@ RGraph *rgraph_load_string(const char *name, const char *text, Diags *d)
 	Lines l;
 	lines_open(&l, name, text, d);
 	RGraph *g = xcalloc(1, sizeof *g);
-	g->arena = arena_new();
-	g->index = xcalloc(1, sizeof(StrMap));
-	strmap_init(g->index);
+	gstore_init(&g->store);
 	VEC(RNode) nodes = { 0 };
-	int errors = diags_errors(d), cap = 0;
-	(void)cap;
+	int errors = diags_errors(d);
 	char *p = l.text;
 	while (lines_next(&l, &p) && diags_errors(d) == errors) {
 		if (strcmp(l.tok[0], "graph") == 0 && l.ntok >= 6) {
 			long c, r;
-			g->design = arena_strdup(g->arena, l.tok[1]);
+			g->design = arena_strdup(g->store.arena, l.tok[1]);
 			if (lines_long(&l, 3, 10, 1, 255, &c) && lines_long(&l, 5, 10, 1, 256, &r))
 				g->cols = (int)c, g->rows = (int)r;
 		} else if (strcmp(l.tok[0], "node") == 0) {
@@ -120,21 +108,14 @@ void rgraph_free(RGraph *g)
 {
 	if (!g)
 		return;
-	for (int i = 0; i < g->nnodes; i++) {
-		free(g->nodes[i].in);
-		free(g->nodes[i].out);
-	}
-	free(g->nodes);
-	strmap_free(g->index);
-	free(g->index);
-	arena_free(g->arena);
+	gstore_free_nodes(g->nodes, g->nnodes);
+	gstore_free(&g->store);
 	free(g);
 }
 
 int rgraph_find(const RGraph *g, const char *name)
 {
-	intptr_t i;
-	return strmap_get(g->index, name, &i) ? (int)i : -1;
+	return gstore_find(&g->store, name);
 }
 
 int rgraph_select(const RGraph *g, int from, int to)

@@ -5,8 +5,8 @@
 #ifndef COLLATERAL_RGRAPH_H
 #define COLLATERAL_RGRAPH_H
 
-#include "../common/arena.h"
 #include "../common/diag.h"
+#include "../common/gstore.h"
 #include "../common/util.h"
 
 typedef struct RNode {
@@ -20,12 +20,11 @@ typedef struct RNode {
 } RNode;
 
 typedef struct RGraph {
-	Arena *arena;
+	GStore store;           /* the names, their index and the arena */
 	const char *design;
 	int cols, rows;         /* rows including the IO row */
 	RNode *nodes;
 	int nnodes;
-	void *index;            /* name -> id */
 } RGraph;
 
 __give RGraph *rgraph_load(const char *path, __keep Diags *d);

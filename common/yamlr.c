@@ -274,24 +274,40 @@ void ydoc_free(YDoc *doc)
 	free(doc);
 }
 
+int ydoc_read(const char *path, const char *text, const char *key, const char *what, YRootRead read,
+	      void *ctx, YDoc **doc, Diags *d)
+{
+	int errors = diags_errors(d);
+	*doc = text ? ydoc_load_string(path, text, d) : ydoc_load_file(path, d);
+	if (!*doc)
+		return 0;
+	const YNode *root = (*doc)->root;
+	if (root && root->kind == YN_MAP && (!key || ymap_get(root, key)))
+		read(ctx, root);
+	else
+		diag_error(d, (*doc)->file, root ? root->line : 1, root ? root->col : 1, "expected %s", what);
+	return diags_errors(d) == errors;
+}
+
+/* The index of key among the keys of map, or -1 (also if map is not a map). */
+static int key_index(const YNode *map, const char *key)
+{
+	for (int i = 0; map && map->kind == YN_MAP && i < map->len; i++)
+		if (map->keys[i]->kind == YN_SCALAR && strcmp(map->keys[i]->value, key) == 0)
+			return i;
+	return -1;
+}
+
 YNode *ymap_key(const YNode *map, const char *key)
 {
-	if (!map || map->kind != YN_MAP)
-		return NULL;
-	for (int i = 0; i < map->len; i++)
-		if (map->keys[i]->kind == YN_SCALAR && strcmp(map->keys[i]->value, key) == 0)
-			return map->keys[i];
-	return NULL;
+	int i = key_index(map, key);
+	return i < 0 ? NULL : map->keys[i];
 }
 
 YNode *ymap_get(const YNode *map, const char *key)
 {
-	if (!map || map->kind != YN_MAP)
-		return NULL;
-	for (int i = 0; i < map->len; i++)
-		if (map->keys[i]->kind == YN_SCALAR && strcmp(map->keys[i]->value, key) == 0)
-			return map->vals[i];
-	return NULL;
+	int i = key_index(map, key);
+	return i < 0 ? NULL : map->vals[i];
 }
 
 int ymap_check_keys(const YNode *map, const char *const *allowed, const char *what, Diags *d)

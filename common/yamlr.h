@@ -37,6 +37,18 @@ __give YDoc *ydoc_load_file(const char *path, __keep Diags *d);
 __give YDoc *ydoc_load_string(const char *file, const char *text, __keep Diags *d);
 void ydoc_free(__take YDoc *doc);
 
+/* Reads the root mapping of a spec into ctx, reporting what is wrong. */
+typedef void (*YRootRead)(void *ctx, const YNode *root);
+/* The part every spec reader shares: loads the one document of path (of
+ * text, named path, when text is not NULL) into *doc, then hands its root to
+ * read(ctx, root) if it is a mapping that has key (any mapping when key is
+ * NULL), or reports "expected WHAT" at the root (at 1:1 for an empty
+ * document). Returns 1 if the document loaded and no error was reported
+ * meanwhile. *doc is set before read runs; NULL if the document did not
+ * load, it is the caller's to free either way. */
+int ydoc_read(const char *path, const char *text, const char *key, const char *what, YRootRead read,
+	      void *ctx, __give YDoc **doc, __keep Diags *d);
+
 /* The value of key in a map (NULL if absent or map is not a map). */
 YNode *ymap_get(const YNode *map, const char *key);
 /* The key node of key (for positions), or NULL. */

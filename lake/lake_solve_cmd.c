@@ -293,31 +293,39 @@ static int read_addresses(const YNode *root, MemAffineReq *r, int naddr, const c
 	return ok;
 }
 
-static int read_affine(const char *path, int naddr, const char *what, MemAffineReq *r, Diags *d)
+/* A solver request's file: what the controller takes, the request read. */
+typedef struct Request {
+	int naddr;
+	const char *what;
+	MemAffineReq *r;
+	Diags *d;
+} Request;
+
+static void read_request(void *ctx, const YNode *root)
 {
 	static const char *const keys[] = { "extents", "schedule", "addresses", NULL };
-	YDoc *doc = ydoc_load_file(path, d);
-	if (!doc)
-		return 0;
+	Request *q = ctx;
+	Diags *d = q->d;
+	ymap_check_keys(root, keys, "a solver request", d);
+	/* without usable extents the maps are still read, for their own errors */
+	int dims = read_extents(root, &q->r->sched, d) ? q->r->sched.dims : -1;
+	const YNode *sched = ymap_get(root, "schedule");
+	if (!sched)
+		ynode_error(d, root, "missing 'schedule'");
+	else
+		read_map(sched, "the schedule", &q->r->sched, dims, d);
+	read_addresses(root, q->r, q->naddr, q->what, dims, d);
+}
+
+static int read_affine(const char *path, int naddr, const char *what, MemAffineReq *r, Diags *d)
+{
+	Request q = { naddr, what, r, d };
+	YDoc *doc;
 	memset(r, 0, sizeof *r);
-	const YNode *root = doc->root;
-	int errors = diags_errors(d);
-	if (!root || root->kind != YN_MAP)
-		diag_error(d, path, root ? root->line : 1, root ? root->col : 1,
-			   "expected a mapping with extents, schedule and addresses");
-	else {
-		ymap_check_keys(root, keys, "a solver request", d);
-		/* without usable extents the maps are still read, for their own errors */
-		int dims = read_extents(root, &r->sched, d) ? r->sched.dims : -1;
-		const YNode *sched = ymap_get(root, "schedule");
-		if (!sched)
-			ynode_error(d, root, "missing 'schedule'");
-		else
-			read_map(sched, "the schedule", &r->sched, dims, d);
-		read_addresses(root, r, naddr, what, dims, d);
-	}
+	int ok = ydoc_read(path, NULL, NULL, "a mapping with extents, schedule and addresses", read_request, &q,
+			   &doc, d);
 	ydoc_free(doc);
-	return diags_errors(d) == errors;
+	return ok;
 }
 
 /* ---- the answer ---- */

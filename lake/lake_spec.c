@@ -553,11 +553,12 @@ static void read_lookup(Reader *r, const YNode *n)
 
 /* ---- the file ---- */
 
-static void read_mem(Reader *r, const YNode *root)
+static void read_mem(void *ctx, const YNode *root)
 {
 	static const char *const keys[] = { "mem", "word", "storage", "ports", "edges", "controller",
 					    "chain", "lookup", NULL };
 	static const char *const port_keys[] = { "in", "out", NULL };
+	Reader *r = ctx;
 	LakeSpec *s = r->s;
 	ymap_check_keys(root, keys, "a MEM spec", r->d);
 	for (int i = 0; keys[i]; i++)
@@ -588,43 +589,30 @@ static void read_mem(Reader *r, const YNode *root)
 		check_generated_names(r, ports);
 }
 
-static LakeFile *load_doc(YDoc *doc, Diags *d)
+static LakeFile *load(const char *path, const char *text, Diags *d)
 {
-	int errors = diags_errors(d);
 	LakeFile *f = xcalloc(1, sizeof *f);
 	f->arena = arena_new();
-	f->doc = doc;
 	f->spec = arena_alloc(f->arena, sizeof(LakeSpec));
-	f->spec->file = doc->file;
+	f->spec->file = arena_strdup(f->arena, path);
 	f->spec->word = 16;
 	Reader r = { f, f->spec, f->arena, d };
-	const YNode *root = doc->root;
-	if (!root || root->kind != YN_MAP || !ymap_get(root, "mem"))
-		diag_error(d, doc->file, root ? root->line : 1, root ? root->col : 1,
-			   "expected a MEM spec (a mapping with 'mem:')");
-	else
-		read_mem(&r, root);
-	if (diags_errors(d) > errors) {
+	if (!ydoc_read(path, text, "mem", "a MEM spec (a mapping with 'mem:')", read_mem, &r, &f->doc, d)) {
 		lake_file_free(f);
-		return NULL;
+		f = NULL;
 	}
+	diags_flush(d);
 	return f;
 }
 
 LakeFile *lake_load(const char *path, Diags *d)
 {
-	YDoc *doc = ydoc_load_file(path, d);
-	LakeFile *f = doc ? load_doc(doc, d) : NULL;
-	diags_flush(d);
-	return f;
+	return load(path, NULL, d);
 }
 
 LakeFile *lake_load_string(const char *name, const char *text, Diags *d)
 {
-	YDoc *doc = ydoc_load_string(name, text, d);
-	LakeFile *f = doc ? load_doc(doc, d) : NULL;
-	diags_flush(d);
-	return f;
+	return load(name, text, d);
 }
 
 void lake_file_free(LakeFile *f)

@@ -27,31 +27,22 @@
  * every cycle at the slot its input addresses, after every edge; the word
  * goes through `latency` stages to its output, where any delivering edge
  * comes first. A bus write of lookup_wr stores a word through the unit's
- * first write port, whose storage port then has a per-word write mask. */
+ * first write port, whose storage port then has a per-word write mask.
+ *
+ * This file writes the tile module; the helper modules and the controllers
+ * are in lake_verilog_ctrl.c, the storage units in lake_verilog_storage.c,
+ * and lake_verilog.h holds what the three share. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/vec.h"
-#include "../common/vwrite.h"
-#include "lake.h"
-
-typedef VEC(char) Text;
-
-typedef struct Gen {
-	const MemInfo *mi;
-	VWriter w;
-	Arena *a;               /* names and expressions of this run */
-	Text sink;              /* ", sig" for each signal read only by the bench or not at all */
-} Gen;
+#include "lake_verilog.h"
 
 /* A request of an edge on a port: a read of its source or a write of its
  * destination. An edge has at most one request per port. */
 typedef struct Req {
 	int edge, write;
 } Req;
-
-typedef VEC(const char *) List;
 
 /* ---- names and widths ---- */
 
@@ -65,14 +56,14 @@ static void sink_add(Gen *g, const char *name)
 }
 
 /* Lines of a port or connection list, with commas between them. */
-static void emit_list(Gen *g, List *l)
+void lv_emit_list(Gen *g, List *l)
 {
 	for (int i = 0; i < l->len; i++)
 		vw_line(&g->w, "%s%s", l->data[i], i + 1 < l->len ? "," : "");
 	vec_free(l);
 }
 
-static int log2i(long v)
+int lv_log2i(long v)
 {
 	int b = 0;
 	while ((1L << b) < v)
@@ -81,13 +72,13 @@ static int log2i(long v)
 }
 
 /* "[w-1:0] " or "" (w == 1). */
-static const char *rng(Gen *g, int w)
+const char *lv_rng(Gen *g, int w)
 {
 	char buf[32];
 	return arena_strdup(g->a, vw_range(buf, w));
 }
 
-static const char *zero(Gen *g, int w)
+const char *lv_zero(Gen *g, int w)
 {
 	char buf[32];
 	if (w <= 64)
@@ -96,14 +87,14 @@ static const char *zero(Gen *g, int w)
 }
 
 /* Bits [lo + w - 1 : lo] of a bus of `total` bits. */
-static const char *slice(Gen *g, const char *bus, int total, int lo, int w)
+const char *lv_slice(Gen *g, const char *bus, int total, int lo, int w)
 {
 	if (lo == 0 && w == total)
 		return bus;
 	return w == 1 ? arena_printf(g->a, "%s[%d]", bus, lo) : arena_printf(g->a, "%s[%d:%d]", bus, lo + w - 1, lo);
 }
 
-static const MemPortInfo *port_of(const MemInfo *mi, MemEnd e)
+const MemPortInfo *lv_port_of(const MemInfo *mi, MemEnd e)
 {
 	return &mi->units[e.unit].ports[e.port];
 }
@@ -111,26 +102,26 @@ static const MemPortInfo *port_of(const MemInfo *mi, MemEnd e)
 /* "<unit>_<port>": the prefix of a port's signals. */
 static const char *pname(Gen *g, MemEnd e)
 {
-	return arena_printf(g->a, "%s_%s", g->mi->units[e.unit].name, port_of(g->mi, e)->name);
+	return arena_printf(g->a, "%s_%s", g->mi->units[e.unit].name, lv_port_of(g->mi, e)->name);
 }
 
 /* Bits of a port's address generators: cb on a chained unit, else addr_bits
  * (0: the generator is omitted, the address is 0). */
 static int gen_bits(const MemInfo *mi, MemEnd e)
 {
-	return mi->units[e.unit].chained ? mi->counter_bits : port_of(mi, e)->addr_bits;
+	return mi->units[e.unit].chained ? mi->counter_bits : lv_port_of(mi, e)->addr_bits;
 }
 
 /* The trace's address width: addr_bits, at least 1. */
 static int addr_width(const MemInfo *mi, MemEnd e)
 {
-	int ab = port_of(mi, e)->addr_bits;
+	int ab = lv_port_of(mi, e)->addr_bits;
 	return ab > 0 ? ab : 1;
 }
 
-static int port_bits(const MemInfo *mi, MemEnd e)
+int lv_port_bits(const MemInfo *mi, MemEnd e)
 {
-	return port_of(mi, e)->width * mi->word;
+	return lv_port_of(mi, e)->width * mi->word;
 }
 
 static int edge_bits(const MemInfo *mi, int e)
@@ -138,15 +129,15 @@ static int edge_bits(const MemInfo *mi, int e)
 	return mi->edges[e].width * mi->word;
 }
 
-static int is_regfile(const MemInfo *mi, MemEnd e)
+int lv_is_regfile(const MemInfo *mi, MemEnd e)
 {
 	return mi->units[e.unit].kind == MEM_REGFILE;
 }
 
 /* Flags travel with data only with chaining; they are stored in register files. */
-static int has_flags(const MemInfo *mi, MemEnd e)
+int lv_has_flags(const MemInfo *mi, MemEnd e)
 {
-	return mi->chain && is_regfile(mi, e);
+	return mi->chain && lv_is_regfile(mi, e);
 }
 
 /* With chaining, deliveries to a tile output or a register file carry a
@@ -154,12 +145,12 @@ static int has_flags(const MemInfo *mi, MemEnd e)
 static int edge_flag(const MemInfo *mi, int e)
 {
 	MemEnd d = mi->edges[e].dst;
-	return mi->chain && (d.unit == MEM_TILE_OUT || (d.unit >= 0 && is_regfile(mi, d)));
+	return mi->chain && (d.unit == MEM_TILE_OUT || (d.unit >= 0 && lv_is_regfile(mi, d)));
 }
 
 static int edge_hold_flag(const MemInfo *mi, int e)
 {
-	return mi->chain && mi->edges[e].dst.unit >= 0 && is_regfile(mi, mi->edges[e].dst);
+	return mi->chain && mi->edges[e].dst.unit >= 0 && lv_is_regfile(mi, mi->edges[e].dst);
 }
 
 static int same_end(MemEnd a, MemEnd b)
@@ -179,9 +170,9 @@ static int is_load_port(const MemInfo *mi, MemEnd e)
 }
 
 /* A storage port with a per-word write mask: the load port, if wider than a word. */
-static int has_wmask(const MemInfo *mi, MemEnd e)
+int lv_has_wmask(const MemInfo *mi, MemEnd e)
 {
-	return is_load_port(mi, e) && port_of(mi, e)->width > 1;
+	return is_load_port(mi, e) && lv_port_of(mi, e)->width > 1;
 }
 
 /* The requests on a port, lowest edge first; returns how many. */
@@ -224,596 +215,6 @@ static const char *req_value(Gen *g, Req r)
 	return arena_printf(g->a, "%s_src", ctrl0(g->mi, r.edge)->name);
 }
 
-/* ---- helper modules ---- */
-
-/* Read-back: config_rdata is the register at config_addr[31:16], 0 if none. */
-static void emit_config_read(Gen *g)
-{
-	const MemInfo *mi = g->mi;
-	VWriter *w = &g->w;
-	vw_line(w, "always @(*)");
-	vw_indent(w);
-	vw_line(w, "case (config_addr[31:16])");
-	vw_indent(w);
-	for (int i = 0; i < mi->nregs; i++) {
-		const MemReg *r = &mi->regs[i];
-		if (r->width < 32)
-			vw_line(w, "16'h%04x: config_rdata = {%d'h0, cfg_%s};", mem_reg_address(r) >> 16, 32 - r->width,
-				r->name);
-		else
-			vw_line(w, "16'h%04x: config_rdata = cfg_%s;", mem_reg_address(r) >> 16, r->name);
-	}
-	vw_line(w, "default: config_rdata = 32'h0;");
-	vw_dedent(w);
-	vw_line(w, "endcase");
-	vw_dedent(w);
-}
-
-static void emit_config(Gen *g)
-{
-	const MemInfo *mi = g->mi;
-	VWriter *w = &g->w;
-	int maxw = 1;
-	vw_line(w, "// Configuration registers: config_wr writes the one whose address (register << 8 |");
-	vw_line(w, "// feature) is config_addr[31:16]; rst clears them. config_rdata reads that register");
-	vw_line(w, "// back (0 if there is none).");
-	vw_line(w, "module %s_config (", mi->name);
-	vw_indent(w);
-	vw_line(w, "input  wire clk,");
-	vw_line(w, "input  wire rst,");
-	vw_line(w, "input  wire [31:0] config_addr,");
-	vw_line(w, "input  wire [31:0] config_data,");
-	vw_line(w, "input  wire config_wr,");
-	vw_line(w, "output reg  [31:0] config_rdata,");
-	for (int i = 0; i < mi->nregs; i++) {
-		const MemReg *r = &mi->regs[i];
-		vw_line(w, "output reg  %scfg_%s%s", rng(g, r->width), r->name, i + 1 < mi->nregs ? "," : "");
-		if (r->width > maxw)
-			maxw = r->width;
-	}
-	vw_dedent(w);
-	vw_line(w, ");");
-	vw_indent(w);
-	emit_config_read(g);
-	VwCfgReg *regs = arena_alloc(g->a, (size_t)(mi->nregs + 1) * sizeof *regs);
-	for (int i = 0; i < mi->nregs; i++)
-		regs[i] = (VwCfgReg){ arena_printf(g->a, "cfg_%s", mi->regs[i].name), mi->regs[i].width,
-				      mem_reg_address(&mi->regs[i]) >> 16 };
-	vw_config_writes(w, regs, mi->nregs);
-	vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
-	vw_line(w, "wire unused_ok = &{1'b0, config_addr[15:0]%s};",
-		maxw < 32 ? arena_printf(g->a, ", %s", slice(g, "config_data", 32, maxw, 32 - maxw)) : "");
-	vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
-	vw_dedent(w);
-	vw_line(w, "endmodule");
-	vw_line(w, "%s", "");
-}
-
-/* inc[l]: level l is the lowest below its extent (it increments on a firing). */
-static void emit_domain_levels(Gen *g)
-{
-	const MemInfo *mi = g->mi;
-	int cb = mi->counter_bits, d = mi->dims;
-	char one[32];
-	vw_literal(one, 1, cb);
-	for (int l = 0; l < d; l++)
-		vw_line(&g->w, "assign at_max[%d] = %s == %s;", l, slice(g, "idx", d * cb, l * cb, cb),
-			slice(g, "max", d * cb, l * cb, cb));
-	vw_line(&g->w, "assign inc[0] = ~at_max[0];");
-	for (int l = 1; l < d; l++)
-		vw_line(&g->w, "assign inc[%d] = ~at_max[%d] & (&at_max[%d:0]);", l, l, l - 1);
-	vw_line(&g->w, "always @(posedge clk)");
-	vw_indent(&g->w);
-	vw_line(&g->w, "if (rst | flush) begin");
-	vw_line(&g->w, "    idx <= %s;", zero(g, d * cb));
-	vw_line(&g->w, "    done <= 1'b0;");
-	vw_line(&g->w, "end else if (fire) begin");
-	vw_indent(&g->w);
-	vw_line(&g->w, "if (&at_max)");
-	vw_line(&g->w, "    done <= 1'b1;");
-	for (int l = 0; l < d; l++) {
-		const char *s = slice(g, "idx", d * cb, l * cb, cb);
-		if (l + 1 < d)
-			vw_line(&g->w, "%s <= inc[%d] ? %s + %s : |inc[%d:%d] ? %s : %s;", s, l, s, one, d - 1,
-				l + 1, zero(g, cb), s);
-		else
-			vw_line(&g->w, "%s <= inc[%d] ? %s + %s : %s;", s, l, s, one, s);
-	}
-	vw_dedent(&g->w);
-	vw_line(&g->w, "end");
-	vw_dedent(&g->w);
-}
-
-static void emit_domain(Gen *g)
-{
-	const MemInfo *mi = g->mi;
-	VWriter *w = &g->w;
-	int cb = mi->counter_bits, d = mi->dims;
-	int expose = mi->affine == MEM_MULTIPLY;
-	vw_line(w, "// An iteration domain: %d counters of %d bits, level 0 innermost. A firing", d, cb);
-	vw_line(w, "// increments the lowest level below its extent (max) and restarts the levels");
-	vw_line(w, "// under it; at the last point it sets done. flush restarts it.");
-	vw_line(w, "module %s_domain (", mi->name);
-	vw_indent(w);
-	vw_line(w, "input  wire clk,");
-	vw_line(w, "input  wire rst,");
-	vw_line(w, "input  wire flush,");
-	vw_line(w, "input  wire fire,");
-	vw_line(w, "input  wire [%d:0] max,", d * cb - 1);
-	if (expose)
-		vw_line(w, "output reg  [%d:0] idx,", d * cb - 1);
-	if (!expose)
-		vw_line(w, "output wire %sinc,", rng(g, d));
-	vw_line(w, "output reg  done");
-	vw_dedent(w);
-	vw_line(w, ");");
-	vw_indent(w);
-	if (!expose)
-		vw_line(w, "reg  [%d:0] idx;", d * cb - 1);
-	else
-		vw_line(w, "wire %sinc;", rng(g, d));
-	vw_line(w, "wire %sat_max;", rng(g, d));
-	emit_domain_levels(g);
-	vw_dedent(w);
-	vw_line(w, "endmodule");
-	vw_line(w, "%s", "");
-}
-
-/* Fig. 5(b): the value register adds the delta of the level that increments. */
-static void emit_recur(Gen *g)
-{
-	const MemInfo *mi = g->mi;
-	VWriter *w = &g->w;
-	int d = mi->dims;
-	vw_line(w, "// An affine generator as a recurrence (UB paper Fig. 5(b)): one register, one");
-	vw_line(w, "// adder and a multiplexer of the per-level deltas; flush loads start.");
-	vw_line(w, "module %s_recur #(parameter W = 16) (", mi->name);
-	vw_indent(w);
-	vw_line(w, "input  wire clk,");
-	vw_line(w, "input  wire rst,");
-	vw_line(w, "input  wire flush,");
-	vw_line(w, "input  wire step,");
-	vw_line(w, "input  wire %sinc,", rng(g, d));
-	vw_line(w, "input  wire [W-1:0] start,");
-	vw_line(w, "input  wire [%d*W-1:0] delta,", d);
-	vw_line(w, "output reg  [W-1:0] value");
-	vw_dedent(w);
-	vw_line(w, ");");
-	vw_indent(w);
-	vw_line(w, "wire [W-1:0] d =");
-	for (int l = 0; l < d; l++)
-		vw_line(w, "    ({W{inc[%d]}} & delta[%d*W +: W])%s", l, l, l + 1 < d ? " |" : ";");
-	vw_line(w, "always @(posedge clk)");
-	vw_indent(w);
-	vw_line(w, "if (rst)");
-	vw_line(w, "    value <= {W{1'b0}};");
-	vw_line(w, "else if (flush)");
-	vw_line(w, "    value <= start;");
-	vw_line(w, "else if (step)");
-	vw_line(w, "    value <= value + d;");
-	vw_dedent(w);
-	vw_dedent(w);
-	vw_line(w, "endmodule");
-	vw_line(w, "%s", "");
-}
-
-/* Fig. 5(a): start + sum of stride[l] * idx[l], modulo 2^W. */
-static void emit_affine(Gen *g)
-{
-	const MemInfo *mi = g->mi;
-	VWriter *w = &g->w;
-	int d = mi->dims, cb = mi->counter_bits;
-	vw_line(w, "// An affine generator with multipliers (UB paper Fig. 5(a)): start plus the");
-	vw_line(w, "// stride of each level times its counter, modulo 2^W (W <= %d).", cb);
-	vw_line(w, "module %s_affine #(parameter W = 16) (", mi->name);
-	vw_indent(w);
-	vw_line(w, "input  wire [%d:0] idx,", d * cb - 1);
-	vw_line(w, "input  wire [W-1:0] start,");
-	vw_line(w, "input  wire [%d*W-1:0] stride,", d);
-	vw_line(w, "output wire [W-1:0] value");
-	vw_dedent(w);
-	vw_line(w, ");");
-	vw_indent(w);
-	vw_line(w, "assign value = start");
-	for (int l = 0; l < d; l++)
-		vw_line(w, "    + stride[%d*W +: W] * idx[%d +: W]%s", l, l * cb, l + 1 < d ? "" : ";");
-	vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
-	vw_line(w, "wire unused_ok = &{1'b0, idx};");
-	vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
-	vw_dedent(w);
-	vw_line(w, "endmodule");
-	vw_line(w, "%s", "");
-}
-
-static void emit_delay(Gen *g)
-{
-	VWriter *w = &g->w;
-	vw_line(w, "// L >= 1 pipeline stages of W bits; they advance while en, clear clears them.");
-	vw_line(w, "module %s_delay #(parameter W = 1, parameter L = 1) (", g->mi->name);
-	vw_indent(w);
-	vw_line(w, "input  wire clk,");
-	vw_line(w, "input  wire clear,");
-	vw_line(w, "input  wire en,");
-	vw_line(w, "input  wire [W-1:0] d,");
-	vw_line(w, "output wire [W-1:0] q");
-	vw_dedent(w);
-	vw_line(w, ");");
-	vw_indent(w);
-	vw_line(w, "reg [W*L-1:0] stages;");
-	vw_line(w, "generate");
-	vw_indent(w);
-	vw_line(w, "if (L == 1) begin : g_one");
-	vw_line(w, "    always @(posedge clk)");
-	vw_line(w, "        if (clear) stages <= {W*L{1'b0}};");
-	vw_line(w, "        else if (en) stages <= d;");
-	vw_line(w, "end else begin : g_many");
-	vw_line(w, "    always @(posedge clk)");
-	vw_line(w, "        if (clear) stages <= {W*L{1'b0}};");
-	vw_line(w, "        else if (en) stages <= {stages[W*(L-1)-1:0], d};");
-	vw_line(w, "end");
-	vw_dedent(w);
-	vw_line(w, "endgenerate");
-	vw_line(w, "assign q = stages[W*L-1 -: W];");
-	vw_dedent(w);
-	vw_line(w, "endmodule");
-	vw_line(w, "%s", "");
-}
-
-/* ---- storage ---- */
-
-/* The storage module's ports for one storage port. */
-static void storage_port_decls(Gen *g, MemEnd e, List *l)
-{
-	const MemInfo *mi = g->mi;
-	const MemPortInfo *pi = port_of(mi, e);
-	const char *n = pi->name;
-	int bits = port_bits(mi, e);
-	if (!is_regfile(mi, e) && (pi->op & MEM_READ))
-		vec_push(l, arena_printf(g->a, "input  wire %s_ren", n));
-	if (pi->op & MEM_WRITE)
-		vec_push(l, arena_printf(g->a, "input  wire %s_wen", n));
-	if (has_wmask(mi, e))
-		vec_push(l, arena_printf(g->a, "input  wire %s%s_wmask", rng(g, pi->width), n));
-	if (pi->addr_bits > 0)
-		vec_push(l, arena_printf(g->a, "input  wire %s%s_addr", rng(g, pi->addr_bits), n));
-	if (pi->op & MEM_WRITE)
-		vec_push(l, arena_printf(g->a, "input  wire %s%s_wdata", rng(g, bits), n));
-	if ((pi->op & MEM_WRITE) && has_flags(mi, e))
-		vec_push(l, arena_printf(g->a, "input  wire %s_wflag", n));
-	if (pi->op & MEM_READ)
-		vec_push(l, arena_printf(g->a, "output wire %s%s_rdata", rng(g, bits), n));
-	if ((pi->op & MEM_READ) && has_flags(mi, e))
-		vec_push(l, arena_printf(g->a, "output wire %s_rflag", n));
-}
-
-static void emit_storage_header(Gen *g, int u, const char *what)
-{
-	const MemInfo *mi = g->mi;
-	const MemUnitInfo *un = &mi->units[u];
-	List l = { 0 };
-	vw_line(&g->w, "// %s '%s': %d rows of %d x %d-bit words.", what, un->name, un->words / un->fetch,
-		un->fetch, mi->word);
-	vw_line(&g->w, "module %s_%s_storage (", mi->name, un->name);
-	vec_push(&l, "input  wire clk");
-	if (un->kind == MEM_REGFILE)
-		vec_push(&l, "input  wire rst");
-	vec_push(&l, "input  wire en");
-	for (int p = 0; p < un->nports; p++)
-		storage_port_decls(g, (MemEnd){ u, p }, &l);
-	vw_indent(&g->w);
-	emit_list(g, &l);
-	vw_dedent(&g->w);
-	vw_line(&g->w, ");");
-}
-
-/* Read stages after the first read value: for an SRAM the macro's register
- * is the first, for a register file the combinational read. */
-static int read_stages(const MemInfo *mi, MemEnd e)
-{
-	const MemPortInfo *pi = port_of(mi, e);
-	if (!(pi->op & MEM_READ))
-		return 0;
-	if (is_regfile(mi, e))
-		return pi->latency;
-	return pi->latency > 1 ? pi->latency - 1 : 0;
-}
-
-/* The wrapper's en (the tile runs) is used only by read stages. */
-static void sink_unused_en(Gen *g, int u)
-{
-	for (int p = 0; p < g->mi->units[u].nports; p++)
-		if (read_stages(g->mi, (MemEnd){ u, p }))
-			return;
-	vw_line(&g->w, "/* verilator lint_off UNUSEDSIGNAL */");
-	vw_line(&g->w, "wire unused_ok = en;");
-	vw_line(&g->w, "/* verilator lint_on UNUSEDSIGNAL */");
-}
-
-/* Read data of a port after `latency` cycles: stage 0 is rd0/rf0 (or the
- * macro's registered output), the others advance while the tile runs. */
-static void emit_read_stages(Gen *g, MemEnd e, const char *src, int stages, int flags)
-{
-	const MemInfo *mi = g->mi;
-	const char *n = port_of(mi, e)->name;
-	int bits = port_bits(mi, e) + flags;
-	const char *d = flags ? arena_printf(g->a, "{%s, %s_rf0}", src, n) : src;
-	const char *q = flags ? arena_printf(g->a, "{%s_rdata, %s_rflag}", n, n) : arena_printf(g->a, "%s_rdata", n);
-	if (stages == 0) {
-		vw_line(&g->w, "assign %s = %s;", q, d);
-		return;
-	}
-	vw_line(&g->w, "%s_delay #(.W(%d), .L(%d)) %s_stages (.clk(clk), .clear(1'b0), .en(en), .d(%s), .q(%s));",
-		mi->name, bits, stages, n, d, q);
-}
-
-/* Bits [addr * w + w - 1 : addr * w] of a bus of w-bit elements; the whole
- * bus when the port has one slot. */
-static const char *at_slot(Gen *g, const char *bus, const MemPortInfo *pi, int w)
-{
-	if (!pi->addr_bits)
-		return arena_printf(g->a, "%s[%d:0]", bus, w - 1);
-	return arena_printf(g->a, "%s[%s_addr * %d +: %d]", bus, pi->name, w, w);
-}
-
-/* Element k (w bits each) of the slot of a port in a bus of such elements. */
-static const char *at_slot_word(Gen *g, const char *bus, const MemPortInfo *pi, int w, int k)
-{
-	if (!pi->addr_bits)
-		return arena_printf(g->a, "%s[%d +: %d]", bus, k * w, w);
-	return arena_printf(g->a, "%s[%s_addr * %d + %d +: %d]", bus, pi->name, pi->width * w, k * w, w);
-}
-
-/* A masked write: each word of the slot whose mask bit is set. */
-static void emit_regfile_masked_write(Gen *g, const MemPortInfo *pi)
-{
-	const MemInfo *mi = g->mi;
-	int wb = mi->word;
-	vw_line(&g->w, "if (%s_wen) begin", pi->name);
-	vw_indent(&g->w);
-	for (int k = 0; k < pi->width; k++) {
-		vw_line(&g->w, "if (%s_wmask[%d]) begin", pi->name, k);
-		vw_line(&g->w, "    %s <= %s_wdata[%d +: %d];", at_slot_word(g, "data", pi, wb, k), pi->name, k * wb, wb);
-		if (mi->chain)
-			vw_line(&g->w, "    %s <= %s_wflag;", at_slot_word(g, "flags", pi, 1, k), pi->name);
-		vw_line(&g->w, "end");
-	}
-	vw_dedent(&g->w);
-	vw_line(&g->w, "end");
-}
-
-static void emit_regfile_writes(Gen *g, int u)
-{
-	const MemInfo *mi = g->mi;
-	const MemUnitInfo *un = &mi->units[u];
-	for (int p = 0; p < un->nports; p++) {
-		const MemPortInfo *pi = &un->ports[p];
-		if (!(pi->op & MEM_WRITE))
-			continue;
-		if (has_wmask(mi, (MemEnd){ u, p })) {
-			emit_regfile_masked_write(g, pi);
-			continue;
-		}
-		vw_line(&g->w, "if (%s_wen) begin", pi->name);
-		vw_line(&g->w, "    %s <= %s_wdata;", at_slot(g, "data", pi, pi->width * mi->word), pi->name);
-		if (mi->chain)
-			vw_line(&g->w, "    %s <= {%d{%s_wflag}};", at_slot(g, "flags", pi, pi->width), pi->width,
-				pi->name);
-		vw_line(&g->w, "end");
-	}
-}
-
-/* Register files: flip-flops (words and, with chaining, their flags) that rst
- * clears; reads are combinational, then `latency` stages. */
-static void emit_regfile(Gen *g, int u)
-{
-	const MemInfo *mi = g->mi;
-	const MemUnitInfo *un = &mi->units[u];
-	int words = un->words, wb = mi->word, fl = mi->chain;
-	emit_storage_header(g, u, "Register file");
-	vw_indent(&g->w);
-	vw_line(&g->w, "reg [%d:0] data;", words * wb - 1);
-	if (fl)
-		vw_line(&g->w, "reg %sflags;", rng(g, words));
-	vw_line(&g->w, "always @(posedge clk)");
-	vw_indent(&g->w);
-	vw_line(&g->w, "if (rst) begin");
-	vw_line(&g->w, "    data <= %s;", zero(g, words * wb));
-	if (fl)
-		vw_line(&g->w, "    flags <= %s;", zero(g, words));
-	vw_line(&g->w, "end else begin");
-	vw_indent(&g->w);
-	emit_regfile_writes(g, u);
-	vw_dedent(&g->w);
-	vw_line(&g->w, "end");
-	vw_dedent(&g->w);
-	for (int p = 0; p < un->nports; p++) {
-		const MemPortInfo *pi = &un->ports[p];
-		MemEnd e = { u, p };
-		if (!(pi->op & MEM_READ))
-			continue;
-		vw_line(&g->w, "wire %s%s_rd0 = %s;", rng(g, pi->width * wb), pi->name,
-			at_slot(g, "data", pi, pi->width * wb));
-		if (fl)
-			vw_line(&g->w, "wire %s_rf0 = &%s;", pi->name, at_slot(g, "flags", pi, pi->width));
-		emit_read_stages(g, e, arena_printf(g->a, "%s_rd0", pi->name), read_stages(mi, e), fl);
-	}
-	sink_unused_en(g, u);
-	vw_dedent(&g->w);
-	vw_line(&g->w, "endmodule");
-	vw_line(&g->w, "%s", "");
-}
-
-/* The behavioural SRAM macro: rows of fetch words, per port a row address, a
- * word write mask and, for latency >= 1, a read register loaded on ren. */
-static void emit_macro_ports(Gen *g, int u)
-{
-	const MemInfo *mi = g->mi;
-	const MemUnitInfo *un = &mi->units[u];
-	int rb = log2i(un->words / un->fetch), rowbits = un->fetch * mi->word;
-	List l = { 0 };
-	vec_push(&l, "input  wire clk");
-	for (int p = 0; p < un->nports; p++) {
-		const MemPortInfo *pi = &un->ports[p];
-		const char *n = pi->name;
-		if (rb)
-			vec_push(&l, arena_printf(g->a, "input  wire %s%s_row", rng(g, rb), n));
-		if (pi->op & MEM_WRITE) {
-			vec_push(&l, arena_printf(g->a, "input  wire %s_wen", n));
-			if (un->fetch > 1)
-				vec_push(&l, arena_printf(g->a, "input  wire %s%s_wmask", rng(g, un->fetch), n));
-			vec_push(&l, arena_printf(g->a, "input  wire [%d:0] %s_wdata", rowbits - 1, n));
-		}
-		if (pi->op & MEM_READ) {
-			vec_push(&l, arena_printf(g->a, "input  wire %s_ren", n));
-			vec_push(&l, arena_printf(g->a, "output %s [%d:0] %s_rdata", pi->latency ? "reg " : "wire", rowbits - 1, n));
-		}
-	}
-	vw_line(&g->w, "module %s_%s_macro (", mi->name, un->name);
-	vw_indent(&g->w);
-	emit_list(g, &l);
-	vw_dedent(&g->w);
-	vw_line(&g->w, ");");
-}
-
-static void emit_macro(Gen *g, int u)
-{
-	const MemInfo *mi = g->mi;
-	const MemUnitInfo *un = &mi->units[u];
-	VWriter *w = &g->w;
-	int rows = un->words / un->fetch, rb = log2i(rows), rowbits = un->fetch * mi->word;
-	vw_line(w, "// Behavioural model of the SRAM macro of '%s' (%d x %d bits, word write mask):",
-		un->name, rows, rowbits);
-	vw_line(w, "// a read returns the row before this cycle's writes.");
-	emit_macro_ports(g, u);
-	vw_indent(w);
-	vw_line(w, "reg [%d:0] mem [0:%d];", rowbits - 1, rows - 1);
-	if (un->fetch > 1)
-		vw_line(w, "integer k;");
-	vw_line(w, "always @(posedge clk) begin");
-	vw_indent(w);
-	for (int p = 0; p < un->nports; p++) {
-		const MemPortInfo *pi = &un->ports[p];
-		const char *row = rb ? arena_printf(g->a, "mem[%s_row]", pi->name) : "mem[0]";
-		if ((pi->op & MEM_READ) && pi->latency)
-			vw_line(w, "if (%s_ren) %s_rdata <= %s;", pi->name, pi->name, row);
-		if ((pi->op & MEM_WRITE) && un->fetch == 1)
-			vw_line(w, "if (%s_wen) %s <= %s_wdata;", pi->name, row, pi->name);
-		else if (pi->op & MEM_WRITE) {
-			vw_line(w, "for (k = 0; k < %d; k = k + 1)", un->fetch);
-			vw_line(w, "    if (%s_wen & %s_wmask[k]) %s[k*%d +: %d] <= %s_wdata[k*%d +: %d];",
-				pi->name, pi->name, row, mi->word, mi->word, pi->name, mi->word, mi->word);
-		}
-	}
-	vw_dedent(w);
-	vw_line(w, "end");
-	for (int p = 0; p < un->nports; p++) {
-		const MemPortInfo *pi = &un->ports[p];
-		if ((pi->op & MEM_READ) && !pi->latency) {
-			vw_line(w, "assign %s_rdata = %s;", pi->name, rb ? arena_printf(g->a, "mem[%s_row]", pi->name) : "mem[0]");
-			vw_line(w, "/* verilator lint_off UNUSEDSIGNAL */");
-			vw_line(w, "wire unused_%s = %s_ren;", pi->name, pi->name);
-			vw_line(w, "/* verilator lint_on UNUSEDSIGNAL */");
-		}
-	}
-	vw_dedent(w);
-	vw_line(w, "endmodule");
-	vw_line(w, "%s", "");
-}
-
-/* The slot of a port in the macro's rows: the row, the word mask and the
- * word of a read, kept with the read data. */
-static void emit_sram_port(Gen *g, int u, int p)
-{
-	const MemInfo *mi = g->mi;
-	const MemUnitInfo *un = &mi->units[u];
-	const MemPortInfo *pi = &un->ports[p];
-	MemEnd e = { u, p };
-	const char *n = pi->name;
-	int per_row = un->fetch / pi->width, sb = log2i(per_row), rb = pi->addr_bits - sb;
-	int bits = port_bits(mi, e), wb = log2i(pi->width);
-	if (rb)
-		vw_line(&g->w, "wire %s%s_row = %s;", rng(g, rb), n, slice(g, arena_printf(g->a, "%s_addr", n), pi->addr_bits, sb, rb));
-	if (sb)
-		vw_line(&g->w, "wire %s%s_sub = %s;", rng(g, sb), n, slice(g, arena_printf(g->a, "%s_addr", n), pi->addr_bits, 0, sb));
-	if ((pi->op & MEM_WRITE) && has_wmask(mi, e)) {
-		/* the slot's words of the port's word mask */
-		const char *mine = un->fetch > pi->width
-				   ? arena_printf(g->a, "{{%d{1'b0}}, %s_wmask}", un->fetch - pi->width, n)
-				   : arena_printf(g->a, "%s_wmask", n);
-		if (!sb)
-			vw_line(&g->w, "wire %s%s_row_wmask = %s;", rng(g, un->fetch), n, mine);
-		else
-			vw_line(&g->w, "wire %s%s_row_wmask = %s << %s;", rng(g, un->fetch), n, mine,
-				wb ? arena_printf(g->a, "{%s_sub, %d'b0}", n, wb) : arena_printf(g->a, "%s_sub", n));
-	} else if (pi->op & MEM_WRITE) {
-		const char *ones = arena_printf(g->a, "{{%d{1'b0}}, {%d{1'b1}}}", un->fetch - pi->width, pi->width);
-		if (!sb && un->fetch > 1)
-			vw_line(&g->w, "wire %s%s_wmask = {%d{1'b1}};", rng(g, un->fetch), n, un->fetch);
-		else if (sb)
-			vw_line(&g->w, "wire %s%s_wmask = %s << %s;", rng(g, un->fetch), n, ones,
-				wb ? arena_printf(g->a, "{%s_sub, %d'b0}", n, wb) : arena_printf(g->a, "%s_sub", n));
-	}
-	if (!(pi->op & MEM_READ))
-		return;
-	vw_line(&g->w, "wire [%d:0] %s_row_rdata;", un->fetch * mi->word - 1, n);
-	const char *sel = arena_printf(g->a, "%s_sub", n);
-	if (sb && pi->latency) {
-		vw_line(&g->w, "reg  %s%s_sub_q;", rng(g, sb), n);
-		vw_line(&g->w, "always @(posedge clk)");
-		vw_line(&g->w, "    if (%s_ren) %s_sub_q <= %s_sub;", n, n, n);
-		sel = arena_printf(g->a, "%s_sub_q", n);
-	}
-	if (sb)
-		vw_line(&g->w, "wire %s%s_rd0 = %s_row_rdata[%s * %d +: %d];", rng(g, bits), n, n, sel, bits, bits);
-	else
-		vw_line(&g->w, "wire %s%s_rd0 = %s_row_rdata;", rng(g, bits), n, n);
-	emit_read_stages(g, e, arena_printf(g->a, "%s_rd0", n), read_stages(mi, e), 0);
-}
-
-static void emit_macro_inst(Gen *g, int u)
-{
-	const MemInfo *mi = g->mi;
-	const MemUnitInfo *un = &mi->units[u];
-	int rb = log2i(un->words / un->fetch);
-	List l = { 0 };
-	vec_push(&l, ".clk(clk)");
-	for (int p = 0; p < un->nports; p++) {
-		const MemPortInfo *pi = &un->ports[p];
-		const char *n = pi->name;
-		if (rb)
-			vec_push(&l, arena_printf(g->a, ".%s_row(%s_row)", n, n));
-		if (pi->op & MEM_WRITE)
-			vec_push(&l, arena_printf(g->a, ".%s_wen(%s_wen), %s.%s_wdata({%d{%s_wdata}})", n, n,
-					 un->fetch > 1 ? arena_printf(g->a, ".%s_wmask(%s_%swmask), ", n, n,
-								      has_wmask(mi, (MemEnd){ u, p }) ? "row_" : "")
-						       : "", n,
-					 un->fetch / pi->width, n));
-		if (pi->op & MEM_READ)
-			vec_push(&l, arena_printf(g->a, ".%s_ren(%s_ren), .%s_rdata(%s_row_rdata)", n, n, n, n));
-	}
-	vw_line(&g->w, "%s_%s_macro macro (", mi->name, un->name);
-	vw_indent(&g->w);
-	emit_list(g, &l);
-	vw_dedent(&g->w);
-	vw_line(&g->w, ");");
-}
-
-static void emit_sram(Gen *g, int u)
-{
-	const MemUnitInfo *un = &g->mi->units[u];
-	emit_macro(g, u);
-	emit_storage_header(g, u, "SRAM");
-	vw_indent(&g->w);
-	vw_line(&g->w, "// a port of width w addresses slots of w words: the slot's row, then its word");
-	for (int p = 0; p < un->nports; p++)
-		emit_sram_port(g, u, p);
-	emit_macro_inst(g, u);
-	sink_unused_en(g, u);
-	vw_dedent(&g->w);
-	vw_line(&g->w, "endmodule");
-	vw_line(&g->w, "%s", "");
-}
-
 /* ---- the tile ---- */
 
 static void emit_top_ports(Gen *g)
@@ -823,7 +224,7 @@ static void emit_top_ports(Gen *g)
 	vw_indent(&g->w);
 	for (int i = 0; i < mi->nsignals; i++) {
 		const MemSignal *s = &mi->signals[i];
-		vw_line(&g->w, "%s wire %s%s%s", s->input ? "input " : "output", rng(g, s->width), s->name,
+		vw_line(&g->w, "%s wire %s%s%s", s->input ? "input " : "output", lv_rng(g, s->width), s->name,
 			i + 1 < mi->nsignals ? "," : "");
 	}
 	vw_dedent(&g->w);
@@ -835,7 +236,7 @@ static void emit_config_inst(Gen *g)
 	const MemInfo *mi = g->mi;
 	vw_line(&g->w, "// ---- configuration (%d registers, %ld bits) ----", mi->nregs, mem_config_bits(mi));
 	for (int i = 0; i < mi->nregs; i++)
-		vw_line(&g->w, "wire %scfg_%s;", rng(g, mi->regs[i].width), mi->regs[i].name);
+		vw_line(&g->w, "wire %scfg_%s;", lv_rng(g, mi->regs[i].width), mi->regs[i].name);
 	vw_line(&g->w, "%s_config config_regs (", mi->name);
 	vw_indent(&g->w);
 	vw_line(&g->w, ".clk(clk), .rst(rst), .config_addr(config_addr), .config_data(config_data),");
@@ -855,67 +256,10 @@ static void emit_counter(Gen *g)
 	vw_line(&g->w, "// ---- the cycle counter: counts while the tile runs; rst and flush restart it ----");
 	vw_line(&g->w, "// (in a cycle of rst or flush nothing else happens either)");
 	vw_line(&g->w, "wire run = cfg_tile_en & ~rst & ~flush;");
-	vw_line(&g->w, "reg %scycle;", rng(g, cb));
+	vw_line(&g->w, "reg %scycle;", lv_rng(g, cb));
 	vw_line(&g->w, "always @(posedge clk)");
-	vw_line(&g->w, "    if (rst | flush) cycle <= %s;", zero(g, cb));
+	vw_line(&g->w, "    if (rst | flush) cycle <= %s;", lv_zero(g, cb));
 	vw_line(&g->w, "    else if (run) cycle <= cycle + %s;", vw_literal(one, 1, cb));
-	vw_line(&g->w, "%s", "");
-}
-
-/* {reg(dims-1), ..., reg(0)} of a generator's or a domain's per-level registers. */
-static const char *levels(Gen *g, const int *regs)
-{
-	const MemInfo *mi = g->mi;
-	const char *s = "";
-	for (int l = mi->dims - 1; l >= 0; l--)
-		s = arena_printf(g->a, "%s%scfg_%s", s, l == mi->dims - 1 ? "" : ", ", mi->regs[regs[l]].name);
-	return arena_printf(g->a, "{%s}", s);
-}
-
-/* One generator of controller c, named <c>_<what>, value on that wire. */
-static void emit_gen_inst(Gen *g, const MemCtrl *c, const MemGen *gen, const char *what)
-{
-	const MemInfo *mi = g->mi;
-	vw_line(&g->w, "wire %s%s_%s;", rng(g, gen->width), c->name, what);
-	if (mi->affine == MEM_RECURRENCE)
-		vw_line(&g->w, "%s_recur #(.W(%d)) %s_%s_gen (.clk(clk), .rst(rst), .flush(flush), "
-			".step(%s_fire), .inc(%s_inc),", mi->name, gen->width, c->name, what, c->name, c->name);
-	else
-		vw_line(&g->w, "%s_affine #(.W(%d)) %s_%s_gen (.idx(%s_idx),", mi->name, gen->width, c->name,
-			what, c->name);
-	vw_line(&g->w, "    .start(cfg_%s),", mi->regs[gen->start].name);
-	vw_line(&g->w, "    .%s(%s),", mi->affine == MEM_RECURRENCE ? "delta" : "stride", levels(g, gen->step));
-	vw_line(&g->w, "    .value(%s_%s));", c->name, what);
-}
-
-static void emit_ctrl(Gen *g, int ci)
-{
-	const MemInfo *mi = g->mi;
-	const MemCtrl *c = &mi->ctrls[ci];
-	const MemEdgeInfo *e = &mi->edges[c->edge];
-	int d = mi->dims, cb = mi->counter_bits;
-	vw_line(&g->w, "// controller %s: %s -> %s%s", c->name, mem_end_name(mi, e->src),
-		mem_end_name(mi, e->dst),
-		c->side == MEM_SIDE_READ ? " (read side)" : c->side == MEM_SIDE_WRITE ? " (write side)" : "");
-	vw_line(&g->w, "wire %s_fire, %s_done;", c->name, c->name);
-	if (mi->affine == MEM_MULTIPLY)
-		vw_line(&g->w, "wire [%d:0] %s_idx;", d * cb - 1, c->name);
-	else
-		vw_line(&g->w, "wire %s%s_inc;", rng(g, d), c->name);
-	vw_line(&g->w, "%s_domain %s_dom (.clk(clk), .rst(rst), .flush(flush), .fire(%s_fire),", mi->name,
-		c->name, c->name);
-	vw_line(&g->w, "    .max(%s),", levels(g, c->max));
-	if (mi->affine == MEM_MULTIPLY)
-		vw_line(&g->w, "    .idx(%s_idx), .done(%s_done));", c->name, c->name);
-	else
-		vw_line(&g->w, "    .inc(%s_inc), .done(%s_done));", c->name, c->name);
-	emit_gen_inst(g, c, &c->sched, "sched");
-	if (c->src)
-		emit_gen_inst(g, c, &c->src->gen, "src");
-	if (c->dst)
-		emit_gen_inst(g, c, &c->dst->gen, "dst");
-	vw_line(&g->w, "assign %s_fire = run & cfg_%s & ~%s_done & (cycle == %s_sched);", c->name,
-		mi->regs[c->en].name, c->name, c->name);
 	vw_line(&g->w, "%s", "");
 }
 
@@ -930,15 +274,15 @@ static void emit_nets(Gen *g)
 		for (int p = 0; p < mi->units[u].nports; p++) {
 			MemEnd e = { u, p };
 			const char *n = pname(g, e);
-			const MemPortInfo *pi = port_of(mi, e);
+			const MemPortInfo *pi = lv_port_of(mi, e);
 			vw_line(&g->w, "wire %s_ren, %s_wen;", n, n);
 			if (mi->units[u].chained)
 				vw_line(&g->w, "wire %s_hit;", n);
-			vw_line(&g->w, "wire %s%s_addr;", rng(g, addr_width(mi, e)), n);
-			vw_line(&g->w, "wire %s%s_wdata;", rng(g, port_bits(mi, e)), n);
+			vw_line(&g->w, "wire %s%s_addr;", lv_rng(g, addr_width(mi, e)), n);
+			vw_line(&g->w, "wire %s%s_wdata;", lv_rng(g, lv_port_bits(mi, e)), n);
 			if (pi->op & MEM_READ)
-				vw_line(&g->w, "wire %s%s_rdata;", rng(g, port_bits(mi, e)), n);
-			if ((pi->op & MEM_READ) && has_flags(mi, e))
+				vw_line(&g->w, "wire %s%s_rdata;", lv_rng(g, lv_port_bits(mi, e)), n);
+			if ((pi->op & MEM_READ) && lv_has_flags(mi, e))
 				vw_line(&g->w, "wire %s_rflag;", n);
 			int nr = port_reqs(mi, e, reqs);
 			for (int i = 0; i < nr; i++)
@@ -950,15 +294,15 @@ static void emit_nets(Gen *g)
 	for (int i = 0; i < mi->nedges; i++) {
 		const MemEdgeInfo *e = &mi->edges[i];
 		vw_line(&g->w, "wire e%d_del;", i);
-		vw_line(&g->w, "wire %se%d_del_data;", rng(g, edge_bits(mi, i)), i);
+		vw_line(&g->w, "wire %se%d_del_data;", lv_rng(g, edge_bits(mi, i)), i);
 		if (edge_flag(mi, i))
 			vw_line(&g->w, "wire e%d_del_flag;", i);
 		if (e->dst.unit < 0)
 			continue;
 		vw_line(&g->w, "wire e%d_wreq;", i);
 		if (gen_bits(mi, e->dst))
-			vw_line(&g->w, "wire %se%d_waddr;", rng(g, gen_bits(mi, e->dst)), i);
-		vw_line(&g->w, "wire %se%d_data;", rng(g, edge_bits(mi, i)), i);
+			vw_line(&g->w, "wire %se%d_waddr;", lv_rng(g, gen_bits(mi, e->dst)), i);
+		vw_line(&g->w, "wire %se%d_data;", lv_rng(g, edge_bits(mi, i)), i);
 		if (edge_hold_flag(mi, i))
 			vw_line(&g->w, "wire e%d_flag;", i);
 	}
@@ -997,12 +341,12 @@ static void emit_storage_delivery(Gen *g, int i)
 	}
 	int bits = edge_bits(mi, i);
 	if (chained)
-		vw_line(&g->w, "assign e%d_del_data = e%d_hit ? %s_rdata : %s;", i, i, src, zero(g, bits));
+		vw_line(&g->w, "assign e%d_del_data = e%d_hit ? %s_rdata : %s;", i, i, src, lv_zero(g, bits));
 	else
 		vw_line(&g->w, "assign e%d_del_data = %s_rdata;", i, src);
 	if (edge_flag(mi, i))
 		vw_line(&g->w, "assign e%d_del_flag = %s;", i,
-			chained ? arena_printf(g->a, "e%d_hit", i) : is_regfile(mi, e->src) ? arena_printf(g->a, "%s_rflag", src) : "1'b1");
+			chained ? arena_printf(g->a, "e%d_hit", i) : lv_is_regfile(mi, e->src) ? arena_printf(g->a, "%s_rflag", src) : "1'b1");
 }
 
 /* Deliveries and write requests of an edge. */
@@ -1048,13 +392,13 @@ static void emit_edge_data(Gen *g, int i)
 			vw_line(&g->w, "assign e%d_flag = e%d_del_flag;", i, i);
 		return;
 	}
-	vw_line(&g->w, "reg %se%d_hold;", rng(g, bits), i);
+	vw_line(&g->w, "reg %se%d_hold;", lv_rng(g, bits), i);
 	if (fl)
 		vw_line(&g->w, "reg e%d_hold_flag;", i);
 	vw_line(&g->w, "always @(posedge clk)");
 	vw_indent(&g->w);
 	vw_line(&g->w, "if (rst | flush) begin");
-	vw_line(&g->w, "    e%d_hold <= %s;", i, zero(g, bits));
+	vw_line(&g->w, "    e%d_hold <= %s;", i, lv_zero(g, bits));
 	if (fl)
 		vw_line(&g->w, "    e%d_hold_flag <= 1'b0;", i);
 	vw_line(&g->w, "end else if (e%d_del) begin", i);
@@ -1091,7 +435,7 @@ static const char *and_or(Gen *g, const char *n, const Req *r, int nr, int write
 					  : arena_printf(g->a, "({%d{%s}} & %s)", w, sel, value(g, r[i]));
 		s = s ? arena_printf(g->a, "%s | %s", s, term) : term;
 	}
-	return s ? s : zero(g, w);
+	return s ? s : lv_zero(g, w);
 }
 
 static const char *req_data(Gen *g, Req r)
@@ -1125,7 +469,7 @@ static void emit_grants(Gen *g, MemEnd e, const char *n, const Req *r, int nr)
 static const char *port_value(Gen *g, MemEnd e, const char *n, const Req *r, int nr, int gb)
 {
 	const char *v = and_or(g, n, r, nr, -1, gb, req_value);
-	int ab = port_of(g->mi, e)->addr_bits;
+	int ab = lv_port_of(g->mi, e)->addr_bits;
 	if (!is_lookup_port(g->mi, e) || !ab)
 		return v;
 	const char *slot = gb == ab ? "lookup_slot" : arena_printf(g->a, "{%d'b0, lookup_slot}", gb - ab);
@@ -1138,12 +482,12 @@ static const char *port_value(Gen *g, MemEnd e, const char *n, const Req *r, int
 static const char *chain_match(Gen *g, MemEnd e)
 {
 	const MemInfo *mi = g->mi;
-	int ab = port_of(mi, e)->addr_bits, hb = mi->counter_bits - ab;
+	int ab = lv_port_of(mi, e)->addr_bits, hb = mi->counter_bits - ab;
 	int cw = mi->regs[mi->chain_id].width;
 	const char *id = hb == cw ? "cfg_chain_id"
-		       : hb < cw ? slice(g, "cfg_chain_id", cw, 0, hb)
+		       : hb < cw ? lv_slice(g, "cfg_chain_id", cw, 0, hb)
 				 : arena_printf(g->a, "{%d'b0, cfg_chain_id}", hb - cw);
-	return arena_printf(g->a, "%s == %s", slice(g, arena_printf(g->a, "%s_value", pname(g, e)), mi->counter_bits, ab, hb), id);
+	return arena_printf(g->a, "%s == %s", lv_slice(g, arena_printf(g->a, "%s_value", pname(g, e)), mi->counter_bits, ab, hb), id);
 }
 
 /* The OR of the grants of a kind of request ("1'b0" if none). */
@@ -1161,10 +505,10 @@ static const char *any_win(Gen *g, const char *n, const Req *r, int nr, int writ
 static void emit_port_op(Gen *g, MemEnd e, const Req *r, int nr)
 {
 	const MemInfo *mi = g->mi;
-	const MemPortInfo *pi = port_of(mi, e);
+	const MemPortInfo *pi = lv_port_of(mi, e);
 	const char *n = pname(g, e);
 	const char *hit = mi->units[e.unit].chained ? arena_printf(g->a, " & %s_hit", n) : "";
-	int gb = gen_bits(mi, e), ab = pi->addr_bits, bits = port_bits(mi, e);
+	int gb = gen_bits(mi, e), ab = pi->addr_bits, bits = lv_port_bits(mi, e);
 	const char *rd = any_win(g, n, r, nr, 0), *wr = any_win(g, n, r, nr, 1);
 	rd = strcmp(rd, "1'b0") ? arena_printf(g->a, "(%s)%s", rd, hit) : rd;
 	if (is_lookup_port(mi, e))   /* the look-up reads whatever chain_id is */
@@ -1174,15 +518,15 @@ static void emit_port_op(Gen *g, MemEnd e, const Req *r, int nr)
 	vw_line(&g->w, "assign %s_wen = %s;", n, strcmp(wr, "1'b0") ? arena_printf(g->a, "(%s)%s", wr, hit) : wr);
 	if (ab)
 		vw_line(&g->w, "assign %s_addr = (%s_ren | %s_wen) ? %s : %s;", n, n, n,
-			slice(g, arena_printf(g->a, "%s_value", n), gb, 0, ab), zero(g, ab));
+			lv_slice(g, arena_printf(g->a, "%s_value", n), gb, 0, ab), lv_zero(g, ab));
 	else
 		vw_line(&g->w, "assign %s_addr = 1'b0;", n);
 	if (pi->op & MEM_WRITE)
 		vw_line(&g->w, "assign %s_wdata = %s_wen ? %s : %s;", n, n,
-			and_or(g, n, r, nr, 1, bits, req_data), zero(g, bits));
+			and_or(g, n, r, nr, 1, bits, req_data), lv_zero(g, bits));
 	else
-		vw_line(&g->w, "assign %s_wdata = %s;", n, zero(g, bits));
-	if ((pi->op & MEM_WRITE) && has_flags(mi, e))
+		vw_line(&g->w, "assign %s_wdata = %s;", n, lv_zero(g, bits));
+	if ((pi->op & MEM_WRITE) && lv_has_flags(mi, e))
 		vw_line(&g->w, "wire %s_wflag = %s;", n, and_or(g, n, r, nr, 1, 1, req_flag));
 }
 
@@ -1196,7 +540,7 @@ static void emit_port(Gen *g, MemEnd e)
 		is_lookup_port(mi, e) ? "; then the table look-up's" : "");
 	emit_grants(g, e, n, r, nr);
 	if (gb)
-		vw_line(&g->w, "wire %s%s_value = %s;", rng(g, gb), n, port_value(g, e, n, r, nr, gb));
+		vw_line(&g->w, "wire %s%s_value = %s;", lv_rng(g, gb), n, port_value(g, e, n, r, nr, gb));
 	if (mi->units[e.unit].chained)
 		vw_line(&g->w, "assign %s_hit = %s;", n, chain_match(g, e));
 	emit_port_op(g, e, r, nr);
@@ -1223,27 +567,27 @@ static void emit_storage_inst(Gen *g, int u)
 		const char *n = pi->name, *s = pname(g, e), *line = "";
 		/* the load port's signals with the bus write of lookup_wr */
 		const char *st = is_load_port(mi, e) ? arena_printf(g->a, "%s_st", s) : s;
-		if (!is_regfile(mi, e) && (pi->op & MEM_READ))
+		if (!lv_is_regfile(mi, e) && (pi->op & MEM_READ))
 			line = arena_printf(g->a, "%s, .%s_ren(%s_ren)", line, n, st);
 		if (pi->op & MEM_WRITE)
 			line = arena_printf(g->a, "%s, .%s_wen(%s_wen)", line, n, st);
-		if (has_wmask(mi, e))
+		if (lv_has_wmask(mi, e))
 			line = arena_printf(g->a, "%s, .%s_wmask(%s_wmask)", line, n, st);
 		if (pi->addr_bits)
 			line = arena_printf(g->a, "%s, .%s_addr(%s_addr)", line, n, st);
 		if (pi->op & MEM_WRITE)
 			line = arena_printf(g->a, "%s, .%s_wdata(%s_wdata)", line, n, st);
-		if ((pi->op & MEM_WRITE) && has_flags(mi, e))
+		if ((pi->op & MEM_WRITE) && lv_has_flags(mi, e))
 			line = arena_printf(g->a, "%s, .%s_wflag(%s_wflag)", line, n, st);
 		if (pi->op & MEM_READ)
 			line = arena_printf(g->a, "%s, .%s_rdata(%s_rdata)", line, n, s);
-		if ((pi->op & MEM_READ) && has_flags(mi, e))
+		if ((pi->op & MEM_READ) && lv_has_flags(mi, e))
 			line = arena_printf(g->a, "%s, .%s_rflag(%s_rflag)", line, n, s);
 		vec_push(&l, line + 2);
 	}
 	vw_line(&g->w, "%s_%s_storage %s_storage (", mi->name, un->name, un->name);
 	vw_indent(&g->w);
-	emit_list(g, &l);
+	lv_emit_list(g, &l);
 	vw_dedent(&g->w);
 	vw_line(&g->w, ");");
 }
@@ -1274,12 +618,12 @@ static void emit_output(Gen *g, int o)
 		data = data ? arena_printf(g->a, "%s | %s", data, d) : d;
 	}
 	vw_line(&g->w, "wire %s_local = %s;", name, local ? local : "1'b0");
-	vw_line(&g->w, "wire %s%s_data = %s;", rng(g, wb), name, data ? data : zero(g, wb));
+	vw_line(&g->w, "wire %s%s_data = %s;", lv_rng(g, wb), name, data ? data : lv_zero(g, wb));
 	if (mi->chain) {
 		vw_line(&g->w, "assign %s = %s_local ? %s_data : %s_chain_in;", name, name, name, name);
 		vw_line(&g->w, "assign %s_valid = %s_local | %s_chain_valid_in;", name, name, name);
 	} else {
-		vw_line(&g->w, "assign %s = %s_local ? %s_data : %s;", name, name, name, zero(g, wb));
+		vw_line(&g->w, "assign %s = %s_local ? %s_data : %s;", name, name, name, lv_zero(g, wb));
 		vw_line(&g->w, "assign %s_valid = %s_local;", name, name);
 	}
 }
@@ -1304,9 +648,9 @@ static void emit_unused(Gen *g)
 	for (int u = 0; u < mi->nunits; u++)
 		for (int p = 0; p < mi->units[u].nports; p++) {
 			MemEnd e = { u, p };
-			const MemPortInfo *pi = port_of(mi, e);
+			const MemPortInfo *pi = lv_port_of(mi, e);
 			const char *n = pname(g, e);
-			if (is_regfile(mi, e) || !(pi->op & MEM_READ))
+			if (lv_is_regfile(mi, e) || !(pi->op & MEM_READ))
 				sink_add(g, arena_printf(g->a, "%s_ren", n));
 			if (!(pi->op & MEM_WRITE))
 				sink_add(g, arena_printf(g->a, "%s_wen, %s_wdata", n, n));
@@ -1314,13 +658,13 @@ static void emit_unused(Gen *g)
 				sink_add(g, arena_printf(g->a, "%s_addr", n));
 			if ((pi->op & MEM_READ) && !end_read(mi, e, 0) && !is_lookup_port(mi, e))
 				sink_add(g, arena_printf(g->a, "%s_rdata", n));
-			if ((pi->op & MEM_READ) && has_flags(mi, e) && !end_read(mi, e, 1))
+			if ((pi->op & MEM_READ) && lv_has_flags(mi, e) && !end_read(mi, e, 1))
 				sink_add(g, arena_printf(g->a, "%s_rflag", n));
 		}
 	if (mem_has_lookup(mi)) {  /* read back by the bus; the input's bits above the word address */
 		MemEnd in = { MEM_TILE_IN, mi->lookup.in };
 		sink_add(g, "cfg_lookup_wr");
-		if (mi->word > log2i(mi->lookup.words) && end_read(mi, in, 0))
+		if (mi->word > lv_log2i(mi->lookup.words) && end_read(mi, in, 0))
 			sink_add(g, mi->ins[mi->lookup.in]);
 	}
 	vw_line(&g->w, "// signals only the bench reads, and data no edge takes");
@@ -1336,29 +680,29 @@ static void emit_lookup(Gen *g)
 {
 	const MemInfo *mi = g->mi;
 	const MemLookup *lk = &mi->lookup;
-	const MemPortInfo *pi = port_of(mi, lk->port);
+	const MemPortInfo *pi = lv_port_of(mi, lk->port);
 	const char *n = pname(g, lk->port), *in = mi->ins[lk->in];
-	int lw = log2i(lk->words), sb = log2i(pi->width), ab = pi->addr_bits, wb = mi->word, L = lk->latency;
+	int lw = lv_log2i(lk->words), sb = lv_log2i(pi->width), ab = pi->addr_bits, wb = mi->word, L = lk->latency;
 	vw_line(&g->w, "// ---- table look-up: word a = %s mod %d of %s, read at %s after every edge's request%s, "
 		"reaches %s %d cycle%s later ----", in, lk->words, mi->units[lk->port.unit].name, mem_end_name(mi, lk->port),
 		pi->width > 1 ? arena_printf(g->a, " (slot a / %d, word a mod %d of it)", pi->width, pi->width) : "",
 		mi->outs[lk->out], L, L == 1 ? "" : "s");
 	vw_line(&g->w, "wire lookup_req = run & cfg_lookup_en;");
 	if (lw)
-		vw_line(&g->w, "wire %slookup_a = %s;", rng(g, lw),
-			wb >= lw ? slice(g, in, wb, 0, lw) : arena_printf(g->a, "{%d'b0, %s}", lw - wb, in));
+		vw_line(&g->w, "wire %slookup_a = %s;", lv_rng(g, lw),
+			wb >= lw ? lv_slice(g, in, wb, 0, lw) : arena_printf(g->a, "{%d'b0, %s}", lw - wb, in));
 	if (ab)
-		vw_line(&g->w, "wire %slookup_slot = %s;", rng(g, ab), slice(g, "lookup_a", lw, sb, ab));
+		vw_line(&g->w, "wire %slookup_slot = %s;", lv_rng(g, ab), lv_slice(g, "lookup_a", lw, sb, ab));
 	if (sb)
-		vw_line(&g->w, "wire %slookup_word = %s;", rng(g, sb), slice(g, "lookup_a", lw, 0, sb));
+		vw_line(&g->w, "wire %slookup_word = %s;", lv_rng(g, sb), lv_slice(g, "lookup_a", lw, 0, sb));
 	if (L == 0) {
 		vw_line(&g->w, "wire lookup_del = %s_win_lookup;", n);
 		if (sb)
-			vw_line(&g->w, "wire %slookup_sel = lookup_word;", rng(g, sb));
+			vw_line(&g->w, "wire %slookup_sel = lookup_word;", lv_rng(g, sb));
 	} else {
 		vw_line(&g->w, "wire lookup_granted;");
 		if (sb)
-			vw_line(&g->w, "wire %slookup_sel;", rng(g, sb));
+			vw_line(&g->w, "wire %slookup_sel;", lv_rng(g, sb));
 		vw_line(&g->w, "%s_delay #(.W(%d), .L(%d)) lookup_stages (.clk(clk), .clear(rst | flush), .en(run),",
 			mi->name, 1 + sb, L);
 		vw_line(&g->w, "    .d({%s_win_lookup%s}), .q({lookup_granted%s}));", n, sb ? ", lookup_word" : "",
@@ -1366,9 +710,9 @@ static void emit_lookup(Gen *g)
 		vw_line(&g->w, "wire lookup_del = run & lookup_granted;");
 	}
 	if (sb)
-		vw_line(&g->w, "wire %slookup_data = %s_rdata[lookup_sel * %d +: %d];", rng(g, wb), n, wb, wb);
+		vw_line(&g->w, "wire %slookup_data = %s_rdata[lookup_sel * %d +: %d];", lv_rng(g, wb), n, wb, wb);
 	else
-		vw_line(&g->w, "wire %slookup_data = %s_rdata;", rng(g, wb), n);
+		vw_line(&g->w, "wire %slookup_data = %s_rdata;", lv_rng(g, wb), n);
 	vw_line(&g->w, "%s", "");
 }
 
@@ -1381,29 +725,29 @@ static void emit_lookup_load(Gen *g)
 	const MemInfo *mi = g->mi;
 	const MemLookup *lk = &mi->lookup;
 	MemEnd e = { lk->port.unit, lk->load };
-	const MemPortInfo *pi = port_of(mi, e);
+	const MemPortInfo *pi = lv_port_of(mi, e);
 	const char *n = pname(g, e);
-	int lw = log2i(lk->words), sb = log2i(pi->width), ab = pi->addr_bits, wb = mi->word;
-	const char *data = slice(g, "config_data", 32, 0, wb);
+	int lw = lv_log2i(lk->words), sb = lv_log2i(pi->width), ab = pi->addr_bits, wb = mi->word;
+	const char *data = lv_slice(g, "config_data", 32, 0, wb);
 	vw_line(&g->w, "// ---- loading the look-up table: a bus write of lookup_wr stores config_data%s at "
 		"word config_data%s through %s ----", arena_printf(g->a, "[%d:0]", wb - 1),
 		lw ? arena_printf(g->a, "[%d:%d]", wb + lw - 1, wb) : " (word 0)", mem_end_name(mi, e));
 	vw_line(&g->w, "wire lookup_load = config_wr & ~rst & (config_addr[31:16] == 16'h%04x);",
 		mem_reg_address(&mi->regs[lk->wr]) >> 16);
 	if (lw)
-		vw_line(&g->w, "wire %slookup_load_a = %s;", rng(g, lw), slice(g, "config_data", 32, wb, lw));
-	if (!is_regfile(mi, e) && (pi->op & MEM_READ))
+		vw_line(&g->w, "wire %slookup_load_a = %s;", lv_rng(g, lw), lv_slice(g, "config_data", 32, wb, lw));
+	if (!lv_is_regfile(mi, e) && (pi->op & MEM_READ))
 		vw_line(&g->w, "wire %s_st_ren = %s_ren & ~lookup_load;", n, n);
 	vw_line(&g->w, "wire %s_st_wen = %s_wen | lookup_load;", n, n);
 	if (sb)
-		vw_line(&g->w, "wire %s%s_st_wmask = lookup_load ? %d'b1 << %s : {%d{1'b1}};", rng(g, pi->width), n,
-			pi->width, slice(g, "lookup_load_a", lw, 0, sb), pi->width);
+		vw_line(&g->w, "wire %s%s_st_wmask = lookup_load ? %d'b1 << %s : {%d{1'b1}};", lv_rng(g, pi->width), n,
+			pi->width, lv_slice(g, "lookup_load_a", lw, 0, sb), pi->width);
 	if (ab)
-		vw_line(&g->w, "wire %s%s_st_addr = lookup_load ? %s : %s_addr;", rng(g, ab), n,
-			slice(g, "lookup_load_a", lw, sb, ab), n);
-	vw_line(&g->w, "wire %s%s_st_wdata = lookup_load ? %s : %s_wdata;", rng(g, port_bits(mi, e)), n,
+		vw_line(&g->w, "wire %s%s_st_addr = lookup_load ? %s : %s_addr;", lv_rng(g, ab), n,
+			lv_slice(g, "lookup_load_a", lw, sb, ab), n);
+	vw_line(&g->w, "wire %s%s_st_wdata = lookup_load ? %s : %s_wdata;", lv_rng(g, lv_port_bits(mi, e)), n,
 		pi->width > 1 ? arena_printf(g->a, "{%d{%s}}", pi->width, data) : data, n);
-	if (has_flags(mi, e))
+	if (lv_has_flags(mi, e))
 		vw_line(&g->w, "wire %s_st_wflag = lookup_load | %s_wflag;", n, n);
 	vw_line(&g->w, "%s", "");
 }
@@ -1420,7 +764,7 @@ static void emit_top(Gen *g)
 	emit_nets(g);
 	vw_line(&g->w, "// ---- controllers: iteration domain, schedule and address generators ----");
 	for (int c = 0; c < mi->nctrls; c++)
-		emit_ctrl(g, c);
+		lv_ctrl(g, c);
 	vw_line(&g->w, "// ---- edges: deliveries, write requests and held data ----");
 	emit_edges(g);
 	if (mem_has_lookup(mi))
@@ -1453,7 +797,7 @@ static int needs_delay(const MemInfo *mi)
 			return 1;
 	for (int u = 0; u < mi->nunits; u++)
 		for (int p = 0; p < mi->units[u].nports; p++)
-			if (read_stages(mi, (MemEnd){ u, p }))
+			if (lv_read_stages(mi, (MemEnd){ u, p }))
 				return 1;
 	return 0;
 }
@@ -1495,20 +839,9 @@ void lake_verilog(const MemInfo *mi, FILE *f)
 	g.a = arena_new();
 	vw_init(&g.w, f);
 	emit_header(&g);
-	emit_config(&g);
-	emit_domain(&g);
-	if (mi->affine == MEM_RECURRENCE)
-		emit_recur(&g);
-	else
-		emit_affine(&g);
-	if (needs_delay(mi))
-		emit_delay(&g);
-	for (int u = 0; u < mi->nunits; u++) {
-		if (mi->units[u].kind == MEM_SRAM)
-			emit_sram(&g, u);
-		else
-			emit_regfile(&g, u);
-	}
+	lv_modules(&g, needs_delay(mi));
+	for (int u = 0; u < mi->nunits; u++)
+		lv_storage(&g, u);
 	emit_top(&g);
 	vw_line(&g.w, "/* verilator lint_on DECLFILENAME */");
 	vw_line(&g.w, "`default_nettype wire");

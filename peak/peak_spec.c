@@ -623,8 +623,6 @@ static void reader_free(Reader *r)
 	vec_free(&r->enums);
 }
 
-static PeakFile *load_doc(YDoc *doc, const char *path, Diags *d);
-
 void peak_file_free(PeakFile *f)
 {
 	if (!f)
@@ -636,49 +634,48 @@ void peak_file_free(PeakFile *f)
 	free(f);
 }
 
-PeakFile *peak_load(const char *path, Diags *d)
+/* A PE spec or an IR file, by its root's key. */
+static void read_root(void *ctx, const YNode *root)
 {
-	YDoc *doc = ydoc_load_file(path, d);
-	PeakFile *f = doc ? load_doc(doc, path, d) : NULL;
+	Reader *r = ctx;
+	PeakFile *f = r->file;
+	r->doc = f->doc;
+	if (ymap_get(root, "pe")) {
+		f->specs = arena_alloc(f->arena, sizeof(PeakSpec *));
+		f->specs[f->nspecs++] = read_pe(r, root);
+	} else if (ymap_get(root, "ir")) {
+		read_ir(r, root);
+	} else {
+		diag_error(r->d, r->doc->file, root->line, root->col,
+			   "expected 'pe:' (a PE spec) or 'ir:' (IR operations)");
+	}
+}
+
+static PeakFile *load(const char *path, const char *text, Diags *d)
+{
+	PeakFile *f = xcalloc(1, sizeof *f);
+	f->arena = arena_new();
+	Reader r = { .file = f, .arena = f->arena, .d = d };
+	strmap_init(&r.aliases);
+	int ok = ydoc_read(path, text, NULL, "a PE spec (a mapping with 'pe:') or an IR file ('ir:')", read_root,
+			   &r, &f->doc, d);
+	reader_free(&r);
+	if (!ok) {
+		peak_file_free(f);
+		f = NULL;
+	}
 	diags_flush(d);
 	return f;
+}
+
+PeakFile *peak_load(const char *path, Diags *d)
+{
+	return load(path, NULL, d);
 }
 
 PeakFile *peak_load_string(const char *name, const char *text, Diags *d)
 {
-	YDoc *doc = ydoc_load_string(name, text, d);
-	PeakFile *f = doc ? load_doc(doc, name, d) : NULL;
-	diags_flush(d);
-	return f;
-}
-
-static PeakFile *load_doc(YDoc *doc, const char *path, Diags *d)
-{
-	int errors = diags_errors(d);
-	PeakFile *f = xcalloc(1, sizeof *f);
-	f->arena = arena_new();
-	f->doc = doc;
-	Reader r = { .file = f, .arena = f->arena, .d = d, .doc = doc };
-	strmap_init(&r.aliases);
-	const YNode *root = doc->root;
-	if (!root || root->kind != YN_MAP) {
-		diag_error(d, path, root ? root->line : 1, root ? root->col : 1,
-			   "expected a PE spec (a mapping with 'pe:') or an IR file ('ir:')");
-	} else if (ymap_get(root, "pe")) {
-		f->specs = arena_alloc(f->arena, sizeof(PeakSpec *));
-		f->specs[f->nspecs++] = read_pe(&r, root);
-	} else if (ymap_get(root, "ir")) {
-		read_ir(&r, root);
-	} else {
-		diag_error(d, path, root->line, root->col,
-			   "expected 'pe:' (a PE spec) or 'ir:' (IR operations)");
-	}
-	reader_free(&r);
-	if (diags_errors(d) > errors) {
-		peak_file_free(f);
-		return NULL;
-	}
-	return f;
+	return load(name, text, d);
 }
 
 int peak_port_index(const PeakSpec *s, int cls, const char *name)

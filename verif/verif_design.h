@@ -1,26 +1,26 @@
 /* verif_design.h - a generated design as the benches see it: the manifest
- * `design.yaml` of rtl_out/<design>/ and the collateral it names (the
- * routing graph, the configuration map and, when asked, the PE's info and
- * rules and the memory's info). Nothing of canal/, peak/ or lake/ is used:
- * only the files (canal/COLLATERAL.md). */
+ * `design.yaml` of rtl_out/<design>/ (read by collateral/design) and the
+ * collateral it names (the routing graph, the configuration map and, when
+ * asked, the PE's info and rules and the memory's info). Nothing of canal/,
+ * peak/ or lake/ is used: only the files (canal/COLLATERAL.md). */
 #ifndef VERIF_DESIGN_H
 #define VERIF_DESIGN_H
 
 #include "../common/arena.h"
 #include "../collateral/bitstream.h"
+#include "../collateral/design.h"
 #include "../common/diag.h"
 #include "../collateral/meminfo.h"
 #include "../collateral/peinfo.h"
 
-#define VERIF_MAX_WIDTHS 4
+#define VERIF_MAX_WIDTHS DESIGN_MAX_WIDTHS
 
 /* A core of the design: its module and files in the design's folder. */
-typedef struct VerifCore {
-	const char *name, *info, *verilog;
-} VerifCore;
+typedef DesignCore VerifCore;
 
 typedef struct VerifDesign {
-	Arena *arena;
+	Design *manifest;               /* what the fields below are copied from */
+	Arena *arena;                   /* the manifest's */
 	const char *dir, *name;
 	int cols, rows;                 /* rows counts the IO row 0 */
 	int widths[VERIF_MAX_WIDTHS], nwidths;

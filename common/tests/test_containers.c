@@ -1,6 +1,7 @@
 /* test_containers.c - unit tests of the containers: the insertion-ordered
  * string map (strmap.h) across rehashing, the arena (arena.h: alignment,
- * zeroing, large blocks, strings) and growable vectors (vec.h).
+ * zeroing, large blocks, strings), growable vectors (vec.h) and the storage
+ * of numbered, named graphs (gstore.h: names, links, removals).
  *
  * Each test is a function run by main (check.h); the last line is
  * "containers: N passed, M failed"; the exit status is 1 if anything failed. */
@@ -13,6 +14,7 @@
 #include "check.h"
 #include "fixtures.h"
 #include "../arena.h"
+#include "../gstore.h"
 #include "../strmap.h"
 #include "../util.h"
 #include "../vec.h"
@@ -159,6 +161,46 @@ static void test_vec_push_grow(void)
 	vec_free(&p);
 }
 
+/* ---- gstore ---- */
+
+typedef struct TNode {
+	int *in;
+	int nin;
+	int *out;
+	int nout;
+} TNode;
+
+static void test_gstore_graph(void)
+{
+	enum { N = 40 };
+	GStore s;
+	gstore_init(&s);
+	TNode *nodes = xcalloc(N, sizeof *nodes);
+	int named = 0;
+	for (int i = 0; i < N; i++)
+		named += gstore_name(&s, arena_printf(s.arena, "n%d", i), i);
+	CHECK(named == N, "%d of %d names are new", named, N);
+	CHECK(!gstore_name(&s, "n7", 7), "a second n7 is not reported");
+	CHECK(gstore_find(&s, "n33") == 33 && gstore_find(&s, "n40") == -1, "names are not found");
+	for (int i = 1; i < N; i++)   /* node 0 feeds every other; node i feeds node 0 */
+		gstore_link(nodes, 0, i);
+	for (int i = 1; i < N; i++)
+		gstore_link(nodes, i, 0);
+	CHECK(nodes[0].nout == N - 1 && nodes[0].nin == N - 1 && nodes[5].nin == 1 && nodes[5].out[0] == 0,
+	      "the lists of the links");
+	CHECK(nodes[0].in[0] == 1 && nodes[0].in[N - 2] == N - 1, "the inputs are not in link order");
+	CHECK(gstore_unlink(nodes, 3, 0) && !gstore_unlink(nodes, 3, 0), "removing an edge twice");
+	CHECK(nodes[0].nin == N - 2 && nodes[0].in[2] == 4 && nodes[3].nout == 0, "the lists after a removal");
+	for (int i = 0; i < 20; i++)   /* drops and pushes around powers of two */
+		gstore_drop(nodes[0].out, &nodes[0].nout, i + 1);
+	for (int i = 0; i < 30; i++)
+		gstore_push(&nodes[0].out, &nodes[0].nout, 100 + i);
+	CHECK(nodes[0].nout == N - 1 - 20 + 30 && nodes[0].out[0] == 21 && nodes[0].out[nodes[0].nout - 1] == 129,
+	      "the outputs after drops and pushes");
+	gstore_free_nodes(nodes, N);
+	gstore_free(&s);
+}
+
 static const TestCase tests[] = {
 	{ "strmap_basic", test_strmap_basic },
 	{ "strmap_many", test_strmap_many },
@@ -166,6 +208,7 @@ static const TestCase tests[] = {
 	{ "arena_large", test_arena_large },
 	{ "arena_strings", test_arena_strings },
 	{ "vec_push_grow", test_vec_push_grow },
+	{ "gstore_graph", test_gstore_graph },
 };
 
 int main(void)

@@ -2,7 +2,7 @@
  * (ywrite.h): positions of nodes and keys, empty collections and documents,
  * malformed input and duplicate keys with their positions, allowed keys,
  * scalar positions inside literal blocks and folded plain scalars, aliases,
- * number parsing; and YAML written by ywrite read back for exact round trips
+ * number parsing, reading a spec's root (ydoc_read); and YAML written by ywrite read back for exact round trips
  * of tricky strings, doubles and nesting.
  *
  * Each test is a function run by main (check.h); the last line is
@@ -393,6 +393,64 @@ static void test_yaml_numbers(void)
 	diags_free(d);
 }
 
+/* ---- ydoc_read ---- */
+
+/* What read_spec saw: its calls, the root's first key, the document then. */
+typedef struct Seen {
+	int calls;
+	const char *first;
+	YDoc **doc;
+	int doc_set;
+	Diags *d;
+} Seen;
+
+/* Reports an error when the root has "bad". */
+static void read_spec(void *ctx, const YNode *root)
+{
+	Seen *s = ctx;
+	s->calls++;
+	s->first = root->keys[0]->value;
+	s->doc_set = *s->doc && (*s->doc)->root == root;
+	if (ymap_get(root, "bad"))
+		ynode_error(s->d, ymap_get(root, "bad"), "bad");
+}
+
+/* ydoc_read of text with key; 1 if it returns ok, the first message is msg
+ * at line:col (msg NULL: no message) and read_spec ran calls times. */
+static int spec_case(const char *text, const char *key, int ok, const char *msg, int line, int col, int calls)
+{
+	Diags *d = diags_new(NULL);
+	YDoc *doc = NULL;
+	Seen s = { 0, NULL, &doc, 0, d };
+	int got = ydoc_read("s.yaml", text, key, "a spec (test)", read_spec, &s, &doc, d);
+	const Diag *g = diags_count(d) ? diags_get(d, 0) : NULL;
+	int same = got == ok && s.calls == calls && (!calls || s.doc_set) &&
+		   (msg ? g && str_eq(g->msg, msg) && g->line == line && g->col == col : !g);
+	ydoc_free(doc);
+	diags_free(d);
+	return same;
+}
+
+static void test_ydoc_read(void)
+{
+	CHECK(spec_case("a: 1\nb: 2\n", NULL, 1, NULL, 0, 0, 1), "a mapping is read");
+	CHECK(spec_case("a: 1\nbad: 2\n", NULL, 0, "bad", 2, 6, 1), "the reader's errors make it fail");
+	CHECK(spec_case("# x\n- 1\n", NULL, 0, "expected a spec (test)", 2, 1, 0), "a list is not a spec");
+	CHECK(spec_case("", NULL, 0, "expected a spec (test)", 1, 1, 0), "an empty document is not a spec");
+	CHECK(spec_case("a: 1\n", "mem", 0, "expected a spec (test)", 1, 1, 0), "a mapping without the key");
+	CHECK(spec_case("x: 0\nmem: m\n", "mem", 1, NULL, 0, 0, 1), "a mapping with the key");
+	const char *unread[][2] = { { "s.yaml", "a: [\n" }, { "/nonexistent/dir/s.yaml", NULL } };
+	for (int i = 0; i < 2; i++) {
+		Diags *d = diags_new(NULL);
+		YDoc *doc = NULL;
+		Seen s = { 0, NULL, &doc, 0, d };
+		CHECK(!ydoc_read(unread[i][0], unread[i][1], NULL, "a spec", read_spec, &s, &doc, d) && !doc &&
+			      s.calls == 0 && diags_errors(d) == 1 && !strstr(diags_get(d, 0)->msg, "expected a spec"),
+		      "%s: a document that does not load", unread[i][1] ? "malformed YAML" : "a missing file");
+		diags_free(d);
+	}
+}
+
 /* ---- ywrite ---- */
 
 static const char *const tricky_strings[] = {
@@ -575,6 +633,7 @@ static const TestCase tests[] = {
 	{ "yaml_plain_pos", test_yaml_plain_pos },
 	{ "yaml_aliases", test_yaml_aliases },
 	{ "yaml_numbers", test_yaml_numbers },
+	{ "ydoc_read", test_ydoc_read },
 	{ "ywrite_roundtrip", test_ywrite_roundtrip },
 };
 

@@ -94,35 +94,27 @@ static int storage_edges(const MemInfo *mi, int u, int out, int *e)
 	return n;
 }
 
-static int path_in(const MemInfo *mi, int i, Path *p, char *why, size_t whylen)
+/* The path of tile input k (in) or tile output k: from the tile port's edge
+ * to the unit at its other end, and on through that unit's one edge to
+ * another storage unit, if it has one (a buffer). */
+static int path_walk(const MemInfo *mi, int in, int k, Path *p, char *why, size_t whylen)
 {
-	p->io = edge_at(mi, 1, (MemEnd){ MEM_TILE_IN, i });
+	const char *name = in ? mi->ins[k] : mi->outs[k];
+	p->io = edge_at(mi, in, (MemEnd){ in ? MEM_TILE_IN : MEM_TILE_OUT, k });
 	if (p->io < 0)
-		return util_why(why, whylen, "%s: input %s reaches no storage", mi->name, mi->ins[i]);
-	MemEnd d = mi->edges[p->io].dst;
-	int e = -1, n = storage_edges(mi, d.unit, 1, &e);
+		return util_why(why, whylen,
+				in ? "%s: input %s reaches no storage" : "%s: output %s is driven by no storage",
+				mi->name, name);
+	MemEnd u = in ? mi->edges[p->io].dst : mi->edges[p->io].src;
+	int e = -1, n = storage_edges(mi, u.unit, in, &e);
 	if (n > 1)
-		return util_why(why, whylen, "%s: %s feeds %d storage units after %s; unsupported shape",
-			    mi->name, mi->ins[i], n, mi->units[d.unit].name);
-	p->buf = n ? d.unit : -1;
+		return util_why(why, whylen,
+				in ? "%s: %s feeds %d storage units after %s; unsupported shape"
+				   : "%s: %s is fed by %d storage units before %s; unsupported shape",
+				mi->name, name, n, mi->units[u.unit].name);
+	p->buf = n ? u.unit : -1;
 	p->sedge = n ? e : -1;
-	p->send = n ? mi->edges[e].dst : d;
-	return 1;
-}
-
-static int path_out(const MemInfo *mi, int o, Path *p, char *why, size_t whylen)
-{
-	p->io = edge_at(mi, 0, (MemEnd){ MEM_TILE_OUT, o });
-	if (p->io < 0)
-		return util_why(why, whylen, "%s: output %s is driven by no storage", mi->name, mi->outs[o]);
-	MemEnd s = mi->edges[p->io].src;
-	int e = -1, n = storage_edges(mi, s.unit, 0, &e);
-	if (n > 1)
-		return util_why(why, whylen, "%s: %s is fed by %d storage units before %s; unsupported shape",
-			    mi->name, mi->outs[o], n, mi->units[s.unit].name);
-	p->buf = n ? s.unit : -1;
-	p->sedge = n ? e : -1;
-	p->send = n ? mi->edges[e].src : s;
+	p->send = !n ? u : in ? mi->edges[e].dst : mi->edges[e].src;
 	return 1;
 }
 
@@ -560,7 +552,7 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 	for (int k = 0; k < rq->nw; k++) {
 		WPlan *w = &pl->w[k];
 		w->st = &rq->w[k];
-		if (!path_in(mi, k, &w->p, why, whylen) ||
+		if (!path_walk(mi, 1, k, &w->p, why, whylen) ||
 		    !path_geometry(mi, &w->p, 1, &w->width, &w->rows, why, whylen) ||
 		    !check_stream(w->st, rq->words, "write", k, why, whylen) ||
 		    !check_blocks(w->st, w->width, k, why, whylen))
@@ -571,7 +563,7 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 	}
 	for (int k = 0; k < rq->nr; k++) {
 		RPlan *r = &pl->r[k];
-		if (!path_out(mi, k, &r->p, why, whylen) ||
+		if (!path_walk(mi, 0, k, &r->p, why, whylen) ||
 		    !path_geometry(mi, &r->p, 0, &r->width, &r->rows, why, whylen) ||
 		    !check_stream(&rq->r[k], rq->words, "read", k, why, whylen))
 			return 0;
@@ -590,7 +582,7 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 	}
 	if (pl->s < 0) {
 		Path p;
-		if (!(mi->nins ? path_in(mi, 0, &p, why, whylen) : path_out(mi, 0, &p, why, whylen)))
+		if (!path_walk(mi, mi->nins > 0, 0, &p, why, whylen))
 			return 0;
 		pl->s = p.send.unit;
 	}
