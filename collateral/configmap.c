@@ -33,34 +33,36 @@ static int read_field(Lines *l, ConfigMap *m, CfgField *f)
 	return 1;
 }
 
-ConfigMap *configmap_load_string(const char *name, const char *text, Diags *d)
+typedef struct Reading {
+	ConfigMap *m;
+	FieldVec v;
+} Reading;
+
+static void record(Lines *l, void *ctx)
 {
-	Lines l;
-	lines_open(&l, name, text, d);
-	ConfigMap *m = xcalloc(1, sizeof *m);
-	m->arena = arena_new();
-	m->index = xcalloc(1, sizeof(StrMap));
-	strmap_init(m->index);
-	FieldVec v = { 0 };
-	int errors = diags_errors(d);
-	char *p = l.text;
-	while (lines_next(&l, &p)) {
-		CfgField f;
-		if (read_field(&l, m, &f)) {
-			strmap_put(m->index, f.target, v.len);
-			vec_push(&v, f);
-		}
+	Reading *r = ctx;
+	CfgField f;
+	if (read_field(l, r->m, &f)) {
+		strmap_put(r->m->index, f.target, r->v.len);
+		vec_push(&r->v, f);
 	}
-	free(l.text);
-	m->fields = v.data;
-	m->nfields = v.len;
-	if (diags_errors(d) > errors) {
-		configmap_free(m);
-		return NULL;
-	}
-	return m;
 }
 
+ConfigMap *configmap_load_string(const char *name, const char *text, Diags *d)
+{
+	Reading r = { xcalloc(1, sizeof(ConfigMap)), { 0 } };
+	r.m->arena = arena_new();
+	r.m->index = xcalloc(1, sizeof(StrMap));
+	strmap_init(r.m->index);
+	int ok = lines_read(name, text, d, 0, record, &r);
+	r.m->fields = r.v.data;
+	r.m->nfields = r.v.len;
+	if (!ok) {
+		configmap_free(r.m);
+		return NULL;
+	}
+	return r.m;
+}
 
 ConfigMap *configmap_load(const char *path, Diags *d)
 {

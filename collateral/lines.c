@@ -51,6 +51,18 @@ void lines_open(Lines *l, const char *name, const char *text, Diags *d)
 	diags_add_source(d, name, text);
 }
 
+int lines_read(const char *name, const char *text, Diags *d, int stop, void (*fn)(Lines *l, void *ctx), void *ctx)
+{
+	Lines l;
+	lines_open(&l, name, text, d);
+	int errors = diags_errors(d);
+	char *p = l.text;
+	while ((!stop || diags_errors(d) == errors) && lines_next(&l, &p))
+		fn(&l, ctx);
+	free(l.text);
+	return diags_errors(d) == errors;
+}
+
 char *lines_read_file(const char *path)
 {
 	size_t len;

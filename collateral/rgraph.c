@@ -58,42 +58,46 @@ static int read_edge(Lines *l, RGraph *g)
 	return 1;
 }
 
+typedef struct Reading {
+	RGraph *g;
+	VEC(RNode) nodes;
+} Reading;
+
+static void record(Lines *l, void *ctx)
+{
+	Reading *r = ctx;
+	RGraph *g = r->g;
+	if (strcmp(l->tok[0], "graph") == 0 && l->ntok >= 6) {
+		long c, rows;
+		g->design = arena_strdup(g->store.arena, l->tok[1]);
+		if (lines_long(l, 3, 10, 1, 255, &c) && lines_long(l, 5, 10, 1, 256, &rows))
+			g->cols = (int)c, g->rows = (int)rows;
+	} else if (strcmp(l->tok[0], "node") == 0) {
+		RNode n;
+		g->nnodes = r->nodes.len;
+		if (read_node(l, g, &n))
+			vec_push(&r->nodes, n);
+		g->nodes = r->nodes.data;
+		g->nnodes = r->nodes.len;
+	} else if (strcmp(l->tok[0], "edge") == 0) {
+		read_edge(l, g);
+	} else {
+		diag_error(l->d, l->file, l->line, 1, "expected a graph, node or edge record, not '%s'", l->tok[0]);
+	}
+}
+
 RGraph *rgraph_load_string(const char *name, const char *text, Diags *d)
 {
-	Lines l;
-	lines_open(&l, name, text, d);
-	RGraph *g = xcalloc(1, sizeof *g);
-	gstore_init(&g->store);
-	VEC(RNode) nodes = { 0 };
-	int errors = diags_errors(d);
-	char *p = l.text;
-	while (lines_next(&l, &p) && diags_errors(d) == errors) {
-		if (strcmp(l.tok[0], "graph") == 0 && l.ntok >= 6) {
-			long c, r;
-			g->design = arena_strdup(g->store.arena, l.tok[1]);
-			if (lines_long(&l, 3, 10, 1, 255, &c) && lines_long(&l, 5, 10, 1, 256, &r))
-				g->cols = (int)c, g->rows = (int)r;
-		} else if (strcmp(l.tok[0], "node") == 0) {
-			RNode n;
-			g->nnodes = nodes.len;
-			if (read_node(&l, g, &n))
-				vec_push(&nodes, n);
-			g->nodes = nodes.data;
-			g->nnodes = nodes.len;
-		} else if (strcmp(l.tok[0], "edge") == 0) {
-			read_edge(&l, g);
-		} else {
-			diag_error(d, name, l.line, 1, "expected a graph, node or edge record, not '%s'", l.tok[0]);
-		}
-	}
-	free(l.text);
-	g->nodes = nodes.data;
-	g->nnodes = nodes.len;
-	if (diags_errors(d) > errors) {
-		rgraph_free(g);
+	Reading r = { xcalloc(1, sizeof(RGraph)), { 0 } };
+	gstore_init(&r.g->store);
+	int ok = lines_read(name, text, d, 1, record, &r);
+	r.g->nodes = r.nodes.data;
+	r.g->nnodes = r.nodes.len;
+	if (!ok) {
+		rgraph_free(r.g);
 		return NULL;
 	}
-	return g;
+	return r.g;
 }
 
 RGraph *rgraph_load(const char *path, Diags *d)
