@@ -58,6 +58,8 @@ typedef struct Stage {
 	FlowStage redo_from;                    /* after asks: where the walk resumes */
 } Stage;
 
+static const Stage stages[FS_COUNT];
+
 static void progress(const Flow *F, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void progress(const Flow *F, const char *fmt, ...)
@@ -147,8 +149,9 @@ static int lowered_emit(Flow *F)
 static int dfg_run(Flow *F)
 {
 	if (!F->r->design) {
-		fprintf(stderr, "cgrac: --emit dfg needs --design DIR (the word and the IR operations come from the PE "
-				"collateral)\n");
+		const char *goal = stages[F->r->goal].name;
+		fprintf(stderr, "cgrac: %s%s needs --design DIR (the word and the IR operations come from the PE "
+				"collateral)\n", F->r->emit ? "--emit " : "compiling to ", F->r->emit ? goal : "a bitstream");
 		return 0;
 	}
 	F->has_c = 1;
