@@ -1,8 +1,9 @@
 /* canal_graph.c - the interconnect graph, built by passes over a CanalGraph
  * (canal/COLLATERAL.md, "The graph"): nodes of every tile, switch boxes,
  * connection boxes, pipeline registers, the wires between tiles, and the
- * spec's edits. A pass is a function of the graph; adding one is adding a
- * line to `passes` in canal_build. */
+ * spec's edits. A pass is a function of the graph; canal_build lays out the
+ * tiles, runs the list `passes` (adding a pass is adding a line there), then
+ * applies the spec's edits, which may fail with errors. */
 #include <stdlib.h>
 #include <string.h>
 

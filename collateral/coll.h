@@ -6,8 +6,8 @@
  * lists as unsupported), read through collateral/peinfo; and the memory tile:
  * <mem>.info.yaml (collateral/meminfo) and the text of <mem>.smt2. The PE's info
  * and rules stay loaded for compute mapping. */
-#ifndef COMPILER_COLLATERAL_H
-#define COMPILER_COLLATERAL_H
+#ifndef COLLATERAL_COLL_H
+#define COLLATERAL_COLL_H
 
 #include "../common/diag.h"
 #include "meminfo.h"

@@ -2,7 +2,7 @@
  * storage units (SRAMs, register files) with ports, the tile's input and
  * output word ports, and the edges between them, plus what the controllers
  * (iteration domains, address and schedule generators) may do and an
- * optional table look-up (lake/README.md). This is the reading and checking
+ * optional table look-up (docs/mem.md). This is the reading and checking
  * of a spec; generators start from a LakeSpec. */
 #ifndef LAKE_H
 #define LAKE_H

@@ -1,5 +1,5 @@
 /* lake_scenario.h - designed configurations of a memory tile whose output is
- * known in advance: the use cases the issue names (line buffers, wide-fetch
+ * known in advance: the tile's use cases (line buffers, wide-fetch
  * streaming, a 4x4-block transpose, chained tiles) and the table look-up. Each configures the
  * controllers from affine maps, drives known input streams and lists the
  * output words it must produce; `lake vectors --scenario` checks the
