@@ -153,11 +153,102 @@ app: bin/cgrac bin/peak bin/lake bin/canal
 sim: bin/verif
 	@TRACE=$(TRACE) bash verif/sim.sh $(DESIGN) $(APP)
 
-test: deps
-	$(MAKE) test-build
-	@bash scripts/run_tests.sh
+# ---- tests: the suites in groups (scripts/run_tests.sh --list), each the
+# target test-GROUP, which first builds what its suites need: binaries,
+# designs, Verilator models, each made once and shared by the groups (rules
+# below). `make test` builds all of that first (the binaries and designs,
+# then the Verilator models, the longest first), then runs the groups
+# TEST_JOBS at a time, longest first, shows each group's output when it ends
+# (kept in build/test/GROUP.log), then the table of the groups and
+# "total: N passed, M failed"; it fails if anything failed. `make test-e2e`
+# runs one group.
+TEST_GROUPS  := $(shell bash scripts/run_tests.sh --list)
+TEST_TARGETS := $(addprefix test-,$(TEST_GROUPS))
+TEST_JOBS    ?= 2
+.PHONY: $(TEST_TARGETS) print-TESTS
 
-test-build: build $(addprefix build/san/bin/,$(SAN)) bin/appref bin/halide_run
+test: deps
+	@mkdir -p build/test && rm -f build/test/*.result
+	@t0=$$(date +%s); \
+	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target test-build-tools; \
+	echo "test: binaries and designs ready after $$(($$(date +%s) - t0)) s"; \
+	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_MODELS); \
+	echo "test: Verilator models ready after $$(($$(date +%s) - t0)) s; the groups: $(TEST_GROUPS)"; \
+	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_TARGETS); status=$$?; \
+	bash scripts/run_tests.sh --summary --since $$t0 $(TEST_GROUPS) && [ $$status -eq 0 ]
+
+# Verilator's C++ goes through ccache when there is one (scripts/deps.sh
+# installs it), its cache in build/ccache: the tests' many Verilator builds
+# share what they compile alike (the run-time library, a model's unchanged
+# blocks).
+TEST_ENV := $(if $(shell command -v ccache 2>/dev/null),OBJCACHE=ccache CCACHE_DIR=$(or $(CCACHE_DIR),$(CURDIR)/build/ccache))
+
+$(TEST_TARGETS): test-%:
+	@mkdir -p build/test
+	@TESTS="$(TESTS)" $(TEST_ENV) bash scripts/run_tests.sh $*
+
+print-TESTS:
+	@echo $(TESTS)
+
+# What each group needs. design: rtl_out/D/ (scripts/rtl.sh); model: D's
+# Verilator model with every node probed (verif/build.sh; the connectivity
+# bench), model_np: without probes (verif/sim.sh's co-simulation).
+design   = $(patsubst %,rtl_out/%/design.yaml,$(1))
+model    = $(patsubst %,build/verilator/%/vsim,$(1))
+model_np = $(patsubst %,build/verilator/%-noprobes/vsim,$(1))
+TEST_DESIGNS := cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint cgra_8x8 cgra_16x8 cgra_32x16 cgra_16x8_mac_dp \
+                cgra_8x8_mac_dp
+TEST_MODELS  := $(call model_np,cgra_32x16 cgra_16x8_mac_dp cgra_16x8 cgra_8x8 cgra_4x4) \
+                $(call model,cgra_8x8 cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) build/verilator/cgra_4x4-trace/vsim
+
+test-unit:       $(addprefix bin/,$(TESTS)) $(addprefix build/san/bin/,$(TESTS)) \
+                 $(call design,cgra_4x4 cgra_8x8 cgra_8x8_mac_dp)
+test-peak:       bin/peak build/san/bin/peak
+test-peak-bench: bin/peak
+test-lake:       bin/lake build/san/bin/lake
+test-lake-bench: bin/lake
+test-canal:      bin/peak bin/lake bin/canal build/san/bin/canal $(call design,cgra_4x4_wilton cgra_4x4_disjoint cgra_4x4)
+test-verif:      bin/verif build/san/bin/verif $(call model,cgra_8x8 cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) \
+                 $(call model_np,cgra_4x4) build/verilator/cgra_4x4-trace/vsim
+test-compiler:   bin/cgrac build/san/bin/cgrac $(call design,cgra_4x4 cgra_8x8_mac_dp)
+test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
+                 $(call model_np,cgra_32x16 cgra_16x8_mac_dp cgra_16x8 cgra_8x8 cgra_4x4)
+test-e2e-san:    build/san/bin/cgrac bin/verif $(call model_np,cgra_16x8_mac_dp cgra_4x4)
+test-halide:     bin/halide_run bin/appref bin/cgrac
+test-docs:       bin/peak bin/lake bin/canal bin/cgrac $(call design,cgra_4x4)
+
+# Everything the groups need, built without running them: binaries and
+# designs (test-build-tools), then the Verilator models.
+test-build: test-build-tools $(TEST_MODELS)
+test-build-tools: build $(addprefix build/san/bin/,$(SAN)) bin/appref bin/halide_run $(call design,$(TEST_DESIGNS))
+.PHONY: test-build-tools
+
+# A design for the tests: scripts/rtl.sh, with the PE's files (its Verilog,
+# info and rules: rule synthesis takes seconds) made once into build/pe/ for
+# every design on that PE. Its prerequisites: the interconnect spec, the PE and
+# MEM specs it names, the IR and the generators.
+IR_SPECS     := $(sort $(wildcard peak/ir/*.yaml))
+design_specs  = $(patsubst $(CURDIR)/%,%,$(abspath $(addprefix canal/specs/,$(shell \
+                sed -n 's/^ *[a-z]*: *{ *spec: *\([^ ,}]*\).*/\1/p' canal/specs/$(1).yaml 2>/dev/null))))
+design_pe     = $(patsubst peak/specs/%.yaml,build/pe/%.rules.yaml,$(filter peak/specs/%,$(call design_specs,$(1))))
+
+build/pe/%.rules.yaml: peak/specs/%.yaml $(IR_SPECS) bin/peak
+	@mkdir -p $(@D)
+	bin/peak $< -o $(@D) $(addprefix --ir ,$(IR_SPECS)) -q
+
+rtl_out/%/design.yaml: canal/specs/%.yaml $$(call design_specs,$$*) $$(call design_pe,$$*) $(IR_SPECS) \
+                       bin/peak bin/lake bin/canal
+	bash scripts/rtl.sh $* --pe build/pe
+
+# A design's Verilator models (verif/build.sh, which also keeps a hash of what
+# went in and rebuilds nothing when only the dates changed).
+VERIF_MODEL_DEPS := bin/verif verif/build.sh verif/verif_sim.cpp
+build/verilator/%-noprobes/vsim: rtl_out/%/design.yaml $(VERIF_MODEL_DEPS)
+	$(TEST_ENV) bash verif/build.sh rtl_out/$* --probes none -o $(@D) && touch $@
+build/verilator/%-trace/vsim: rtl_out/%/design.yaml $(VERIF_MODEL_DEPS)
+	$(TEST_ENV) bash verif/build.sh rtl_out/$* --probes all --trace -o $(@D) && touch $@
+build/verilator/%/vsim: rtl_out/%/design.yaml $(VERIF_MODEL_DEPS)
+	$(TEST_ENV) bash verif/build.sh rtl_out/$* -o $(@D) && touch $@
 
 # The application suite's C references (bin/appref) and the application files
 # run by the real Halide library (bin/halide_run, Debian's libhalide14-0-dev):

@@ -3,7 +3,8 @@
 # Quick when everything is present: one dpkg query per package, no network.
 set -euo pipefail
 
-packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev)
+# (ccache: make test's Verilator builds share what they compile alike, in build/ccache)
+packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev ccache)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,105 +1,210 @@
 #!/usr/bin/env bash
-# Runs every test suite of the project (what `make test` and CI run), shows each
-# suite's output, and closes with the total over all suites:
+# The test suites of the project in groups. `make test` (and CI) runs the
+# groups two at a time, each as the make target test-GROUP, which first builds
+# what the group needs (binaries, designs, Verilator models); then the table
+# of the groups and the total over all of them:
 #   total: N passed, M failed
+#
+#   scripts/run_tests.sh GROUP...            runs these groups, one after another
+#   scripts/run_tests.sh                     runs every group, one after another
+#   scripts/run_tests.sh --list              the groups, longest first
+#   scripts/run_tests.sh --summary [--since T] GROUP...
+#                                            the table of the groups' results and
+#                                            the total (T: the start, in epoch s)
+#
+# Each suite prints its closing line "N passed, M failed"; a suite that exits
+# non-zero with 0 failures counts as one failure, a suite that ran no test as
+# one failure. A group's output is written to build/test/GROUP.log as well, its
+# result to build/test/GROUP.result ("passed failed seconds"); a group without
+# a result (not run, or its prerequisites failed) counts as one failure.
+# Run alone, a group expects what make builds for it (`make test-GROUP`).
+# The unit group runs bin/T and build/san/bin/T for each T of $TESTS (the
+# Makefile's TESTS; asked of make when unset).
 set -u
 cd "$(dirname "$0")/.."
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-total_pass=0 total_fail=0 t_start=$(date +%s)
+results=build/test
+
+# ---- the groups, longest first (the order make starts them in) ----
+GROUPS_LONGEST_FIRST=(lake-bench verif peak peak-bench canal e2e compiler unit lake e2e-san halide docs)
+
+group_unit() {
+	local t
+	[ -n "${TESTS:-}" ] || TESTS=$(make --no-print-directory -s print-TESTS)
+	for t in $TESTS; do
+		suite "$t" "bin/$t"
+		suite "$t (ASan+UBSan)" "build/san/bin/$t"
+	done
+}
+
+group_peak() {
+	suite "peak bad input" bash peak/tests/bad.sh
+	suite "peak bad input (ASan+UBSan)" env PEAK=build/san/bin/peak bash peak/tests/bad.sh
+	suite "peak golden files" bash peak/tests/golden.sh
+	suite "peak rules: proofs, random re-checks, coverage, determinism" bash peak/tests/rules.sh
+	suite "peak generation under ASan+UBSan" env PEAK=build/san/bin/peak bash peak/tests/san_generate.sh
+}
+
+group_peak-bench() {
+	suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
+}
+
+group_lake() {
+	suite "lake specs" bash lake/tests/specs.sh
+	suite "lake bad input" bash lake/tests/bad.sh
+	suite "lake bad input (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/bad.sh
+	suite "lake bad collateral" bash lake/tests/bad_info.sh
+	suite "lake bad collateral (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/bad_info.sh
+	suite "lake golden files and determinism" bash lake/tests/golden.sh
+	suite "lake solve" bash lake/tests/solve.sh
+	suite "lake solve (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/solve.sh
+	suite "lake scenarios: line buffers, wide fetch, transpose, chaining" bash lake/tests/scenarios.sh
+}
+
+group_lake-bench() {
+	suite "lake Verilator benches" bash lake/tests/verilator_bench.sh
+}
+
+group_canal() {
+	suite "canal bad input" bash canal/tests/bad.sh
+	suite "canal bad input (ASan+UBSan)" env CANAL=build/san/bin/canal bash canal/tests/bad.sh
+	suite "canal golden files and determinism" bash canal/tests/golden.sh
+	suite "canal cgra.v: determinism, lint -Wall, Verilator build (4x4 designs)" bash canal/tests/lint.sh
+	suite "canal configuration bus: every register written and read back (cgra_4x4)" bash canal/tests/config_bus.sh
+}
+
+group_verif() {
+	suite "verif tools: usage, errors, generator under ASan+UBSan, determinism, harness commands" bash verif/tests/tools.sh
+	suite "verif connectivity under Verilator: cgra_4x4 (imran)" bash verif/tests/conn.sh cgra_4x4
+	suite "verif connectivity under Verilator: cgra_4x4_wilton" bash verif/tests/conn.sh cgra_4x4_wilton
+	suite "verif connectivity under Verilator: cgra_4x4_disjoint" bash verif/tests/conn.sh cgra_4x4_disjoint
+	suite "verif connectivity under Verilator: cgra_8x8" bash verif/tests/conn.sh cgra_8x8
+	suite "verif connectivity: a broken cgra.v fails the bench (cgra_4x4)" bash verif/tests/mutation.sh
+	suite "verif co-simulation: hand-made applications under Verilator (cgra_4x4)" bash verif/tests/app.sh
+}
+
+group_compiler() {
+	suite "cgrac bad input" bash compiler/tests/bad.sh
+	suite "cgrac bad input (ASan+UBSan)" env CGRAC=build/san/bin/cgrac bash compiler/tests/bad.sh
+	suite "cgrac golden files: lowered loop nests, compute graphs, unified buffers and their mapping, determinism" \
+		bash compiler/tests/golden.sh
+	suite "cgrac applications: lowered kernels on 16-bit words vs. the interpreter" bash compiler/tests/apps.sh
+	suite "cgrac applications under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/apps.sh \
+		brighten_blur harris unsharp upsample
+	suite "cgrac unified buffers: Fig. 3 and 8(a), buffer-level simulation of the suite on pub and dp, MEM tiles" \
+		bash compiler/tests/ubuf.sh
+	suite "cgrac unified buffers under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/ubuf.sh \
+		brighten_blur upsample
+}
+
+group_e2e() {
+	suite "end to end: applications compiled, placed, routed and co-simulated bit-exact under Verilator" \
+		bash compiler/tests/e2e.sh
+}
+
+group_e2e-san() {
+	suite "end to end under ASan+UBSan: the compiler on brighten_blur, upsample (cgra_4x4) and unsharp (cgra_16x8_mac_dp, a table look-up)" \
+		env CGRAC=build/san/bin/cgrac bash compiler/tests/e2e.sh cgra_4x4:brighten_blur cgra_4x4:upsample cgra_16x8_mac_dp:unsharp
+}
+
+group_halide() {
+	suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
+		bash apps/reference/tests/halide_check.sh
+	suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh
+}
+
+group_docs() {
+	suite "docs examples: the marked examples of docs/*.md run by the tools" bash docs/tests/examples.sh
+}
+
+# ---- running them ----
+group_pass=0 group_fail=0 log=/dev/null
+
+# say TEXT...: to the output and the group's log
+say() { printf '%s\n' "$*" | tee -a "$log"; }
 
 # suite NAME COMMAND...: runs a suite and adds its closing "N passed, M failed".
 suite() {
 	local name=$1
 	shift
-	echo "== $name"
+	say "== $name"
 	local t0 out status line p f
 	t0=$(date +%s)
 	out=$("$@" 2>&1)
 	status=$?
-	echo "$out"
+	say "$out"
 	line=$(echo "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -1)
 	p=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p')
 	f=$(echo "$line" | sed -n 's/.*\b\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p')
 	p=${p:-0} f=${f:-0}
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $name exited with status $status"
+		say "FAIL $name exited with status $status"
 		f=1
 	fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $name ran no test"
+		say "FAIL $name ran no test"
 		f=1
 	fi
-	echo "== $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
+	say "== $name: $p passed, $f failed ($(($(date +%s) - t0)) s)"
+	group_pass=$((group_pass + p))
+	group_fail=$((group_fail + f))
 }
 
-suite "common unit tests" bin/test_common
-suite "common unit tests (ASan+UBSan)" build/san/bin/test_common
-suite "peak unit tests" bin/test_peak
-suite "peak unit tests (ASan+UBSan)" build/san/bin/test_peak
-suite "peak bad input" bash peak/tests/bad.sh
-suite "peak bad input (ASan+UBSan)" env PEAK=build/san/bin/peak bash peak/tests/bad.sh
-suite "peak golden files" bash peak/tests/golden.sh
-suite "peak rules: proofs, random re-checks, coverage, determinism" bash peak/tests/rules.sh
-suite "peak generation under ASan+UBSan" env PEAK=build/san/bin/peak bash peak/tests/san_generate.sh
-suite "lake specs" bash lake/tests/specs.sh
-suite "lake unit tests: SMT model, configuration solver" bin/test_lake
-suite "lake unit tests (ASan+UBSan)" build/san/bin/test_lake
-suite "lake bad input" bash lake/tests/bad.sh
-suite "lake bad input (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/bad.sh
-suite "lake bad collateral" bash lake/tests/bad_info.sh
-suite "lake bad collateral (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/bad_info.sh
-suite "lake golden files and determinism" bash lake/tests/golden.sh
-suite "lake solve" bash lake/tests/solve.sh
-suite "lake solve (ASan+UBSan)" env LAKE=build/san/bin/lake bash lake/tests/solve.sh
-suite "lake scenarios: line buffers, wide fetch, transpose, chaining" bash lake/tests/scenarios.sh
-suite "lake Verilator benches" bash lake/tests/verilator_bench.sh
-suite "canal unit tests: topologies, fan-in, reachability, edits" bin/test_canal
-suite "canal unit tests (ASan+UBSan)" build/san/bin/test_canal
-suite "canal bad input" bash canal/tests/bad.sh
-suite "canal bad input (ASan+UBSan)" env CANAL=build/san/bin/canal bash canal/tests/bad.sh
-suite "canal golden files and determinism" bash canal/tests/golden.sh
-suite "canal cgra.v: determinism, lint -Wall, Verilator build (4x4 designs)" bash canal/tests/lint.sh
-suite "canal configuration bus: every register written and read back (cgra_4x4)" bash canal/tests/config_bus.sh
-suite "verif tools: usage, errors, generator under ASan+UBSan, determinism, harness commands" bash verif/tests/tools.sh
-suite "verif connectivity under Verilator: cgra_4x4 (imran)" bash verif/tests/conn.sh cgra_4x4
-suite "verif connectivity under Verilator: cgra_4x4_wilton" bash verif/tests/conn.sh cgra_4x4_wilton
-suite "verif connectivity under Verilator: cgra_4x4_disjoint" bash verif/tests/conn.sh cgra_4x4_disjoint
-suite "verif connectivity under Verilator: cgra_8x8" bash verif/tests/conn.sh cgra_8x8
-suite "verif connectivity: a broken cgra.v fails the bench (cgra_4x4)" bash verif/tests/mutation.sh
-suite "verif co-simulation: hand-made applications under Verilator (cgra_4x4)" bash verif/tests/app.sh
-suite "peak Verilator benches" bash peak/tests/verilator_bench.sh
-suite "cgrac unit tests: Halide arithmetic and types, lexer, ranges, lowering" bin/test_cgrac
-suite "cgrac unit tests (ASan+UBSan)" build/san/bin/test_cgrac
-suite "unified buffers: extraction, shift-register detection and banking on hand-written buffers" bin/test_ub
-suite "unified buffers (ASan+UBSan)" build/san/bin/test_ub
-suite "ub_mem: unified buffer banks on the pub and dp memory tiles" bin/test_ubmem
-suite "ub_mem (ASan+UBSan)" build/san/bin/test_ubmem
-suite "router: PathFinder with register counts on small graphs" bin/test_route
-suite "router (ASan+UBSan)" build/san/bin/test_route
-suite "placer: analytic global placement and annealing" bin/test_place
-suite "placer (ASan+UBSan)" build/san/bin/test_place
-suite "cgrac bad input" bash compiler/tests/bad.sh
-suite "cgrac bad input (ASan+UBSan)" env CGRAC=build/san/bin/cgrac bash compiler/tests/bad.sh
-suite "cgrac golden files: lowered loop nests, compute graphs, unified buffers and their mapping, determinism" \
-	bash compiler/tests/golden.sh
-suite "cgrac applications: lowered kernels on 16-bit words vs. the interpreter" bash compiler/tests/apps.sh
-suite "cgrac applications under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/apps.sh \
-	brighten_blur harris unsharp upsample
-suite "cgrac unified buffers: Fig. 3 and 8(a), buffer-level simulation of the suite on pub and dp, MEM tiles" \
-	bash compiler/tests/ubuf.sh
-suite "cgrac unified buffers under ASan+UBSan" env CGRAC=build/san/bin/cgrac bash compiler/tests/ubuf.sh \
-	brighten_blur upsample
-suite "end to end: applications compiled, placed, routed and co-simulated bit-exact under Verilator" \
-	bash compiler/tests/e2e.sh
-suite "end to end under ASan+UBSan: the compiler on brighten_blur, upsample (cgra_4x4) and unsharp (cgra_16x8_mac_dp, a table look-up)" \
-	env CGRAC=build/san/bin/cgrac bash compiler/tests/e2e.sh cgra_4x4:brighten_blur cgra_4x4:upsample cgra_16x8_mac_dp:unsharp
-suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
-	bash apps/reference/tests/halide_check.sh
-suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh
+# run_group GROUP: its suites; the closing "GROUP: N passed, M failed (S s)",
+# build/test/GROUP.log and .result; status 0 when nothing failed
+run_group() {
+	local g=$1 t0
+	t0=$(date +%s)
+	group_pass=0 group_fail=0 log=$results/$g.log
+	rm -f "$results/$g.result"
+	: >"$log"
+	"group_$g"
+	say "== group $g: $group_pass passed, $group_fail failed ($(($(date +%s) - t0)) s)"
+	echo "$group_pass $group_fail $(($(date +%s) - t0))" >"$results/$g.result"
+	log=/dev/null
+	[ "$group_fail" -eq 0 ]
+}
 
-echo "all suites took $(($(date +%s) - t_start)) s"
-echo "total: $total_pass passed, $total_fail failed"
-[ "$total_fail" -eq 0 ]
+known() { declare -F "group_$1" >/dev/null; }
+
+# summary [--since T] GROUP...: the table and the total
+summary() {
+	local since= g p f s total_p=0 total_f=0 total_s=0
+	[ "${1:-}" = --since ] && { since=$2; shift 2; }
+	echo
+	printf '%-12s %8s %8s %8s\n' group passed failed seconds
+	for g in "$@"; do
+		if read -r p f s 2>/dev/null <"$results/$g.result"; then
+			printf '%-12s %8d %8d %8d\n' "$g" "$p" "$f" "$s"
+		else
+			p=0 f=1 s=0
+			printf '%-12s %8s %8d %8s   (did not run: see the errors above)\n' "$g" - 1 -
+		fi
+		total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+	done
+	printf '%-12s %8d %8d %8d\n' all "$total_p" "$total_f" "$total_s"
+	[ -z "$since" ] || echo "make test took $(($(date +%s) - since)) s (the groups' own times add up to $total_s s)"
+	echo "total: $total_p passed, $total_f failed"
+	[ "$total_f" -eq 0 ]
+}
+
+case "${1:-}" in
+--list) printf '%s\n' "${GROUPS_LONGEST_FIRST[@]}"; exit 0 ;;
+--summary) shift; summary "$@"; exit ;;
+-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=("${GROUPS_LONGEST_FIRST[@]}")
+for g in "${groups[@]}"; do
+	known "$g" || { echo "run_tests: no group '$g' (groups: ${GROUPS_LONGEST_FIRST[*]})" >&2; exit 2; }
+done
+mkdir -p "$results"
+status=0
+for g in "${groups[@]}"; do
+	run_group "$g" || status=1
+done
+if [ ${#groups[@]} -gt 1 ]; then
+	summary "${groups[@]}"
+fi
+exit $status

@@ -66,9 +66,12 @@ if ! verilator "${flags[@]}" -Mdir "$out/obj" "$out/hier.vlt" "${vfiles[@]}" >"$
 fi
 t1=$(now)
 inc=$(verilator --getenv VERILATOR_ROOT)/include
-# Verilator's run-time library, compiled once per Verilator version
+# Verilator's run-time library, compiled once per Verilator version (under a
+# lock: the models built at the same time, as by make -j, share it)
 rt=build/verilator/runtime
 rtkey=$(verilator --version | sha1sum | cut -c1-16)
+mkdir -p build/verilator && exec 9>build/verilator/runtime.lock
+flock 9
 if [ "$(cat "$rt/stamp" 2>/dev/null)" != "$rtkey" ]; then
 	rm -rf "$rt" && mkdir -p "$rt"
 	for f in verilated verilated_threads verilated_vcd_c; do
@@ -83,6 +86,7 @@ if [ ! -f "$rt/verilated_vcd_c.o" ]; then
 	g++ -std=c++14 -O1 -I"$inc" -I"$inc/vltstd" -c "$inc/verilated_vcd_c.cpp" -o "$rt/verilated_vcd_c.o.tmp" \
 		>>"$out/build.log" 2>&1 && mv "$rt/verilated_vcd_c.o.tmp" "$rt/verilated_vcd_c.o"
 fi
+flock -u 9
 rtobjs=("$rt/verilated.o" "$rt/verilated_threads.o")
 [ "$trace" = 0 ] || rtobjs+=("$rt/verilated_vcd_c.o")
 # the model's archives: the top's and one per hierarchical block

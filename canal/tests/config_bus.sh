@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Configuration bus smoke test of cgra.v: builds the 4x4 array (scripts/rtl.sh)
+# Configuration bus smoke test of cgra.v: builds the 4x4 array (scripts/rtl.sh;
+# make test-canal generates it first, else it is regenerated when older than a
+# generator or spec)
 # under Verilator with a Verilog bench that, after rst, reads every register
 # of config.map (expects 0), writes each one once with random values in its
 # fields (fields sharing a 32-bit register composed) and random junk in the
@@ -104,7 +106,7 @@ endmodule
 EOF
 }
 
-if bash scripts/rtl.sh "$design" >"$tmp/rtl.log" 2>&1; then
+if suite_design "$design" "$tmp/rtl.log"; then
 	pass "$design generated (scripts/rtl.sh)"
 else
 	tail -5 "$tmp/rtl.log"; fail "$design: scripts/rtl.sh failed"; finish

@@ -33,7 +33,8 @@ for spec in peak/specs/*.yaml; do
 done
 
 # verify-rules must catch a wrong rule: the rule for add given alu sub.
-$peak "peak/specs/pe_base.yaml" -o "$tmp/c" "${irargs[@]}" -q >/dev/null 2>&1
+# (pe_base's rules as generated above: two runs were byte-identical)
+mkdir -p "$tmp/c" && cp "$tmp/a/pe_base.rules.yaml" "$tmp/c/" 2>/dev/null
 sed '/^  - ir: add$/,/proof/s/alu: add,/alu: sub,/' "$tmp/c/pe_base.rules.yaml" >"$tmp/c/broken.rules.yaml"
 out=$($peak verify-rules peak/specs/pe_base.yaml "$tmp/c/broken.rules.yaml" "${irargs[@]}" --vectors 200 2>&1)
 status=$?

@@ -16,19 +16,9 @@ designs=("$@")
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# fresh DESIGN: rtl_out/DESIGN is newer than the generators and the specs
-fresh() {
-	local d=$1 stamp=rtl_out/$1/design.yaml f
-	[ -f "$stamp" ] || return 1
-	for f in bin/peak bin/lake bin/canal canal/specs/$d.yaml $(bin/canal cores "canal/specs/$d.yaml"); do
-		[ "$f" -nt "$stamp" ] && return 1
-	done
-	return 0
-}
-
 bench() {
 	local d=$1 out=build/verif/$1/conn t0 line
-	if ! fresh "$d" && ! bash scripts/rtl.sh "$d" >"build/verif/$d.rtl.log" 2>&1; then
+	if ! suite_design "$d" "build/verif/$d.rtl.log"; then
 		tail -5 "build/verif/$d.rtl.log"
 		fail "$d: scripts/rtl.sh failed"
 		return
