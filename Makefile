@@ -48,48 +48,19 @@ verif.libs := verif collateral common
 appref.main := $(sort $(wildcard apps/reference/*.c))
 appref.libs := common
 
-# Tests, per folder: test_NAME.main is the test program, test_NAME.libs what it links.
-test_bv.main         := common/tests/test_bv.c
-test_bv.libs         := common
-test_containers.main := common/tests/test_containers.c
-test_containers.libs := common
-test_diag.main       := common/tests/test_diag.c
-test_diag.libs       := common
-test_yaml.main       := common/tests/test_yaml.c
-test_yaml.libs       := common
-test_util.main       := common/tests/test_util.c
-test_util.libs       := common
-test_affine.main     := collateral/tests/test_affine.c
-test_affine.libs     := collateral common
-test_meminfo.main    := collateral/tests/test_meminfo.c
-test_meminfo.libs    := collateral common
-test_memmodel.main   := collateral/tests/test_memmodel.c
-test_memmodel.libs   := collateral common
-test_bitstream.main  := collateral/tests/test_bitstream.c
-test_bitstream.libs  := collateral common
-test_peinfo.main     := collateral/tests/test_peinfo.c
-test_peinfo.libs     := collateral common
-test_peak.main       := peak/tests/test_peak.c
-test_peak.libs       := $(peak.libs)
-test_lake.main       := lake/tests/test_lake.c
-test_lake.libs       := $(lake.libs)
-test_canal.main      := canal/tests/test_canal.c
-test_canal.libs      := $(canal.libs)
-test_front.main      := compiler/front/tests/test_front.c
-test_front.libs      := front common
-test_lower.main      := compiler/lower/tests/test_lower.c
-test_lower.libs      := lower front collateral common
-test_ub.main         := compiler/ubuf/tests/test_ub.c
-test_ub.libs         := ubuf lower front collateral common
-test_ubmem.main      := compiler/ubuf/tests/test_ubmem.c
-test_ubmem.libs      := ubuf collateral common
-test_route.main      := compiler/backend/tests/test_route.c
-test_route.libs      := backend collateral common
-test_place.main      := compiler/backend/tests/test_place.c
-test_place.libs      := backend common
-
+# Unit tests, per folder: $(call tests,FOLDER,NAMES,LIBS) declares the programs
+# FOLDER/tests/test_NAME.c linking LIBS, and gives their binaries' names.
+tests = $(foreach t,$(2),$(eval test_$(t).main := $(1)/tests/test_$(t).c)$(eval test_$(t).libs := $(3))test_$(t))
+TESTS := $(call tests,common,bv containers diag yaml util,common) \
+         $(call tests,collateral,affine meminfo memmodel bitstream peinfo,collateral common) \
+         $(call tests,peak,peak,$(peak.libs)) $(call tests,lake,lake,$(lake.libs)) \
+         $(call tests,canal,canal,$(canal.libs)) $(call tests,compiler/front,front,front common) \
+         $(call tests,compiler/lower,lower,lower front collateral common) \
+         $(call tests,compiler/ubuf,ub,ubuf lower front collateral common) \
+         $(call tests,compiler/ubuf,ubmem,ubuf collateral common) \
+         $(call tests,compiler/backend,route,backend collateral common) \
+         $(call tests,compiler/backend,place,backend common)
 TOOLS := peak lake canal cgrac verif
-TESTS := test_bv test_containers test_diag test_yaml test_util test_affine test_meminfo test_memmodel test_bitstream test_peinfo test_peak test_lake test_canal test_front test_lower test_ub test_ubmem test_route test_place
 # Every tool and test is also built with AddressSanitizer and UBSan into build/san/bin/.
 SAN   := $(TOOLS) $(TESTS)
 
