@@ -16,51 +16,34 @@ APP      ?= gaussian
 .PHONY: all app sim deps build rtl test test-build bench clean update-golden summary halide-check FORCE
 .DEFAULT_GOAL := all
 
-# ---- libraries: every folder's sources but its *_main.c, one archive each ----
-# (listed lowest layer last: a binary links its libraries in this order)
-LIBS := backend ubuf lower front verif peak lake canal collateral common
-dir.common     := common
-dir.collateral := collateral
-dir.peak       := peak
-dir.lake       := lake
-dir.canal      := canal
-dir.front      := compiler/front
-dir.lower      := compiler/lower
-dir.ubuf       := compiler/ubuf
-dir.backend    := compiler/backend
-dir.verif      := verif
-lib_src  = $(sort $(filter-out %_main.c,$(wildcard $(dir.$(1))/*.c)))
-lib_objs = $(patsubst %.c,build/$(1)/%.o,$(call lib_src,$(2)))
+# ---- libraries: every folder's sources but its *_main.c, one archive each
+# (the compiler's stages are folders of compiler/) ----
+lib_dir  = $(if $(filter front lower ubuf backend,$(1)),compiler/)$(1)
+lib_objs = $(patsubst %.c,build/$(1)/%.o,$(sort $(filter-out %_main.c,$(wildcard $(call lib_dir,$(2))/*.c))))
 
-# ---- binaries: NAME.main (its own sources) and NAME.libs ----
+# ---- binaries: $(call bin,NAME,SOURCES,LIBS) declares bin/NAME, made of its
+# own sources and the libraries it links (highest layer first) ----
+bin = $(eval $(1).main := $(2))$(eval $(1).libs := $(3))$(1)
 compiler.libs := backend ubuf lower front collateral common
-
-peak.main  := peak/peak_main.c
-peak.libs  := peak collateral common
-lake.main  := lake/lake_main.c
-lake.libs  := lake collateral common
-canal.main := canal/canal_main.c
-canal.libs := canal collateral common
-cgrac.main := compiler/cgrac_main.c compiler/flow.c
-cgrac.libs := $(compiler.libs)
-verif.main := verif/verif_main.c
-verif.libs := verif collateral common
-appref.main := $(sort $(wildcard apps/reference/*.c))
-appref.libs := common
+TOOLS := $(call bin,peak,peak/peak_main.c,peak collateral common) \
+         $(call bin,lake,lake/lake_main.c,lake collateral common) \
+         $(call bin,canal,canal/canal_main.c,canal collateral common) \
+         $(call bin,cgrac,compiler/cgrac_main.c compiler/flow.c,$(compiler.libs)) \
+         $(call bin,verif,verif/verif_main.c,verif collateral common)
+APPREF := $(call bin,appref,$(sort $(wildcard apps/reference/*.c)),common)
 
 # Unit tests, per folder: $(call tests,FOLDER,NAMES,LIBS) declares the programs
 # FOLDER/tests/test_NAME.c linking LIBS, and gives their binaries' names.
-tests = $(foreach t,$(2),$(eval test_$(t).main := $(1)/tests/test_$(t).c)$(eval test_$(t).libs := $(3))test_$(t))
+tests = $(foreach t,$(2),$(call bin,test_$(t),$(1)/tests/test_$(t).c,$(3)))
 TESTS := $(call tests,common,bv containers diag yaml util,common) \
          $(call tests,collateral,affine meminfo memmodel bitstream peinfo,collateral common) \
-         $(call tests,peak,peak,$(peak.libs)) $(call tests,lake,lake,$(lake.libs)) \
-         $(call tests,canal,canal,$(canal.libs)) $(call tests,compiler/front,front,front common) \
+         $(call tests,peak,peak,peak collateral common) $(call tests,lake,lake,lake collateral common) \
+         $(call tests,canal,canal,canal collateral common) $(call tests,compiler/front,front,front common) \
          $(call tests,compiler/lower,lower,lower front collateral common) \
          $(call tests,compiler/ubuf,ub,ubuf lower front collateral common) \
          $(call tests,compiler/ubuf,ubmem,ubuf collateral common) \
          $(call tests,compiler/backend,route,backend collateral common) \
          $(call tests,compiler/backend,place,backend common)
-TOOLS := peak lake canal cgrac verif
 # Every tool and test is also built with AddressSanitizer and UBSan into build/san/bin/.
 SAN   := $(TOOLS) $(TESTS)
 
@@ -118,21 +101,16 @@ summary:
 app: bin/cgrac bin/peak bin/lake bin/canal
 	@bash scripts/app.sh $(DESIGN) $(APP)
 
-# Verilator co-simulation of an application's bitstream on its design
-# (verif/README.md): build/$(DESIGN)/$(APP)/output.* and sim.log, pass or fail
-# against the golden image; TRACE=1 also writes a waveform.
+# The bitstream of build/$(DESIGN)/$(APP)/ co-simulated under Verilator,
+# compared with the golden image (verif/README.md); TRACE=1 writes a waveform.
 sim: bin/verif
 	@TRACE=$(TRACE) bash verif/sim.sh $(DESIGN) $(APP)
 
-# ---- tests: the suites in groups (scripts/run_tests.sh --list), each the
-# target test-GROUP, which first builds what its suites need: binaries,
-# designs, Verilator models, each made once and shared by the groups (rules
-# below). `make test` builds all of that first (the binaries and designs,
-# then the Verilator models, the longest first), then runs the groups
-# TEST_JOBS at a time, longest first, shows each group's output when it ends
-# (kept in build/test/GROUP.log), then the table of the groups and
-# "total: N passed, M failed"; it fails if anything failed. `make test-e2e`
-# runs one group.
+# ---- tests: groups of suites (scripts/run_tests.sh --list), each a target
+# test-GROUP that builds what it needs (binaries, designs, Verilator models,
+# each made once and shared). `make test` makes all of that, then runs the
+# groups TEST_JOBS at a time, longest first (logs in build/test/), and ends
+# with their table and "total: N passed, M failed".
 TEST_GROUPS  := $(shell bash scripts/run_tests.sh --list)
 TEST_TARGETS := $(addprefix test-,$(TEST_GROUPS))
 TEST_JOBS    ?= 2
@@ -148,10 +126,8 @@ test: deps
 	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_TARGETS); status=$$?; \
 	bash scripts/run_tests.sh --summary --since $$t0 $(TEST_GROUPS) && [ $$status -eq 0 ]
 
-# Verilator's C++ goes through ccache when there is one (scripts/deps.sh
-# installs it), its cache in build/ccache: the tests' many Verilator builds
-# share what they compile alike (the run-time library, a model's unchanged
-# blocks).
+# The tests' Verilator builds compile through ccache (build/ccache) when
+# there is one (scripts/deps.sh installs it).
 TEST_ENV := $(if $(shell command -v ccache 2>/dev/null),OBJCACHE=ccache CCACHE_DIR=$(or $(CCACHE_DIR),$(CURDIR)/build/ccache))
 
 $(TEST_TARGETS): test-%:
