@@ -145,7 +145,7 @@ model    = $(patsubst %,build/verilator/%/vsim,$(1))
 model_np = $(patsubst %,build/verilator/%-noprobes/vsim,$(1))
 TEST_DESIGNS := cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint cgra_8x8 cgra_12x12 cgra_16x8_mac_dp \
                 cgra_8x8_mac_dp
-TEST_MODELS  := $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_8x8 cgra_4x4) \
+TEST_MODELS  := $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4) \
                 $(call model,cgra_8x8 cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) build/verilator/cgra_4x4-trace/vsim
 
 test-unit:       $(addprefix bin/,$(TESTS)) $(addprefix build/san/bin/,$(TESTS)) \
@@ -159,7 +159,7 @@ test-verif:      bin/verif build/san/bin/verif $(call model,cgra_8x8 cgra_4x4_di
                  $(call model_np,cgra_4x4) build/verilator/cgra_4x4-trace/vsim
 test-compiler:   bin/cgrac build/san/bin/cgrac $(call design,cgra_4x4 cgra_8x8_mac_dp)
 test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
-                 $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_8x8 cgra_4x4)
+                 $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4)
 test-e2e-san:    build/san/bin/cgrac bin/verif $(call model_np,cgra_16x8_mac_dp cgra_4x4)
 test-halide:     bin/halide_run bin/appref bin/cgrac
 test-docs:       bin/peak bin/lake bin/canal bin/cgrac $(call design,cgra_4x4)
