@@ -108,9 +108,9 @@ sim: bin/verif
 
 # ---- tests: groups of suites (scripts/run_tests.sh --list), each a target
 # test-GROUP that builds what it needs (binaries, designs, Verilator models,
-# each made once and shared). `make test` makes all of that, then runs the
-# groups TEST_JOBS at a time, longest first (logs in build/test/), and ends
-# with their table and "total: N passed, M failed".
+# each made once and shared). `make test` builds the binaries and designs,
+# then the models and the groups TEST_JOBS at a time, longest first (logs in
+# build/test/), and ends with their table and "total: N passed, M failed".
 TEST_GROUPS  := $(shell bash scripts/run_tests.sh --list)
 TEST_TARGETS := $(addprefix test-,$(TEST_GROUPS))
 TEST_JOBS    ?= 2
@@ -121,9 +121,7 @@ test: deps
 	@t0=$$(date +%s); \
 	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target test-build-tools; \
 	echo "test: binaries and designs ready after $$(($$(date +%s) - t0)) s"; \
-	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_MODELS); \
-	echo "test: Verilator models ready after $$(($$(date +%s) - t0)) s; the groups: $(TEST_GROUPS)"; \
-	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_TARGETS); status=$$?; \
+	$(MAKE) --no-print-directory -k -j$(TEST_JOBS) --output-sync=target $(TEST_MODELS) $(TEST_TARGETS); status=$$?; \
 	bash scripts/run_tests.sh --summary --since $$t0 $(TEST_GROUPS) && [ $$status -eq 0 ]
 
 # The tests' Verilator builds compile through ccache (build/ccache) when
@@ -145,8 +143,9 @@ model    = $(patsubst %,build/verilator/%/vsim,$(1))
 model_np = $(patsubst %,build/verilator/%-noprobes/vsim,$(1))
 TEST_DESIGNS := cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint cgra_8x8 cgra_12x12 cgra_16x8_mac_dp \
                 cgra_8x8_mac_dp
-TEST_MODELS  := $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4) \
-                $(call model,cgra_8x8 cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) build/verilator/cgra_4x4-trace/vsim
+TEST_MODELS  := $(call model,cgra_8x8) $(call model_np,cgra_12x12 cgra_16x8_mac_dp) \
+                build/verilator/cgra_4x4-trace/vsim $(call model,cgra_4x4 cgra_4x4_disjoint cgra_4x4_wilton) \
+                $(call model_np,cgra_4x4)
 
 test-unit:       $(addprefix bin/,$(TESTS)) $(addprefix build/san/bin/,$(TESTS)) \
                  $(call design,cgra_4x4 cgra_8x8 cgra_8x8_mac_dp)
