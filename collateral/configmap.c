@@ -66,10 +66,7 @@ ConfigMap *configmap_load_string(const char *name, const char *text, Diags *d)
 
 ConfigMap *configmap_load(const char *path, Diags *d)
 {
-	char *text = lines_read_file(path);
-	ConfigMap *m = text ? configmap_load_string(path, text, d) : NULL;
-	free(text);
-	return m;
+	return configmap_load_string(path, NULL, d);
 }
 
 void configmap_free(ConfigMap *m)

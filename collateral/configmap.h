@@ -25,6 +25,8 @@ typedef struct ConfigMap {
 	void *index;            /* target -> field */
 } ConfigMap;
 
+/* Reads the file path; NULL with errors in d (a file that cannot be read:
+ * a message on stderr). _load_string reads text, named name in messages. */
 __give ConfigMap *configmap_load(const char *path, __keep Diags *d);
 __give ConfigMap *configmap_load_string(const char *name, const char *text, __keep Diags *d);
 void configmap_free(__take ConfigMap *m);

@@ -51,23 +51,28 @@ void lines_open(Lines *l, const char *name, const char *text, Diags *d)
 	diags_add_source(d, name, text);
 }
 
-int lines_read(const char *name, const char *text, Diags *d, int stop, void (*fn)(Lines *l, void *ctx), void *ctx)
-{
-	Lines l;
-	lines_open(&l, name, text, d);
-	int errors = diags_errors(d);
-	char *p = l.text;
-	while ((!stop || diags_errors(d) == errors) && lines_next(&l, &p))
-		fn(&l, ctx);
-	free(l.text);
-	return diags_errors(d) == errors;
-}
-
-char *lines_read_file(const char *path)
+/* The whole file, or NULL with a message on stderr. */
+static char *lines_read_file(const char *path)
 {
 	size_t len;
 	char *text = util_read_file(path, &len);
 	if (!text)
 		fprintf(stderr, "cannot read '%s': %s\n", path, strerror(errno));
 	return text;
+}
+
+int lines_read(const char *name, const char *text, Diags *d, int stop, void (*fn)(Lines *l, void *ctx), void *ctx)
+{
+	char *file = NULL;
+	if (!text && !(text = file = lines_read_file(name)))
+		return 0;
+	Lines l;
+	lines_open(&l, name, text, d);
+	free(file);
+	int errors = diags_errors(d);
+	char *p = l.text;
+	while ((!stop || diags_errors(d) == errors) && lines_next(&l, &p))
+		fn(&l, ctx);
+	free(l.text);
+	return diags_errors(d) == errors;
 }

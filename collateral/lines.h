@@ -25,12 +25,11 @@ void lines_open(Lines *l, const char *name, const char *text, __keep Diags *d);
 int lines_next(Lines *l, char **p);
 /* Token k as a number in [lo, hi] in base; 0 with an error at its column. */
 int lines_long(Lines *l, int k, int base, long lo, long hi, long *out);
-/* Every record of text (named name in diagnostics) through fn, with its
- * tokens in l; with stop, only up to the first record that reports an
+/* Every record of text (named name in diagnostics; text NULL: the file
+ * name, 0 with a message on stderr if it cannot be read) through fn, with
+ * its tokens in l; with stop, only up to the first record that reports an
  * error. 1 if no error was reported. */
 int lines_read(const char *name, const char *text, __keep Diags *d, int stop, void (*fn)(Lines *l, void *ctx),
 	       void *ctx);
-/* The whole file, or NULL with a message on stderr. */
-__give char *lines_read_file(const char *path);
 
 #endif

@@ -102,10 +102,7 @@ RGraph *rgraph_load_string(const char *name, const char *text, Diags *d)
 
 RGraph *rgraph_load(const char *path, Diags *d)
 {
-	char *text = lines_read_file(path);
-	RGraph *g = text ? rgraph_load_string(path, text, d) : NULL;
-	free(text);
-	return g;
+	return rgraph_load_string(path, NULL, d);
 }
 
 void rgraph_free(RGraph *g)

@@ -27,6 +27,8 @@ typedef struct RGraph {
 	int nnodes;
 } RGraph;
 
+/* Reads the file path; NULL with errors in d (a file that cannot be read:
+ * a message on stderr). _load_string reads text, named name in messages. */
 __give RGraph *rgraph_load(const char *path, __keep Diags *d);
 __give RGraph *rgraph_load_string(const char *name, const char *text, __keep Diags *d);
 void rgraph_free(__take RGraph *g);

@@ -338,9 +338,9 @@ static int read_io(App *p, const YDoc *doc)
 static int check_ports(App *p, const VerifDesign *v)
 {
 	int ok = 1;
-	if (strcmp(p->design, v->name) != 0) {
-		ynode_error(p->d, p->design_node, "the application is compiled for '%s'; %s holds '%s'", p->design, v->dir,
-			    v->name);
+	if (strcmp(p->design, v->m->name) != 0) {
+		ynode_error(p->d, p->design_node, "the application is compiled for '%s'; %s holds '%s'", p->design, v->m->dir,
+			    v->m->name);
 		return 0;
 	}
 	for (int i = 0; i < p->nstreams; i++) {
@@ -355,7 +355,7 @@ static int check_ports(App *p, const VerifDesign *v)
 			continue;
 		}
 		if (rgraph_find(v->graph, arena_printf(p->a, "x%d_y0_%s_%d", x, s->out ? "f2io" : "io2f", w)) < 0) {
-			ynode_error(p->d, s->port_node, "%s has no port %s", v->name, s->port);
+			ynode_error(p->d, s->port_node, "%s has no port %s", v->m->name, s->port);
 			ok = 0;
 		} else if (w != s->width) {
 			ynode_error(p->d, ymap_get(s->node, "width"), "port %s is %d bits wide, the stream %d", s->port, w,

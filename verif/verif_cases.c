@@ -143,7 +143,7 @@ static int pe(Case *k, int x, int y, const char *ir, uint64_t kval, int *in, int
 /* The first PE tile at or after column x of row y. */
 static int pe_tile(const Case *k, int x, int y, int *px)
 {
-	for (; x < k->v->cols; x++)
+	for (; x < k->v->m->cols; x++)
 		if (verif_design_tile(k->v, x, y) == 'P') {
 			*px = x;
 			return 1;
@@ -173,7 +173,7 @@ static Stream *raster(Case *k, const char *name, int out, const char *port, int 
 		       .start = start, .nloops = 2 };
 	for (int i = 0; i < im->dims; i++)
 		s->dims[i] = im->extent[i];
-	s->image = out ? arena_printf(k->v->arena, "golden.%s", k->ext) : arena_printf(k->v->arena, "%s.input.%s", k->name, k->ext);
+	s->image = out ? arena_printf(k->v->m->arena, "golden.%s", k->ext) : arena_printf(k->v->m->arena, "%s.input.%s", k->name, k->ext);
 	int w = im->extent[0], h = im->extent[1];
 	s->extent[0] = w, s->stride[0] = 1;
 	s->extent[1] = h, s->stride[1] = w;
@@ -208,10 +208,10 @@ static int write_case(Case *k, const char *dir)
 	char *cdir = util_path_join(dir, k->name);
 	int ok = util_mkdir_p(cdir) == 0;
 	OutSet *set = outset_new();
-	const char *bs = arena_printf(k->v->arena, "%s/%s.bs", cdir, k->name);
-	const char *io = arena_printf(k->v->arena, "%s/%s.io.yaml", cdir, k->name);
-	const char *in = arena_printf(k->v->arena, "%s/%s.input.%s", cdir, k->name, k->ext);
-	const char *gold = arena_printf(k->v->arena, "%s/golden.%s", cdir, k->ext);
+	const char *bs = arena_printf(k->v->m->arena, "%s/%s.bs", cdir, k->name);
+	const char *io = arena_printf(k->v->m->arena, "%s/%s.io.yaml", cdir, k->name);
+	const char *in = arena_printf(k->v->m->arena, "%s/%s.input.%s", cdir, k->name, k->ext);
+	const char *gold = arena_printf(k->v->m->arena, "%s/golden.%s", cdir, k->ext);
 	FILE *fb = ok ? outset_open(set, bs) : NULL, *fy = fb ? outset_open(set, io) : NULL;
 	FILE *fi = fy ? outset_open(set, in) : NULL, *fg = fi ? outset_open(set, gold) : NULL;
 	char *err = NULL;
@@ -220,7 +220,7 @@ static int write_case(Case *k, const char *dir)
 		bitstream_write(k->b, fb);
 		fprintf(fy, "# Written by bin/verif cases (format: verif/README.md, \"Applications\"): %s.\n"
 			    "app: %s\ndesign: %s\nbitstream: %s.bs\ncycles: %ld\nstreams:\n",
-			k->note, k->name, k->v->name, k->name, k->cycles);
+			k->note, k->name, k->v->m->name, k->name, k->cycles);
 		for (int i = 0; i < k->nstreams; i++)
 			write_stream(fy, &k->streams[i]);
 	}
@@ -324,7 +324,7 @@ static int pipeline(Case *k)
  * third in parallel on another (streams with `fixed`). */
 static int rgb(Case *k)
 {
-	if (k->v->cols < 4 || route(k, io_in(k, 0, 16), io_out(k, 1, 16), 0) < 0 ||
+	if (k->v->m->cols < 4 || route(k, io_in(k, 0, 16), io_out(k, 1, 16), 0) < 0 ||
 	    route(k, io_in(k, 2, 16), io_out(k, 3, 16), 0) < 0)
 		return 0;
 	k->ext = "ppm";
@@ -411,7 +411,7 @@ int verif_cases_write(const VerifDesign *v, const char *dir)
 		Case k = { .v = v, .name = cases[i].name, .ext = "pgm", .b = bitstream_new(v->map),
 			   .used = xcalloc((size_t)v->graph->nnodes, 1) };
 		if (v->graph->cols < 2 || io_in(&k, 0, 16) < 0 || io_out(&k, 1, 16) < 0 || !cases[i].make(&k)) {
-			printf("verif cases: %-9s cannot be built on %s (skipped)\n", k.name, v->name);
+			printf("verif cases: %-9s cannot be built on %s (skipped)\n", k.name, v->m->name);
 		} else if (!write_case(&k, dir)) {
 			fprintf(stderr, "verif cases: cannot write %s/%s\n", dir, k.name);
 			status = 1;

@@ -174,12 +174,12 @@ static void classify_output(Conn *c, int n)
 
 static void collect_outputs(Conn *c)
 {
-	c->outs = arena_alloc(c->a, (size_t)(c->v->cols * c->v->nwidths + 1) * sizeof(IoOut));
-	for (int x = 0; x < c->v->cols; x++)
-		for (int wi = 0; wi < c->v->nwidths; wi++) {
-			int n = rgraph_find(c->g, arena_printf(c->a, "x%d_y0_f2io_%d", x, c->v->widths[wi]));
+	c->outs = arena_alloc(c->a, (size_t)(c->v->m->cols * c->v->m->nwidths + 1) * sizeof(IoOut));
+	for (int x = 0; x < c->v->m->cols; x++)
+		for (int wi = 0; wi < c->v->m->nwidths; wi++) {
+			int n = rgraph_find(c->g, arena_printf(c->a, "x%d_y0_f2io_%d", x, c->v->m->widths[wi]));
 			if (n >= 0)
-				c->outs[c->nouts++] = (IoOut){ arena_printf(c->a, "io_out_x%d_%d", x, c->v->widths[wi]), n };
+				c->outs[c->nouts++] = (IoOut){ arena_printf(c->a, "io_out_x%d_%d", x, c->v->m->widths[wi]), n };
 		}
 }
 
@@ -679,18 +679,18 @@ static int open_edges(const Conn *c, int n)
 static void choose_pe_sources(Conn *c, int cfg)
 {
 	const VerifDesign *v = c->v;
-	int *best = xcalloc((size_t)(v->cols * v->rows), sizeof(int)), *most = xcalloc((size_t)(v->cols * v->rows), sizeof(int));
-	for (int t = 0; t < v->cols * v->rows; t++)
+	int *best = xcalloc((size_t)(v->m->cols * v->m->rows), sizeof(int)), *most = xcalloc((size_t)(v->m->cols * v->m->rows), sizeof(int));
+	for (int t = 0; t < v->m->cols * v->m->rows; t++)
 		best[t] = -1;
 	for (int n = 0; n < c->n; n++) {
 		if (!c->rule[n])
 			continue;
-		int t = node(c, n)->y * v->cols + node(c, n)->x, open = open_edges(c, n);
+		int t = node(c, n)->y * v->m->cols + node(c, n)->x, open = open_edges(c, n);
 		if (best[t] < 0 || open > most[t] || (open == most[t] && (cfg + t) % 2 == 0))
 			best[t] = n, most[t] = open;
 		c->state[n] = S_UNKNOWN;
 	}
-	for (int t = 0; t < v->cols * v->rows; t++)
+	for (int t = 0; t < v->m->cols * v->m->rows; t++)
 		if (best[t] >= 0)
 			c->state[best[t]] = S_UNSET;
 	free(best);
@@ -763,8 +763,8 @@ static int varied(uint64_t k, int w, int phases)
 static int count_phases(const Conn *c)
 {
 	int phases = 2;
-	for (int wi = 0; wi < c->v->nwidths; wi++) {
-		int w = c->v->widths[wi], k = 0;
+	for (int wi = 0; wi < c->v->m->nwidths; wi++) {
+		int w = c->v->m->widths[wi], k = 0;
 		if (w >= WIDE)
 			continue;
 		for (int i = 0; i < c->trees.len; i++)
@@ -788,7 +788,7 @@ static int taken(const Conn *c, int upto, int w, int p, uint64_t v)
 static void assign_values(Conn *c)
 {
 	c->phases = count_phases(c);
-	uint64_t next_code[VERIF_MAX_WIDTHS] = { 0 };
+	uint64_t next_code[DESIGN_MAX_WIDTHS] = { 0 };
 	for (int i = 0; i < c->trees.len; i++) {
 		Tree *t = &c->trees.data[i];
 		t->value = xcalloc((size_t)c->phases, sizeof(uint64_t));
@@ -802,7 +802,7 @@ static void assign_values(Conn *c)
 			continue;
 		}
 		int wi = 0;
-		while (c->v->widths[wi] != t->width)
+		while (c->v->m->widths[wi] != t->width)
 			wi++;
 		do
 			next_code[wi]++;
@@ -1100,7 +1100,7 @@ static int open_out(Conn *c)
 			"# (verif/README.md): each configuration routes trees from driven sources, every\n"
 			"# probe and output is checked against the model of the configured graph.\n"
 			"expect-all 0\n",
-		c->v->name);
+		c->v->m->name);
 	memset(c->exp_known, 1, (size_t)(c->n + c->nouts));
 	return 0;
 }
@@ -1145,7 +1145,7 @@ int verif_conn_run(const VerifDesign *v, const VerifConnOptions *opt)
 		       "%d from inputs nothing drives (their constant 0); %d of %d selects distinguished from every other "
 		       "input the model knows; %d probes and %d outputs compared at %ld checks (%ld comparisons), %ld command "
 		       "lines in %.2f s -> %s/conn.cmd\n",
-		       v->name, cfgs, covered, c.nedges, permille / 10, permille % 10, tally.driven, tally.dead,
+		       v->m->name, cfgs, covered, c.nedges, permille / 10, permille % 10, tally.driven, tally.dead,
 		       tally.distinguished, tally.selects, c.n, c.nouts, c.checks, c.compared, c.lines, util_now() - t0,
 		       opt->out);
 		if (covered < c.nedges) {

@@ -5,24 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The manifest's fields, in the arena of the manifest that v keeps. */
+/* v in the arena of the manifest it keeps. */
 static VerifDesign *from_manifest(Design *m)
 {
 	VerifDesign *v = arena_alloc(m->arena, sizeof *v);
-	v->manifest = m;
-	v->arena = m->arena;
-	v->dir = m->dir;
-	v->name = m->name;
-	v->cols = m->cols;
-	v->rows = m->rows;
-	memcpy(v->widths, m->widths, sizeof v->widths);
-	v->nwidths = m->nwidths;
-	v->tiles = m->tiles;
-	v->pe = m->pe;
-	v->mem = m->mem;
-	v->verilog = m->verilog;
-	v->graph_file = m->graph_file;
-	v->config_file = m->config_file;
+	v->m = m;
 	return v;
 }
 
@@ -30,23 +17,23 @@ static VerifDesign *from_manifest(Design *m)
 static int load_collateral(VerifDesign *v, int cores, Diags *d)
 {
 	int ok = 1;
-	v->graph = rgraph_load(verif_design_path(v, v->graph_file), d);
-	v->map = configmap_load(verif_design_path(v, v->config_file), d);
+	v->graph = rgraph_load(verif_design_path(v, v->m->graph_file), d);
+	v->map = configmap_load(verif_design_path(v, v->m->config_file), d);
 	if (!v->graph || !v->map)
 		return 0;
-	if (v->graph->cols != v->cols || v->graph->rows != v->rows) {
-		diag_error(d, verif_design_path(v, v->graph_file), 1, 1, "the graph is not of the %d x %d array of %s",
-			   v->cols, v->rows, verif_design_path(v, "design.yaml"));
+	if (v->graph->cols != v->m->cols || v->graph->rows != v->m->rows) {
+		diag_error(d, verif_design_path(v, v->m->graph_file), 1, 1, "the graph is not of the %d x %d array of %s",
+			   v->m->cols, v->m->rows, verif_design_path(v, "design.yaml"));
 		ok = 0;
 	}
 	if (!cores)
 		return ok;
-	char *rules = xasprintf("%s.rules.yaml", v->pe.name);
-	v->pe_info = peinfo_load(verif_design_path(v, v->pe.info), verif_design_path(v, rules), d);
+	char *rules = xasprintf("%s.rules.yaml", v->m->pe.name);
+	v->pe_info = peinfo_load(verif_design_path(v, v->m->pe.info), verif_design_path(v, rules), d);
 	free(rules);
-	if (v->mem.name)
-		v->mem_info = meminfo_load(verif_design_path(v, v->mem.info), d);
-	return ok && v->pe_info && (!v->mem.name || v->mem_info);
+	if (v->m->mem.name)
+		v->mem_info = meminfo_load(verif_design_path(v, v->m->mem.info), d);
+	return ok && v->pe_info && (!v->m->mem.name || v->mem_info);
 }
 
 VerifDesign *verif_design_load(const char *dir, int cores, Diags *d)
@@ -73,15 +60,15 @@ void verif_design_free(VerifDesign *v)
 	configmap_free(v->map);
 	peinfo_free(v->pe_info);
 	meminfo_free(v->mem_info);
-	design_free(v->manifest);
+	design_free(v->m);
 }
 
 char verif_design_tile(const VerifDesign *v, int x, int y)
 {
-	return design_tile(v->manifest, x, y);
+	return design_tile(v->m, x, y);
 }
 
 const char *verif_design_path(const VerifDesign *v, const char *name)
 {
-	return design_path(v->manifest, name);
+	return design_path(v->m, name);
 }

@@ -13,20 +13,9 @@
 #include "../collateral/meminfo.h"
 #include "../collateral/peinfo.h"
 
-#define VERIF_MAX_WIDTHS DESIGN_MAX_WIDTHS
-
-/* A core of the design: its module and files in the design's folder. */
-typedef DesignCore VerifCore;
-
+/* A design: its manifest and, once loaded, the collateral the manifest names. */
 typedef struct VerifDesign {
-	Design *manifest;               /* what the fields below are copied from */
-	Arena *arena;                   /* the manifest's */
-	const char *dir, *name;
-	int cols, rows;                 /* rows counts the IO row 0 */
-	int widths[VERIF_MAX_WIDTHS], nwidths;
-	const char *tiles;              /* rows * cols kinds, row-major: 'I', 'P', 'M' */
-	VerifCore pe, mem;              /* mem.name NULL without memory tiles */
-	const char *verilog, *graph_file, *config_file;
+	Design *m;                      /* design.yaml: array, tiles, widths, cores, files */
 	RGraph *graph;
 	ConfigMap *map;
 	PeInfo *pe_info;                /* with cores: the PE's info and rules */

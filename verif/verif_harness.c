@@ -13,14 +13,14 @@ void verif_harness_signal(const VerifDesign *v, int id, const char **tile, const
 {
 	const RNode *n = &v->graph->nodes[id];
 	char side = n->side >= 0 ? "NESW"[n->side] : '?';
-	*tile = arena_printf(v->arena, "tile_x%d_y%d", n->x, n->y);
+	*tile = arena_printf(v->m->arena, "tile_x%d_y%d", n->x, n->y);
 	if (strcmp(n->kind, "sb_in") == 0 || strcmp(n->kind, "sb_out") == 0)
-		*name = arena_printf(v->arena, "sb%d_%c_%s_t%d", n->width, side, n->kind + 3, n->track);
+		*name = arena_printf(v->m->arena, "sb%d_%c_%s_t%d", n->width, side, n->kind + 3, n->track);
 	else if (strcmp(n->kind, "reg") == 0 || strcmp(n->kind, "rmux") == 0)
-		*name = arena_printf(v->arena, "%s%d_%c_t%d", n->kind, n->width, side, n->track);
+		*name = arena_printf(v->m->arena, "%s%d_%c_t%d", n->kind, n->width, side, n->track);
 	else
-		*name = arena_printf(v->arena, "%s%s", verif_design_tile(v, n->x, n->y) == 'I' ? "" : "core_",
-				     n->name + strlen(arena_printf(v->arena, "x%d_y%d_", n->x, n->y)));
+		*name = arena_printf(v->m->arena, "%s%s", verif_design_tile(v, n->x, n->y) == 'I' ? "" : "core_",
+				     n->name + strlen(arena_printf(v->m->arena, "x%d_y%d_", n->x, n->y)));
 }
 
 /* ---- verif_ports.h ---- */
@@ -28,12 +28,12 @@ void verif_harness_signal(const VerifDesign *v, int id, const char **tile, const
 /* io_in_x<X>_<w> and io_out_x<X>_<w> of every IO tile, as canal names them. */
 static void write_io(FILE *f, const VerifDesign *v)
 {
-	for (int x = 0; x < v->cols; x++)
-		for (int wi = 0; wi < v->nwidths; wi++) {
-			int w = v->widths[wi];
-			if (rgraph_find(v->graph, arena_printf(v->arena, "x%d_y0_io2f_%d", x, w)) >= 0)
+	for (int x = 0; x < v->m->cols; x++)
+		for (int wi = 0; wi < v->m->nwidths; wi++) {
+			int w = v->m->widths[wi];
+			if (rgraph_find(v->graph, arena_printf(v->m->arena, "x%d_y0_io2f_%d", x, w)) >= 0)
 				fprintf(f, "VERIF_INPUT(io_in_x%d_%d, %d)\n", x, w, w);
-			if (rgraph_find(v->graph, arena_printf(v->arena, "x%d_y0_f2io_%d", x, w)) >= 0)
+			if (rgraph_find(v->graph, arena_printf(v->m->arena, "x%d_y0_f2io_%d", x, w)) >= 0)
 				fprintf(f, "VERIF_OUTPUT(io_out_x%d_%d, %d)\n", x, w, w);
 		}
 }
@@ -45,7 +45,7 @@ static void write_ports(FILE *f, const VerifDesign *v, VerifProbes probes)
 		   "// harness reads: VERIF_INPUT(port, width), VERIF_OUTPUT(port, width),\n"
 		   "// VERIF_PROBE(\"node\", \"tile instance\", \"signal\", width) (canal/COLLATERAL.md).\n"
 		   "#define VERIF_DESIGN \"%s\"\n",
-		v->name, v->name);
+		v->m->name, v->m->name);
 	write_io(f, v);
 	for (int id = 0; probes == VERIF_PROBES_ALL && id < g->nnodes; id++) {
 		const char *tile, *name;
@@ -74,9 +74,9 @@ static int is_module(const char *name, const char *design, const char *what)
  * hierarchical block (one boundary per tile: faster to build and to run). */
 static int write_vlt(FILE *f, const VerifDesign *v, VerifProbes probes)
 {
-	char *text = util_read_file(verif_design_path(v, v->verilog), NULL);
+	char *text = util_read_file(verif_design_path(v, v->m->verilog), NULL);
 	if (!text) {
-		fprintf(stderr, "verif: cannot read %s\n", verif_design_path(v, v->verilog));
+		fprintf(stderr, "verif: cannot read %s\n", verif_design_path(v, v->m->verilog));
 		return -1;
 	}
 	int all = probes == VERIF_PROBES_ALL, nic = 0, ntile = 0;
@@ -88,25 +88,25 @@ static int write_vlt(FILE *f, const VerifDesign *v, VerifProbes probes)
 		char name[256];
 		if (strncmp(line, "module ", 7) != 0 || sscanf(line + 7, "%255s", name) != 1)
 			continue;
-		nic += is_module(name, v->name, "ic");
-		ntile += is_module(name, v->name, "tile");
-		if (all && is_module(name, v->name, "ic"))
+		nic += is_module(name, v->m->name, "ic");
+		ntile += is_module(name, v->m->name, "tile");
+		if (all && is_module(name, v->m->name, "ic"))
 			fprintf(f, "hier_block -module \"%s\"\n", name);
-		else if (all && is_module(name, v->name, "tile"))
+		else if (all && is_module(name, v->m->name, "tile"))
 			fprintf(f, "public_flat_rd -module \"%s\" -var \"*\"\n", name);
-		else if (is_module(name, v->name, "tile"))
+		else if (is_module(name, v->m->name, "tile"))
 			fprintf(f, "hier_block -module \"%s\"\n", name);
 	}
 	free(text);
 	if (all) {
-		fprintf(f, "hier_block -module \"%s\"\n", v->pe.name);
-		if (v->mem.name)
-			fprintf(f, "hier_block -module \"%s\"\n", v->mem.name);
+		fprintf(f, "hier_block -module \"%s\"\n", v->m->pe.name);
+		if (v->m->mem.name)
+			fprintf(f, "hier_block -module \"%s\"\n", v->m->mem.name);
 	}
 	if (!nic || !ntile) {
 		fprintf(stderr, "verif: %s has no tile module %s_<kind>_tile or interconnect module %s_<kind>_ic "
 				"(canal/COLLATERAL.md)\n",
-			verif_design_path(v, v->verilog), v->name, v->name);
+			verif_design_path(v, v->m->verilog), v->m->name, v->m->name);
 		return -1;
 	}
 	return 0;
