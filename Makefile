@@ -13,7 +13,7 @@ DESIGN   ?= cgra_32x16
 APPS     ?= brighten_blur gaussian cascade harris unsharp upsample
 APP      ?= gaussian
 
-.PHONY: all app sim deps build rtl test test-build bench clean update-golden summary halide-check FORCE
+.PHONY: all app sim deps build rtl test test-build bench clean update-golden summary halide-check dse FORCE
 .DEFAULT_GOAL := all
 
 # ---- libraries: every folder's sources but its *_main.c, one archive each
@@ -29,7 +29,8 @@ TOOLS := $(call bin,peak,peak/peak_main.c,peak collateral common) \
          $(call bin,lake,lake/lake_main.c,lake collateral common) \
          $(call bin,canal,canal/canal_main.c,canal collateral common) \
          $(call bin,cgrac,compiler/cgrac_main.c compiler/flow.c,$(compiler.libs)) \
-         $(call bin,verif,verif/verif_main.c,verif collateral common)
+         $(call bin,verif,verif/verif_main.c,verif collateral common) \
+         $(call bin,dse,dse/dse_main.c,dse common)
 APPREF := $(call bin,appref,$(sort $(wildcard apps/reference/*.c)),common)
 
 # Unit tests, per folder: $(call tests,FOLDER,NAMES,LIBS) declares the programs
@@ -56,8 +57,10 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(SANFLAGS) -MMD -MP -c $< -o $@
 
-# Objects and archives are kept (not removed as intermediate files).
-.SECONDARY:
+# Objects, archives, rules, designs and Verilator models are kept (not
+# removed as intermediate files).
+.PRECIOUS: build/obj/%.o build/san/%.o build/obj/lib/lib%.a build/san/lib/lib%.a build/pe/%.rules.yaml \
+           rtl_out/%/design.yaml build/verilator/%/vsim
 .SECONDEXPANSION:
 build/obj/lib/lib%.a: $$(call lib_objs,obj,$$*)
 	@mkdir -p $(dir $@)
@@ -78,11 +81,20 @@ build/san/bin/%: $$(call link_deps,san,$$*)
 	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- user targets ----
+# A design's files (rtl_out/D/design.yaml stands for them); its Verilator
+# model with every node probed (verif/build.sh; the connectivity bench), and
+# without probes (co-simulation).
+design   = $(patsubst %,rtl_out/%/design.yaml,$(1))
+model    = $(patsubst %,build/verilator/%/vsim,$(1))
+model_np = $(patsubst %,build/verilator/%-noprobes/vsim,$(1))
+
+# `make` twice does nothing the second time but print the tables: every step
+# below is a file with its real prerequisites.
 all: deps
-	$(MAKE) build
-	$(MAKE) rtl
-	$(MAKE) summary
-	@SIM=1 bash scripts/app.sh $(DESIGN) $(APPS)
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory summary
+	@$(MAKE) --no-print-directory -k $(foreach a,$(APPS),$(call app_out,$(a))/sim.ok); \
+	bash scripts/app.sh --table --sim $(DESIGN) $(APPS)
 
 deps:
 	@bash scripts/deps.sh
@@ -90,21 +102,49 @@ deps:
 build: $(addprefix bin/,$(TOOLS) $(TESTS))
 
 # A whole chip from its three specs (canal/specs/$(DESIGN).yaml names the PE
-# and MEM specs).
-rtl: bin/peak bin/lake bin/canal
-	@bash scripts/rtl.sh $(DESIGN)
+# and MEM specs), regenerated when a spec or a generator is newer.
+rtl: $(call design,$(DESIGN))
 
-summary:
+summary: $(call design,$(DESIGN))
 	@bash scripts/summary.sh rtl_out/$(DESIGN)
 
-# An application through the whole flow into build/$(DESIGN)/$(APP)/ (scripts/app.sh).
-app: bin/cgrac bin/peak bin/lake bin/canal
-	@bash scripts/app.sh $(DESIGN) $(APP)
+# An application through the whole flow into build/$(DESIGN)/$(APP)/
+# (scripts/app.sh; its table line in app.txt), and its bitstream co-simulated
+# under Verilator, compared with the golden image (verif/README.md; sim.ok
+# when bit-exact); each redone only when the design, the compiler, the
+# application or the model is newer. TRACE=1 writes a waveform (always runs).
+app_out = build/$(DESIGN)/$(1)
+define app_rules
+$(call app_out,$(1))/app.txt: $(call design,$(DESIGN)) bin/cgrac bin/peak bin/lake bin/canal scripts/app.sh \
+                              $(wildcard apps/$(1)/*)
+	@echo "app: $(1) for $(DESIGN)"
+	@mkdir -p $$(@D) && bash scripts/app.sh $(DESIGN) $(1) >$$(@D)/app.log 2>&1 || \
+	 { cat $$(@D)/app.log; [ -f $$@ ]; }
+$(call app_out,$(1))/sim.ok: $(call app_out,$(1))/app.txt $(call model_np,$(DESIGN)) bin/verif verif/sim.sh
+	@echo "sim: $(1) on $(DESIGN) under Verilator"
+	@rm -f $$@; bash verif/sim.sh $(DESIGN) $(1) >$$(@D)/sim.out 2>&1 && touch $$@; \
+	 st=$$$$?; tail -n 1 $$(@D)/sim.out; exit $$$$st
+endef
+$(foreach a,$(sort $(APPS) $(APP)),$(eval $(call app_rules,$(a))))
 
-# The bitstream of build/$(DESIGN)/$(APP)/ co-simulated under Verilator,
-# compared with the golden image (verif/README.md); TRACE=1 writes a waveform.
-sim: bin/verif
-	@TRACE=$(TRACE) bash verif/sim.sh $(DESIGN) $(APP)
+app: $(call app_out,$(APP))/app.txt
+	@bash scripts/app.sh --table $(DESIGN) $(APP)
+
+trace := $(filter-out 0,$(TRACE))
+sim: $(if $(trace),$(call app_out,$(APP))/app.txt bin/verif,$(call app_out,$(APP))/sim.ok)
+	@$(if $(trace),TRACE=1 bash verif/sim.sh $(DESIGN) $(APP),bash scripts/app.sh --table --sim $(DESIGN) $(APP))
+
+# A design-space sweep (dse/README.md): SWEEP names dse/SWEEP.yaml or is a
+# path; its points are targets of build/dse/<sweep>/points.mk, each run by
+# scripts/dse_point.sh through $(LAUNCH) (e.g. LAUNCH="srun -N1 -n1"), so -j
+# runs points side by side and finished points are not redone.
+SWEEP      ?= tracks
+sweep_file := $(if $(or $(findstring /,$(SWEEP)),$(filter %.yaml,$(SWEEP))),$(SWEEP),dse/$(SWEEP).yaml)
+sweep_dir  := build/dse/$(basename $(notdir $(sweep_file)))
+dse: deps bin/dse bin/peak bin/lake bin/canal bin/cgrac
+	@t0=$$(date +%s); bin/dse plan $(sweep_file) -o $(sweep_dir) || exit 1; \
+	$(MAKE) --no-print-directory -k -f $(sweep_dir)/points.mk LAUNCH='$(LAUNCH)'; \
+	bin/dse report $(sweep_file) -o $(sweep_dir) --seconds $$(($$(date +%s) - t0))
 
 # ---- tests: groups of suites (scripts/run_tests.sh --list), each a target
 # test-GROUP that builds what it needs (binaries, designs, Verilator models,
@@ -135,12 +175,8 @@ $(TEST_TARGETS): test-%:
 print-TESTS:
 	@echo $(TESTS)
 
-# What each group needs. design: rtl_out/D/ (scripts/rtl.sh); model: D's
-# Verilator model with every node probed (verif/build.sh; the connectivity
-# bench), model_np: without probes (verif/sim.sh's co-simulation).
-design   = $(patsubst %,rtl_out/%/design.yaml,$(1))
-model    = $(patsubst %,build/verilator/%/vsim,$(1))
-model_np = $(patsubst %,build/verilator/%-noprobes/vsim,$(1))
+# What each group needs: designs and Verilator models (design, model and
+# model_np above), each built once and shared.
 TEST_DESIGNS := cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint cgra_8x8 cgra_12x12 cgra_16x8_mac_dp \
                 cgra_8x8_mac_dp
 TEST_MODELS  := $(call model,cgra_8x8) $(call model_np,cgra_12x12 cgra_16x8_mac_dp) \
@@ -161,7 +197,8 @@ test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
                  $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4)
 test-e2e-san:    build/san/bin/cgrac bin/verif $(call model_np,cgra_16x8_mac_dp cgra_4x4)
 test-halide:     bin/halide_run bin/appref bin/cgrac
-test-docs:       bin/peak bin/lake bin/canal bin/cgrac $(call design,cgra_4x4)
+test-docs:       bin/peak bin/lake bin/canal bin/cgrac bin/dse $(call design,cgra_4x4)
+test-dse:        bin/dse bin/peak bin/lake bin/canal bin/cgrac
 
 # Everything the groups need, built without running them: binaries and
 # designs (test-build-tools), then the Verilator models.

@@ -1,23 +1,70 @@
 #!/usr/bin/env bash
-# Compiles applications for a design into build/<design>/<app>/ and, with
-# SIM=1, co-simulates them under Verilator (make sim): the input image
-# (<app>.input.pgm/.ppm), the golden output of the reference interpreter
-# (golden.*), the lowered kernels on hardware words (lowered.*) and the
-# buffer-level simulation (buffers.*), both checked against the golden
-# image, then the whole flow: <app>.bs, .io.yaml, .report.yaml, .svg and the
-# intermediate files (compile.log), and with SIM=1 output.* and sim.log.
-# One line per application; exit status 1 if any step failed.
-#   usage: [SIM=1] scripts/app.sh DESIGN APP...
+# Compiles applications for a design into build/<design>/<app>/ (make app):
+# the input image (<app>.input.pgm/.ppm), the golden output of the reference
+# interpreter (golden.*), the lowered kernels on hardware words (lowered.*)
+# and the buffer-level simulation (buffers.*), both checked against the
+# golden image, then the whole flow: <app>.bs, .io.yaml, .report.yaml, .svg
+# and the intermediate files (compile.log). Each application's table line is
+# kept in app.txt; prints the table. Exit status 1 if any step failed.
+#   usage: scripts/app.sh DESIGN APP...
+#          scripts/app.sh --table [--sim] DESIGN APP...
+# --table prints the table from the app.txt files alone, compiling nothing;
+# with --sim its last column is the Verilator co-simulation's result (make
+# sim: sim.ok beside a bit-exact output, sim.out its log) instead of the
+# golden-image checks. `make` prints the suite's table this way.
 set -u
 cd "$(dirname "$0")/.."
+table=0 sim=0
+[ "${1:-}" = --table ] && { table=1; shift; }
+[ "${1:-}" = --sim ] && { sim=1; shift; }
+[ $# -ge 2 ] || { echo "usage: scripts/app.sh [--table [--sim]] DESIGN APP..." >&2; exit 2; }
 design=$1
 shift
 dir=rtl_out/$design
-sim=${SIM:-0}
-[ -f "$dir/design.yaml" ] || bash scripts/rtl.sh "$design" >/dev/null || exit 1
 status=0
-printf '%-14s %5s %5s %5s %6s %8s %8s %10s %10s  %s\n' app PEs MEMs regs tracks MHz latency "compile ms" \
-	"$([ "$sim" = 1 ] && echo Verilator || echo golden)" "build/$design/<app>/"
+
+header() {
+	printf '%-14s %5s %5s %5s %6s %8s %8s %10s %10s  %s\n' app PEs MEMs regs tracks MHz latency "compile ms" \
+		"$([ "$sim" = 1 ] && echo Verilator || echo golden)" "build/$design/<app>/"
+}
+
+# The table line of an application from its app.txt (and sim.ok); 1 if it
+# failed or has not run.
+line() {
+	local app=$1 out=build/$design/$1 pes mems regs tracks mhz lat ms check
+	if [ ! -f "$out/app.txt" ]; then
+		printf '%-14s %s\n' "$app" "not compiled (make app APP=$app DESIGN=$design)"
+		return 1
+	fi
+	IFS=$'\t' read -r pes mems regs tracks mhz lat ms check <"$out/app.txt"
+	if [ "$pes" = - ]; then
+		printf '%-14s %s\n' "$app" "$check"
+		return 1
+	fi
+	if [ "$sim" = 1 ]; then
+		if [ -f "$out/sim.ok" ] && [ "$out/sim.ok" -nt "$out/app.txt" ]; then
+			check=bit-exact
+		elif [ -f "$out/sim.out" ]; then
+			check=DIFFERENT
+		else
+			check="not run"
+		fi
+	fi
+	printf '%-14s %5s %5s %5s %6s %8.0f %8s %10s %10s  %s\n' "$app" "$pes" "$mems" "$regs" "$tracks" "$mhz" \
+		"$lat" "$ms" "$check" "$out"
+	[ "$check" = same ] || [ "$check" = bit-exact ]
+}
+
+if [ $table = 1 ]; then
+	header
+	for app in "$@"; do
+		line "$app" || status=1
+	done
+	exit $status
+fi
+
+[ -f "$dir/design.yaml" ] || bash scripts/rtl.sh "$design" >/dev/null || exit 1
+header
 for app in "$@"; do
 	hl=apps/$app/$app.hl
 	out=build/$design/$app
@@ -25,21 +72,25 @@ for app in "$@"; do
 	ext=pgm
 	grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
 	mkdir -p "$out"
+	rm -f "$out/app.txt" "$out/sim.ok"
 	if ! bin/cgrac "$hl" -q --gen-input -o "$out/$app.input.$ext" ||
 		! bin/cgrac "$hl" -q --run "$out/$app.input.$ext" -o "$out/golden.$ext" ||
 		! bin/cgrac "$hl" -q --design "$dir" -o "$out" --emit lowered >/dev/null ||
 		! bin/cgrac "$hl" -q --design "$dir" --run-lowered "$out/$app.input.$ext" -o "$out/lowered.$ext" ||
 		! bin/cgrac "$hl" -q --design "$dir" --sim-buffers "$out/$app.input.$ext" -o "$out/buffers.$ext"; then
-		printf '%-14s %s\n' "$app" "FAILED before the back end (see the messages above)"
+		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "FAILED before the back end (see the messages above)" >"$out/app.txt"
+		line "$app"
 		status=1
 		continue
 	fi
 	same=same
-	cmp -s "$out/golden.$ext" "$out/lowered.$ext" || { same=DIFFERENT; status=1; }
-	cmp -s "$out/golden.$ext" "$out/buffers.$ext" || { same=DIFFERENT; status=1; }
+	cmp -s "$out/golden.$ext" "$out/lowered.$ext" || same=DIFFERENT
+	cmp -s "$out/golden.$ext" "$out/buffers.$ext" || same=DIFFERENT
 	t0=$(date +%s%N)
 	if ! bin/cgrac "$hl" --design "$dir" -o "$out" 2>"$out/compile.log" >/dev/null; then
-		printf '%-14s %s\n' "$app" "NOT MAPPED: $(grep -m1 'error:' "$out/compile.log" | sed 's/.*error: //')"
+		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "NOT MAPPED: $(grep -m1 'error:' "$out/compile.log" | sed 's/.*error: //')" \
+			>"$out/app.txt"
+		line "$app"
 		status=1
 		continue
 	fi
@@ -47,16 +98,8 @@ for app in "$@"; do
 	r=$out/$app.report.yaml
 	get() { sed -n "s/^$1: //p" "$r"; }
 	tracks=$(sed -n 's/^tracks: { 16: \([0-9]*\), 1: \([0-9]*\) }/\1+\2/p' "$r")
-	if [ "$sim" = 1 ]; then
-		if bash verif/sim.sh "$design" "$app" >"$out/sim.out" 2>&1; then
-			same=bit-exact
-		else
-			same=DIFFERENT
-			status=1
-			tail -5 "$out/sim.out"
-		fi
-	fi
-	printf '%-14s %5s %5s %5s %6s %8.0f %8s %10s %10s  %s\n' "$app" "$(get pes)" "$(get mems)" "$(get registers)" \
-		"$tracks" "$(get clock_mhz)" "$(get latency_cycles)" "$ms" "$same" "$out"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(get pes)" "$(get mems)" "$(get registers)" "$tracks" \
+		"$(get clock_mhz)" "$(get latency_cycles)" "$ms" "$same" >"$out/app.txt"
+	line "$app" || status=1
 done
 exit $status

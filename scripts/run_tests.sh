@@ -27,7 +27,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 results=build/test
 
 # ---- the groups, longest first (the order make starts them in) ----
-GROUPS_LONGEST_FIRST=(lake-bench verif peak peak-bench canal e2e compiler unit lake e2e-san halide docs)
+GROUPS_LONGEST_FIRST=(lake-bench verif peak peak-bench canal e2e compiler unit lake e2e-san dse halide docs)
 
 group_unit() {
 	local t
@@ -114,8 +114,14 @@ group_halide() {
 	suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh
 }
 
+group_dse() {
+	suite "dse: a two-point sweep on cgra_4x4 (CSV, determinism, resume, a failing point, bad sweeps, Slurm)" \
+		bash dse/tests/dse.sh
+	suite "slurm-local: a one-node Slurm cluster up, jobs through srun, down" bash scripts/tests/slurm.sh
+}
+
 group_docs() {
-	suite "docs examples: the marked examples of docs/*.md run by the tools" bash docs/tests/examples.sh
+	suite "docs examples: the marked examples of docs/*.md and dse/README.md run by the tools" bash docs/tests/examples.sh
 }
 
 # ---- running them ----

@@ -33,6 +33,9 @@
 #                             (--design DESIGN -o out)
 #   input         input.yaml  beside a one-line-stencil app.hl:
 #                             bin/cgrac app.hl --gen-input -o in.pgm
+#   sweep         sweep.yaml  a design-space sweep (dse/README.md), in a folder
+#                             linking apps/, canal/, peak/ and lake/:
+#                             bin/dse check sweep.yaml
 #   shell         console     run from the repository root: each line
 #                             '$ COMMAND' is run with bash; the lines up to
 #                             the next '$ ' line are its expected stdout,
@@ -43,7 +46,8 @@
 # The design is rtl_out/cgra_4x4 (DOCS_DESIGN=NAME picks another), generated
 # by scripts/rtl.sh when missing. Closes with
 #     docs examples: N passed, M failed
-# Usage: bash docs/tests/examples.sh [FILE.md...]   (default docs/*.md)
+# Usage: bash docs/tests/examples.sh [FILE.md...]   (default docs/*.md and
+# dse/README.md)
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/suite_lib.sh
 suite_tmp
@@ -51,7 +55,7 @@ root=$PWD
 design_name=${DOCS_DESIGN:-cgra_4x4}
 design=$root/rtl_out/$design_name
 
-for tool in peak lake canal cgrac; do
+for tool in peak lake canal cgrac dse; do
 	if [ ! -x "bin/$tool" ]; then
 		echo "docs examples: bin/$tool not found; run 'make build' first" >&2
 		fail "bin/$tool exists"
@@ -61,7 +65,7 @@ for tool in peak lake canal cgrac; do
 done
 
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=(docs/*.md)
+[ ${#files[@]} -gt 0 ] || files=(docs/*.md dse/README.md)
 
 # ---- extraction: one folder per example, $tmp/ex/NNN/{meta,expect,block}
 # meta: "FILE LINE KIND MODE ARG"; expect: the expected lines, one per line.
@@ -357,6 +361,21 @@ ex_input() {
 	check_ok "$what" "$w/in.pgm" && pass "$what"
 }
 
+ex_sweep() {
+	local w=$cur/w d
+	mkdir -p "$w"
+	for d in apps canal peak lake; do
+		ln -s "$root/$d" "$w/$d"
+	done
+	cp "$cur/block" "$w/sweep.yaml"
+	run "$w" "$root/bin/dse" check sweep.yaml
+	if [ "$mode" = error ]; then
+		check_error "$what"
+		return
+	fi
+	check_ok "$what" && pass "$what"
+}
+
 ex_shell() {
 	local cmd='' expected=$cur/want
 	if grep -q 'rtl_out/' "$cur/block"; then
@@ -403,7 +422,7 @@ for cur in "$tmp"/ex/*/; do
 	what="$file:$line: $kind $mode"
 	[ "$arg" = - ] || what+=" $arg"
 	case $kind in
-	pe | mem | interconnect | app | input)
+	pe | mem | interconnect | app | input | sweep)
 		case $mode in
 		ok | error) "ex_$kind" ;;
 		*) fail "$what: the mode must be ok or error" ;;

@@ -1,0 +1,141 @@
+/* dse_svg.c - the sweep's charts as SVG: each chart a plot of series of
+ * points on a numeric or categorical x axis, with axes, ticks, a legend and
+ * optional labels; several charts stacked in one document. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dse.h"
+
+enum { W = 760, H = 340, LEFT = 70, RIGHT = 170, TOP = 40, BOTTOM = 70 };
+
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+					"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf" };
+
+static void text(FILE *f, double x, double y, const char *anchor, int size, const char *s)
+{
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">", x, y, anchor, size);
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		default: fputc(*s, f);
+		}
+	fputs("</text>\n", f);
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten giving about 5 ticks. */
+static double tick_step(double lo, double hi)
+{
+	double span = hi - lo, raw = span / 5, p = pow(10, floor(log10(raw)));
+	double m = raw / p;
+	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void range(const Chart *c, int axis, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int s = 0; s < c->nseries; s++)
+		for (int i = 0; i < c->series[s].n; i++) {
+			double v = axis ? c->series[s].y[i] : c->series[s].x[i];
+			if (isnan(c->series[s].y[i]) || isnan(v))
+				continue;
+			*lo = fmin(*lo, v);
+			*hi = fmax(*hi, v);
+		}
+	if (!isfinite(*lo)) {
+		*lo = 0;
+		*hi = 1;
+	}
+	if (axis && *lo > 0)
+		*lo = 0;        /* values from zero */
+	if (*hi - *lo < 1e-9) {
+		*hi += fabs(*hi) * 0.1 + 1;
+		*lo -= axis ? 0 : fabs(*lo) * 0.1 + 1;
+	}
+	double step = tick_step(*lo, *hi);
+	*lo = floor(*lo / step) * step;
+	*hi = ceil(*hi / step) * step;
+}
+
+static void chart(FILE *f, const Chart *c, double oy)
+{
+	double x0, x1, y0, y1;
+	if (c->xticks) {
+		x0 = -0.5;
+		x1 = c->nxticks - 0.5;
+	} else {
+		range(c, 0, &x0, &x1);
+	}
+	range(c, 1, &y0, &y1);
+	double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
+#define PX(v) (LEFT + ((v) - x0) / (x1 - x0) * pw)
+#define PY(v) (oy + TOP + ph - ((v) - y0) / (y1 - y0) * ph)
+	text(f, W / 2.0, oy + 22, "middle", 15, c->title);
+	fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n", LEFT,
+		oy + TOP, pw, ph);
+	double step = tick_step(y0, y1);
+	char buf[64];
+	for (double v = y0; v <= y1 + step / 2; v += step) {
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT, PY(v),
+			LEFT + pw, PY(v));
+		snprintf(buf, sizeof buf, "%g", v);
+		text(f, LEFT - 6, PY(v) + 4, "end", 11, buf);
+	}
+	if (c->xticks) {
+		for (int i = 0; i < c->nxticks; i++) {
+			fprintf(f, "<g transform=\"translate(%.1f,%.1f) rotate(-20)\">", PX(i), oy + TOP + ph + 14);
+			text(f, 0, 0, "end", 10, c->xticks[i]);
+			fputs("</g>\n", f);
+		}
+	} else {
+		step = tick_step(x0, x1);
+		for (double v = x0; v <= x1 + step / 2; v += step) {
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", PX(v),
+				oy + TOP, PX(v), oy + TOP + ph);
+			snprintf(buf, sizeof buf, "%g", v);
+			text(f, PX(v), oy + TOP + ph + 16, "middle", 11, buf);
+		}
+	}
+	text(f, LEFT + pw / 2, oy + H - 8, "middle", 12, c->xlabel);
+	fprintf(f, "<g transform=\"translate(16,%.1f) rotate(-90)\">", oy + TOP + ph / 2);
+	text(f, 0, 0, "middle", 12, c->ylabel);
+	fputs("</g>\n", f);
+	for (int s = 0; s < c->nseries; s++) {
+		const ChartSeries *cs = &c->series[s];
+		const char *col = palette[s % 10];
+		if (c->lines) {
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", col);
+			for (int i = 0; i < cs->n; i++)
+				if (!isnan(cs->y[i]) && !isnan(cs->x[i]))
+					fprintf(f, "%.1f,%.1f ", PX(cs->x[i]), PY(cs->y[i]));
+			fputs("\"/>\n", f);
+		}
+		for (int i = 0; i < cs->n; i++) {
+			if (isnan(cs->y[i]) || isnan(cs->x[i]))
+				continue;
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", PX(cs->x[i]), PY(cs->y[i]),
+				col);
+			if (cs->labels && cs->labels[i])
+				text(f, PX(cs->x[i]) + 5, PY(cs->y[i]) - 5, "start", 9, cs->labels[i]);
+		}
+		double ly = oy + TOP + 10 + 18 * s;
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", LEFT + pw + 14,
+			ly - 10, col);
+		text(f, LEFT + pw + 32, ly, "start", 12, cs->name);
+	}
+#undef PX
+#undef PY
+}
+
+void dse_svg_write(FILE *f, const Chart *charts, int ncharts)
+{
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\">\n",
+		W, H * ncharts);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H * ncharts);
+	for (int i = 0; i < ncharts; i++)
+		chart(f, &charts[i], (double)H * i);
+	fputs("</svg>\n", f);
+}

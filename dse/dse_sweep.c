@@ -1,0 +1,492 @@
+/* dse_sweep.c - reading a sweep file (dse/README.md) and expanding its
+ * points: every knob and value is checked here, at its position, so that a
+ * sweep with a wrong name or a value out of range runs nothing. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/util.h"
+#include "../common/vec.h"
+#include "dse.h"
+
+/* The knobs, with the values each takes. */
+static const struct {
+	const char *name;
+	KnobKind kind;
+	const char *what;
+} knob_table[] = {
+	{ "pe", KNOB_PE, "a PE spec: a name of peak/specs/ or a path to a .yaml file" },
+	{ "mem", KNOB_MEM, "a MEM spec: a name of lake/specs/, a path to a .yaml file, or none" },
+	{ "switchbox", KNOB_SWITCHBOX, "imran, wilton or disjoint" },
+	{ "sb_registers", KNOB_SB_REGISTERS, "true or false (registers on the switch-box outputs)" },
+	{ "mem_every", KNOB_MEM_EVERY, "1 to 255 (a MEM column every so many columns)" },
+	{ "mem_first", KNOB_MEM_FIRST, "0 to 255 (the first MEM column)" },
+	{ "array", KNOB_ARRAY, "COLSxROWS, e.g. 16x8" },
+	{ "cols", KNOB_COLS, "2 to 255" },
+	{ "rows", KNOB_ROWS, "2 to 254" },
+	{ "hop_limit", KNOB_HOP_LIMIT, "0 to 1000 (cgrac --hop-limit)" },
+	{ "register_packing", KNOB_PACKING, "true or false (false: cgrac --no-register-packing)" },
+	{ "pipeline", KNOB_PIPELINE, "true or false (false: cgrac --no-pipeline)" },
+	{ "place_seed", KNOB_PLACE_SEED, "0 to 2147483647 (cgrac --place-seed)" },
+};
+#define NKNOB_TABLE ((int)(sizeof knob_table / sizeof knob_table[0]))
+
+static const char *const switchboxes[] = { "imran", "wilton", "disjoint", NULL };
+
+/* The kind of a knob's name, or -1 with an error at n. tracksW is the
+ * W-bit network's tracks per direction. */
+static int knob_of(const YNode *n, int *width, Diags *d)
+{
+	for (int i = 0; i < NKNOB_TABLE; i++)
+		if (strcmp(n->value, knob_table[i].name) == 0)
+			return knob_table[i].kind;
+	const char *p = n->value;
+	if (strncmp(p, "tracks", 6) == 0 && p[6] >= '1' && p[6] <= '9' && strspn(p + 6, "0123456789") == strlen(p + 6) &&
+	    strlen(p + 6) <= 2 && atoi(p + 6) <= 64) {
+		*width = atoi(p + 6);
+		return KNOB_TRACKS;
+	}
+	StrBuf b = { 0 };
+	for (int i = 0; i < NKNOB_TABLE; i++)
+		sb_printf(&b, "%s, ", knob_table[i].name);
+	ynode_error(d, n, "unknown knob '%s' (knobs: %stracks<W> for the W-bit network)", n->value, b.s);
+	free(b.s);
+	return -1;
+}
+
+/* A core spec named by a knob: NAME is folder/NAME.yaml, anything with a
+ * '/' or ending in .yaml a path relative to the sweep file's folder. */
+static const char *core_path(const Sweep *s, const char *value, const char *folder)
+{
+	size_t n = strlen(value);
+	if (!strchr(value, '/') && !(n > 5 && strcmp(value + n - 5, ".yaml") == 0))
+		return arena_printf(s->arena, "%s/%s.yaml", folder, value);
+	const char *slash = strrchr(s->file, '/');
+	if (value[0] == '/' || !slash)
+		return value;
+	return arena_printf(s->arena, "%.*s/%s", (int)(slash - s->file), s->file, value);
+}
+
+/* Checks one value of a knob; 1 if it is one the knob takes. */
+static int check_value(const Sweep *s, const Knob *k, const YNode *v, Diags *d)
+{
+	int x, flag;
+	if (v->kind != YN_SCALAR) {
+		ynode_error(d, v, "a value of knob '%s' is a scalar", k->name);
+		return 0;
+	}
+	switch (k->kind) {
+	case KNOB_PE:
+	case KNOB_MEM: {
+		if (k->kind == KNOB_MEM && strcmp(v->value, "none") == 0)
+			return 1;
+		const char *folder = k->kind == KNOB_PE ? "peak/specs" : "lake/specs";
+		const char *path = core_path(s, v->value, folder);
+		if (!*v->value || access(path, R_OK) != 0) {
+			ynode_error(d, v, "no %s spec '%s' (%s)", k->kind == KNOB_PE ? "PE" : "MEM", path,
+				    k->kind == KNOB_PE ? "a name of peak/specs/ or a path" :
+				    "a name of lake/specs/, a path, or none");
+			return 0;
+		}
+		return 1;
+	}
+	case KNOB_TRACKS: return yread_int(d, v, k->name, 1, 32, 0, &x);
+	case KNOB_SWITCHBOX: return yread_choice(d, v, "the switch box", switchboxes) >= 0;
+	case KNOB_SB_REGISTERS:
+	case KNOB_PACKING:
+	case KNOB_PIPELINE: return yread_bool(d, v, k->name, &flag);
+	case KNOB_MEM_EVERY: return yread_int(d, v, k->name, 1, 255, 0, &x);
+	case KNOB_MEM_FIRST: return yread_int(d, v, k->name, 0, 255, 0, &x);
+	case KNOB_COLS: return yread_int(d, v, k->name, 2, 255, 0, &x);
+	case KNOB_ROWS: return yread_int(d, v, k->name, 2, 254, 0, &x);
+	case KNOB_HOP_LIMIT: return yread_int(d, v, k->name, 0, 1000, 0, &x);
+	case KNOB_PLACE_SEED: return yread_int(d, v, k->name, 0, 2147483647L, 0, &x);
+	case KNOB_ARRAY: {
+		int c, r, end = 0;
+		if (sscanf(v->value, "%dx%d%n", &c, &r, &end) != 2 || v->value[end] || c < 2 || c > 255 || r < 2 ||
+		    r > 254) {
+			ynode_error(d, v, "expected COLSxROWS for knob 'array' (cols 2 to 255, rows 2 to 254), not '%s'",
+				    v->value);
+			return 0;
+		}
+		return 1;
+	}
+	}
+	return 0;
+}
+
+/* The index of a knob among the sweep's, adding it if new; -1 with an
+ * error if its name is not a knob. */
+static int knob_index(Sweep *s, const YNode *key, Diags *d)
+{
+	for (int i = 0; i < s->nknobs; i++)
+		if (strcmp(s->knobs[i].name, key->value) == 0)
+			return i;
+	int width = 0, kind = knob_of(key, &width, d);
+	if (kind < 0)
+		return -1;
+	s->knobs = xrealloc(s->knobs, (size_t)(s->nknobs + 1) * sizeof *s->knobs);
+	s->knobs[s->nknobs] = (Knob){ key->value, (KnobKind)kind, width };
+	return s->nknobs++;
+}
+
+/* Characters of a value kept in a folder name. */
+static void name_part(StrBuf *b, const char *knob, const char *value)
+{
+	const char *base = strrchr(value, '/');
+	base = base ? base + 1 : value;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".yaml") == 0)
+		n -= 5;
+	sb_printf(b, "%s%s_", b->len ? "-" : "", knob);
+	for (size_t i = 0; i < n; i++) {
+		char c = base[i];
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+		sb_printf(b, "%c", ok ? c : '_');
+	}
+}
+
+typedef VEC(Point) PointVec;
+
+/* Adds the points of one listed point (vals, NULL where unset) crossed with
+ * the cross product of cross (ncross knobs from knob index c0). */
+static void expand(Sweep *s, PointVec *out, const YNode **vals, const YNode *cross, int c0)
+{
+	int ncross = cross ? cross->len : 0;
+	int idx[64] = { 0 };
+	for (;;) {
+		Point p = { 0 };
+		p.values = arena_alloc(s->arena, (size_t)s->nknobs * sizeof *p.values);
+		for (int k = 0; k < s->nknobs; k++)
+			p.values[k] = vals ? vals[k] : NULL;
+		for (int j = 0; j < ncross; j++)
+			p.values[c0 + j] = cross->vals[j]->kind == YN_SEQ ? cross->vals[j]->items[idx[j]] : cross->vals[j];
+		vec_push(out, p);
+		int j = ncross - 1;
+		while (j >= 0) {
+			int len = cross->vals[j]->kind == YN_SEQ ? cross->vals[j]->len : 1;
+			if (++idx[j] < len)
+				break;
+			idx[j--] = 0;
+		}
+		if (j < 0)
+			return;
+	}
+}
+
+/* Names and labels the points; a name two points share gets the point's
+ * number appended. */
+static void name_points(Sweep *s)
+{
+	for (int i = 0; i < s->npoints; i++) {
+		Point *p = &s->points[i];
+		StrBuf name = { 0 }, label = { 0 };
+		for (int k = 0; k < s->nknobs; k++)
+			if (p->values[k]) {
+				name_part(&name, s->knobs[k].name, p->values[k]->value);
+				sb_printf(&label, "%s%s=%s", label.len ? " " : "", s->knobs[k].name, p->values[k]->value);
+			}
+		if (!name.len) {
+			sb_printf(&name, "base");
+			sb_printf(&label, "base");
+		}
+		p->name = arena_strdup(s->arena, name.s);
+		p->label = arena_strdup(s->arena, label.s);
+		free(name.s);
+		free(label.s);
+	}
+	for (int i = 0; i < s->npoints; i++)
+		for (int j = i + 1; j < s->npoints; j++)
+			if (strcmp(s->points[i].name, s->points[j].name) == 0)
+				s->points[j].name = arena_printf(s->arena, "%s-%d", s->points[j].name, j + 1);
+}
+
+
+/* Registers and checks the knobs of a mapping KNOB: VALUE (a listed point)
+ * or, with lists, KNOB: [VALUE, ...] (cross, every list non-empty). */
+static int read_knobs(Sweep *s, const YNode *m, int lists, Diags *d)
+{
+	int ok = 1;
+	for (int j = 0; j < m->len; j++) {
+		int k = knob_index(s, m->keys[j], d);
+		const YNode *v = m->vals[j];
+		if (k < 0) {
+			ok = 0;
+		} else if (lists && v->kind == YN_SEQ) {
+			if (v->len == 0) {
+				ynode_error(d, v, "knob '%s' has no value: the sweep has no point", m->keys[j]->value);
+				ok = 0;
+			}
+			for (int i = 0; i < v->len; i++)
+				ok &= check_value(s, &s->knobs[k], v->items[i], d);
+		} else {
+			ok &= check_value(s, &s->knobs[k], v, d);
+		}
+	}
+	return ok;
+}
+
+/* points: and cross: into s->points. */
+static int read_points(Sweep *s, const YNode *list, const YNode *cross, Diags *d)
+{
+	int ok = 1;
+	if (list && ynode_expect(list, YN_SEQ, "points: [{ KNOB: VALUE, ... }, ...]", d)) {
+		if (list->len == 0) {
+			ynode_error(d, list, "the list of points is empty: the sweep has no point");
+			ok = 0;
+		}
+		for (int i = 0; i < list->len; i++)
+			ok &= ynode_expect(list->items[i], YN_MAP, "a point { KNOB: VALUE, ... }", d) &&
+			      read_knobs(s, list->items[i], 0, d);
+	} else if (list) {
+		ok = 0;
+	}
+	int c0 = s->nknobs;
+	if (cross && ynode_expect(cross, YN_MAP, "cross: { KNOB: [VALUE, ...], ... }", d)) {
+		if (cross->len == 0 || cross->len > 64) {
+			ynode_error(d, cross, "cross names 1 to 64 knobs");
+			ok = 0;
+		}
+		for (int j = 0; j < cross->len && j < 64; j++)
+			for (int k = 0; k < c0; k++)
+				if (strcmp(s->knobs[k].name, cross->keys[j]->value) == 0) {
+					ynode_error(d, cross->keys[j], "knob '%s' is both in points and in cross",
+						    cross->keys[j]->value);
+					ok = 0;
+				}
+		ok = ok && read_knobs(s, cross, 1, d);
+	} else if (cross) {
+		ok = 0;
+	}
+	if (!list && !cross) {
+		ynode_error(d, s->doc->root, "a sweep needs 'points:', 'cross:' or both: it has no point");
+		ok = 0;
+	}
+	if (!ok)
+		return 0;
+	PointVec v = { 0 };
+	const YNode *xc = cross && cross->len ? cross : NULL;
+	if (!list) {
+		expand(s, &v, NULL, xc, c0);
+	} else {
+		for (int i = 0; i < list->len; i++) {
+			const YNode **vals = arena_alloc(s->arena, (size_t)s->nknobs * sizeof *vals);
+			const YNode *m = list->items[i];
+			for (int j = 0; j < m->len; j++)
+				for (int k = 0; k < c0; k++)
+					if (strcmp(s->knobs[k].name, m->keys[j]->value) == 0)
+						vals[k] = m->vals[j];
+			expand(s, &v, vals, xc, c0);
+		}
+	}
+	s->points = v.data;
+	s->npoints = v.len;
+	if (s->npoints > 10000) {
+		ynode_error(d, cross ? cross : list, "the sweep has %d points; at most 10000", s->npoints);
+		return 0;
+	}
+	name_points(s);
+	return 1;
+}
+
+/* apps: a list of names of apps/ (default: every folder of apps/ with an
+ * <app>.hl). */
+static int read_apps(Sweep *s, const YNode *n, Diags *d)
+{
+	if (!n) {
+		struct dirent **e = NULL;
+		int n_e = scandir("apps", &e, NULL, alphasort);
+		for (int i = 0; i < n_e; i++) {
+			const char *app = e[i]->d_name;
+			char *hl = xasprintf("apps/%s/%s.hl", app, app);
+			if (util_is_identifier(app) && access(hl, R_OK) == 0) {
+				s->apps = xrealloc(s->apps, (size_t)(s->napps + 1) * sizeof *s->apps);
+				s->apps[s->napps++] = arena_strdup(s->arena, app);
+			}
+			free(hl);
+			free(e[i]);
+		}
+		free(e);
+		if (!s->napps)
+			ynode_error(d, s->doc->root, "no application in apps/ (run from the repository's root)");
+		return s->napps > 0;
+	}
+	if (!ynode_expect(n, YN_SEQ, "apps: [NAME, ...] (folders of apps/)", d))
+		return 0;
+	if (n->len == 0) {
+		ynode_error(d, n, "the list of applications is empty");
+		return 0;
+	}
+	int ok = 1;
+	s->apps = xcalloc((size_t)n->len, sizeof *s->apps);
+	for (int i = 0; i < n->len; i++) {
+		const YNode *a = n->items[i];
+		if (!ynode_expect(a, YN_SCALAR, "an application's name", d)) {
+			ok = 0;
+			continue;
+		}
+		char *hl = xasprintf("apps/%s/%s.hl", a->value, a->value);
+		if (!util_is_identifier(a->value) || access(hl, R_OK) != 0) {
+			ynode_error(d, a, "no application '%s' (%s)", a->value, hl);
+			ok = 0;
+		}
+		free(hl);
+		for (int j = 0; j < s->napps; j++)
+			if (strcmp(s->apps[j], a->value) == 0) {
+				ynode_error(d, a, "application '%s' is listed twice", a->value);
+				ok = 0;
+			}
+		s->apps[s->napps++] = a->value;
+	}
+	return ok;
+}
+
+/* cgrac: [OPTION, ...]: options of cgrac for every point. */
+static int read_opts(Sweep *s, const YNode *n, Diags *d)
+{
+	if (!n)
+		return 1;
+	if (!ynode_expect(n, YN_SEQ, "cgrac: [OPTION, ...] (options of bin/cgrac)", d))
+		return 0;
+	int ok = 1;
+	s->cgrac_opts = xcalloc((size_t)n->len + 1, sizeof *s->cgrac_opts);
+	for (int i = 0; i < n->len; i++) {
+		const YNode *o = n->items[i];
+		if (!ynode_expect(o, YN_SCALAR, "an option of bin/cgrac", d)) {
+			ok = 0;
+			continue;
+		}
+		if (strpbrk(o->value, "'\"\\$`\n") || (i == 0 && o->value[0] != '-')) {
+			ynode_error(d, o, "an option of bin/cgrac (no quotes, '$', '`' or '\\'), starting with '-'");
+			ok = 0;
+		}
+		s->cgrac_opts[s->nopts++] = o->value;
+	}
+	return ok;
+}
+
+/* base: a design of canal/specs/ or a path to an interconnect spec. */
+static int read_base(Sweep *s, const YNode *n, Diags *d)
+{
+	if (!n) {
+		ynode_error(d, s->doc->root, "missing 'base:', the interconnect spec the points change");
+		return 0;
+	}
+	if (!ynode_expect(n, YN_SCALAR, "base: a design of canal/specs/ or a path to an interconnect spec", d))
+		return 0;
+	size_t len = strlen(n->value);
+	s->base_path = strchr(n->value, '/') || (len > 5 && strcmp(n->value + len - 5, ".yaml") == 0)
+		? core_path(s, n->value, NULL) : arena_printf(s->arena, "canal/specs/%s.yaml", n->value);
+	if (!*n->value || access(s->base_path, R_OK) != 0) {
+		ynode_error(d, n, "no interconnect spec '%s' (a design of canal/specs/ or a path)", s->base_path);
+		return 0;
+	}
+	s->base = ydoc_load_file(s->base_path, d);
+	if (s->base && (!s->base->root || s->base->root->kind != YN_MAP)) {
+		ynode_error(d, n, "the base '%s' is not an interconnect spec (a YAML mapping)", s->base_path);
+		return 0;
+	}
+	return s->base != NULL;
+}
+
+/* The value of the knob of kind k in point p, or NULL. */
+const YNode *dse_point_value(const Sweep *s, const Point *p, KnobKind k)
+{
+	for (int i = 0; i < s->nknobs; i++)
+		if (s->knobs[i].kind == k && p->values[i])
+			return p->values[i];
+	return NULL;
+}
+
+const char *dse_point_spec_file(const Sweep *s, const Point *p, KnobKind k)
+{
+	const YNode *v = dse_point_value(s, p, k);
+	if (v)
+		return strcmp(v->value, "none") == 0 ? NULL
+			: core_path(s, v->value, k == KNOB_PE ? "peak/specs" : "lake/specs");
+	const YNode *n = ymap_get(ymap_get(ymap_get(s->base->root, "cores"), k == KNOB_PE ? "pe" : "mem"), "spec");
+	if (!n || n->kind != YN_SCALAR)
+		return NULL;
+	const char *slash = strrchr(s->base_path, '/');
+	if (n->value[0] == '/' || !slash)
+		return n->value;
+	return arena_printf(s->arena, "%.*s/%s", (int)(slash - s->base_path), s->base_path, n->value);
+}
+
+/* A MEM spec needs its columns, and the columns a MEM spec: the first
+ * point that breaks either gets an error at its value. */
+static int check_mem(const Sweep *s, Diags *d)
+{
+	const YNode *cores = ymap_get(s->base->root, "cores");
+	int base_mem = ymap_get(cores, "mem") != NULL;
+	for (int i = 0; i < s->npoints; i++) {
+		const Point *p = &s->points[i];
+		const YNode *mem = dse_point_value(s, p, KNOB_MEM);
+		const YNode *every = dse_point_value(s, p, KNOB_MEM_EVERY), *first = dse_point_value(s, p, KNOB_MEM_FIRST);
+		int has_mem = mem ? strcmp(mem->value, "none") != 0 : base_mem;
+		if (mem && has_mem && !base_mem && !every) {
+			ynode_error(d, mem, "the base '%s' has no MEM columns: give mem_every (and mem_first) with mem",
+				    s->base_path);
+			return 0;
+		}
+		if (!has_mem && (every || first)) {
+			ynode_error(d, every ? every : first, "'%s' places MEM columns, and point %d (%s) has no MEM",
+				    every ? "mem_every" : "mem_first", i + 1, p->label);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void read_root(void *ctx, const YNode *root)
+{
+	(void)ctx;
+	(void)root;
+}
+
+Sweep *dse_sweep_load(const char *path, Diags *d)
+{
+	static const char *const keys[] = { "base", "apps", "cgrac", "points", "cross", NULL };
+	Sweep *s = xcalloc(1, sizeof *s);
+	s->arena = arena_new();
+	s->file = arena_strdup(s->arena, path);
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+	s->name = arena_strndup(s->arena, base, n > 5 && strcmp(base + n - 5, ".yaml") == 0 ? n - 5 : n);
+	int ok = ydoc_read(path, NULL, NULL, "a sweep: a mapping with base, points or cross", read_root, s, &s->doc, d);
+	if (ok && !util_is_identifier(s->name)) {
+		diag_error(d, path, 1, 1, "the sweep's name '%s' (its file name) must be an identifier", s->name);
+		ok = 0;
+	}
+	if (ok) {
+		const YNode *r = s->doc->root;
+		ok = ymap_check_keys(r, keys, "a sweep", d) == 0;
+		ok &= read_base(s, ymap_get(r, "base"), d);
+		ok &= read_apps(s, ymap_get(r, "apps"), d);
+		ok &= read_opts(s, ymap_get(r, "cgrac"), d);
+		ok &= read_points(s, ymap_get(r, "points"), ymap_get(r, "cross"), d);
+		ok = ok && check_mem(s, d);
+	}
+	if (!ok) {
+		dse_sweep_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void dse_sweep_free(Sweep *s)
+{
+	if (!s)
+		return;
+	ydoc_free(s->doc);
+	ydoc_free(s->base);
+	free(s->apps);
+	free(s->cgrac_opts);
+	free(s->knobs);
+	free(s->points);
+	arena_free(s->arena);
+	free(s);
+}

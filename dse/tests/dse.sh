@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# dse.sh - design-space sweeps (dse/README.md) on small chips: a two-point
+# sweep over the 16-bit tracks of cgra_4x4 with brighten_blur through make
+# dse (the CSV's columns and values, the Markdown and the charts), two runs
+# identical apart from compile times, a deleted point redone alone and
+# nothing redone when nothing changed, a point whose chip canal rejects as a
+# row with canal's message, bad sweep files stopped before anything runs,
+# and the same sweep through a local one-node Slurm cluster
+# (scripts/slurm-local.sh; LAUNCH="srun -N1 -n1") giving the same CSV.
+#   usage: bash dse/tests/dse.sh [--no-slurm]
+cd "$(dirname "$0")/../.." || exit 1
+. scripts/suite_lib.sh
+suite_tmp
+for t in dse peak lake canal cgrac; do
+	[ -x "bin/$t" ] || { fail "bin/$t exists (make build)"; suite_end dse; exit 1; }
+done
+slurm=1
+[ "${1:-}" = --no-slurm ] && slurm=0
+
+# CSV without the columns that are times: compile_s.
+untimed() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "compile_s") c = i } { $c = ""; print }' OFS=, "$1"; }
+# The value of column NAME in row N (1: the first data row) of a CSV without quoted commas.
+col() { awk -F, -v n="$2" -v name="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i } NR == n + 1 { print $c }' "$1"; }
+
+sweep=$tmp/dse_two.yaml
+cat >"$sweep" <<'EOF'
+base: cgra_4x4
+apps: [brighten_blur]
+cross:
+  tracks16: [2, 3]
+EOF
+out=build/dse/dse_two
+rm -rf "$out"
+
+# ---- the sweep through make dse
+make --no-print-directory -s dse SWEEP="$sweep" >"$tmp/run1" 2>&1
+st=$?
+if [ $st -eq 0 ] && grep -q '^point 1 of 2: tracks16=2: 1 bit-exact, 0 failed' "$tmp/run1" &&
+	grep -q '^point 2 of 2: tracks16=3: 1 bit-exact, 0 failed' "$tmp/run1" &&
+	grep -q "^dse: dse_two: 2 points x 1 applications: 2 bit-exact, 0 failed -> $out/results.csv" "$tmp/run1"; then
+	pass "make dse: a line per point and the summary"
+else
+	fail "make dse: exit $st"
+	sed 's/^/    | /' "$tmp/run1" | tail -20
+fi
+csv=$out/results.csv
+want='sweep,point,tracks16,app,status,reason,pes,mems,ios,registers,packed_registers,tracks16_used,tracks1_used,critical_path_ns,clock_mhz,latency_cycles,runtime_us,compile_s,area_pe_core,area_pe_sb,area_pe_cb,area_pe_tile,area_mem_core,area_mem_sb,area_mem_cb,area_mem_tile,area_io_core,area_io_sb,area_io_cb,area_io_tile,area_array'
+if [ "$(head -1 "$csv" 2>/dev/null)" = "$want" ] && [ "$(wc -l <"$csv")" -eq 3 ]; then
+	pass "results.csv: the columns, two rows"
+else
+	fail "results.csv: header or row count"
+	head -3 "$csv" 2>/dev/null | sed 's/^/    | /'
+fi
+if [ "$(col "$csv" 1 point)" = tracks16_2 ] && [ "$(col "$csv" 2 point)" = tracks16_3 ] &&
+	[ "$(col "$csv" 1 tracks16)" = 2 ] && [ "$(col "$csv" 2 tracks16)" = 3 ] &&
+	[ "$(col "$csv" 1 status)" = bit-exact ] && [ "$(col "$csv" 2 status)" = bit-exact ] &&
+	[ "$(col "$csv" 1 pes)" = 5 ] && [ "$(col "$csv" 1 mems)" = 1 ] && [ "$(col "$csv" 1 ios)" = 1 ]; then
+	pass "results.csv: knob values, bit-exact, brighten_blur's 5 PEs, 1 MEM, 1 IO"
+else
+	fail "results.csv: values"
+	cat "$csv" | sed 's/^/    | /'
+fi
+# Figures as the compiler's report gives them; runtime = latency / clock.
+rep=$out/tracks16_2/apps/brighten_blur/brighten_blur.report.yaml
+lat=$(sed -n 's/^latency_cycles: //p' "$rep") mhz=$(sed -n 's/^clock_mhz: //p' "$rep")
+if [ -n "$lat" ] && [ "$(col "$csv" 1 latency_cycles)" = "$lat" ] && [ "$(col "$csv" 1 clock_mhz)" = "$mhz" ] &&
+	awk -v r="$(col "$csv" 1 runtime_us)" -v l="$lat" -v m="$mhz" 'BEGIN { exit !(r > 0 && (r - l / m) ^ 2 < 1e-12) }'; then
+	pass "results.csv: latency $lat cycles and clock $mhz MHz from the report, runtime their ratio"
+else
+	fail "results.csv: latency, clock or runtime"
+fi
+# The points' specs: the base with the knob, core paths from the point's folder.
+if grep -qx 'tracks: { 16: 3, 1: 2 }' "$out/tracks16_3/spec.yaml" &&
+	grep -qx 'interconnect: dse_two_2' "$out/tracks16_3/spec.yaml" &&
+	bin/canal check "$out/tracks16_3/spec.yaml" >/dev/null 2>&1; then
+	pass "a point's spec: the base's with tracks 16: 3, accepted by canal"
+else
+	fail "a point's spec"
+	sed 's/^/    | /' "$out/tracks16_3/spec.yaml"
+fi
+if grep -q '^| brighten_blur | 5 | 5 |$' "$out/results.md" && grep -q '<svg' "$out/runtime_area.svg" &&
+	grep -q '<circle' "$out/resources.svg"; then
+	pass "results.md tables with the points as columns; the charts"
+else
+	fail "results.md or the charts"
+fi
+
+# ---- plan and report under ASan+UBSan: the same files, no leak
+san=build/san/bin/dse
+if [ -x "$san" ]; then
+	cp "$csv" "$tmp/plain.csv"
+	cp "$out/tracks16_2/spec.yaml" "$tmp/plain_spec.yaml"
+	if "$san" plan "$sweep" -o "$out" >"$tmp/san.log" 2>&1 && "$san" report "$sweep" -o "$out" >>"$tmp/san.log" 2>&1 &&
+		cmp -s "$tmp/plain.csv" "$csv" && cmp -s "$tmp/plain_spec.yaml" "$out/tracks16_2/spec.yaml" &&
+		"$san" check "$sweep" >>"$tmp/san.log" 2>&1; then
+		pass "dse plan, report and check under ASan+UBSan: the same files, no error"
+	else
+		fail "dse under ASan+UBSan"
+		sed 's/^/    | /' "$tmp/san.log" | head -30
+	fi
+else
+	fail "$san exists (make test builds it)"
+fi
+DSE=${DSE:-$san}
+[ -x "$DSE" ] || DSE=bin/dse
+
+# ---- resume: nothing redone, then a deleted point alone
+make --no-print-directory -s dse SWEEP="$sweep" >"$tmp/run2" 2>&1
+if ! grep -q '^point' "$tmp/run2" && grep -q '2 bit-exact' "$tmp/run2"; then
+	pass "a second make dse redoes no point"
+else
+	fail "a second make dse redid points"
+	sed 's/^/    | /' "$tmp/run2"
+fi
+cp "$csv" "$tmp/first.csv"
+cp "$out/tracks16_2/rtl/cgra.v" "$tmp/first.v"
+rm "$out/tracks16_3/result.txt"
+make --no-print-directory -s dse SWEEP="$sweep" >"$tmp/run3" 2>&1
+if grep -q '^point 2 of 2' "$tmp/run3" && ! grep -q '^point 1 of 2' "$tmp/run3"; then
+	pass "a deleted point is redone alone"
+else
+	fail "resume after a deleted point"
+	sed 's/^/    | /' "$tmp/run3"
+fi
+
+# ---- determinism: everything again from nothing
+rm -rf "$out"
+make --no-print-directory -s dse SWEEP="$sweep" >"$tmp/run4" 2>&1
+if cmp -s <(untimed "$tmp/first.csv") <(untimed "$csv") && cmp -s "$tmp/first.v" "$out/tracks16_2/rtl/cgra.v"; then
+	pass "two runs give the same CSV apart from compile times, and the same cgra.v"
+else
+	fail "two runs differ"
+	diff <(untimed "$tmp/first.csv") <(untimed "$csv") | sed 's/^/    | /' | head
+fi
+
+# ---- a point whose chip canal rejects: a row with canal's message
+cat >"$tmp/dse_fail.yaml" <<'EOF'
+base: cgra_4x4
+apps: [brighten_blur]
+points:
+  - { mem_first: 3 }
+  - { mem_first: 9 }
+EOF
+rm -rf build/dse/dse_fail
+make --no-print-directory -s dse SWEEP="$tmp/dse_fail.yaml" >"$tmp/run5" 2>&1
+fcsv=build/dse/dse_fail/results.csv
+if [ "$(col "$fcsv" 1 status)" = bit-exact ] && [ "$(col "$fcsv" 2 status)" = not-run ] &&
+	grep -q 'MEM column 9 is outside the array (columns 0 to 3)' "$fcsv" &&
+	grep -q '1 bit-exact, 1 failed' "$tmp/run5"; then
+	pass "a point canal rejects: its row says not-run with canal's message; the sweep goes on"
+else
+	fail "a failing point's row"
+	sed 's/^/    | /' "$fcsv" "$tmp/run5" 2>/dev/null | head -20
+fi
+rm -rf build/dse/dse_fail
+
+# ---- bad sweeps (through the sanitized dse when built): an error at its
+# position, nothing written
+bad() {
+	local name=$1 want=$2
+	cat >"$tmp/$name.yaml"
+	rm -rf "$tmp/bad_out"
+	"$DSE" plan "$tmp/$name.yaml" -o "$tmp/bad_out" >"$tmp/bad.out" 2>&1
+	local st=$?
+	if [ $st -eq 1 ] && grep -qxF "$tmp/$name.yaml:$want" "$tmp/bad.out" && grep -q '\^$' "$tmp/bad.out" &&
+		[ ! -e "$tmp/bad_out" ]; then
+		pass "bad sweep $name: $want"
+	else
+		fail "bad sweep $name (exit $st)"
+		sed 's/^/    | /' "$tmp/bad.out"
+	fi
+}
+bad unknown_knob "3:3: error: unknown knob 'trakcs16' (knobs: pe, mem, switchbox, sb_registers, mem_every, mem_first, array, cols, rows, hop_limit, register_packing, pipeline, place_seed, tracks<W> for the W-bit network)" <<'EOF'
+base: cgra_4x4
+cross:
+  trakcs16: [2, 3]
+EOF
+bad no_points "3:13: error: knob 'tracks16' has no value: the sweep has no point" <<'EOF'
+base: cgra_4x4
+cross:
+  tracks16: []
+EOF
+bad nothing "1:1: error: a sweep needs 'points:', 'cross:' or both: it has no point" <<'EOF'
+base: cgra_4x4
+EOF
+bad range "3:17: error: tracks16 33 is out of range (1 to 32)" <<'EOF'
+base: cgra_4x4
+cross:
+  tracks16: [2, 33]
+EOF
+bad switchbox "3:18: error: the switch box must be one of: imran, wilton, disjoint" <<'EOF'
+base: cgra_4x4
+points:
+  - { switchbox: universal }
+EOF
+bad app "2:8: error: no application 'sharpen' (apps/sharpen/sharpen.hl)" <<'EOF'
+base: cgra_4x4
+apps: [sharpen]
+cross: { tracks16: [2] }
+EOF
+bad base "1:7: error: no interconnect spec 'canal/specs/cgra_99x99.yaml' (a design of canal/specs/ or a path)" <<'EOF'
+base: cgra_99x99
+cross: { tracks16: [2] }
+EOF
+bad pe "2:15: error: no PE spec 'peak/specs/pe_gold.yaml' (a name of peak/specs/ or a path)" <<'EOF'
+base: cgra_4x4
+cross: { pe: [pe_gold] }
+EOF
+bad array "2:18: error: expected COLSxROWS for knob 'array' (cols 2 to 255, rows 2 to 254), not '4by4'" <<'EOF'
+base: cgra_4x4
+cross: { array: [4by4] }
+EOF
+bad key "3:1: error: unknown key 'crosss' in a sweep (expected one of: base, apps, cgrac, points, cross)" <<'EOF'
+base: cgra_4x4
+cross: { tracks16: [2] }
+crosss: { tracks16: [3] }
+EOF
+bad twice "3:10: error: knob 'tracks16' is both in points and in cross" <<'EOF'
+base: cgra_4x4
+points: [{ tracks16: 2 }]
+cross: { tracks16: [3] }
+EOF
+bad yaml "2:26: error: malformed YAML: did not find expected ',' or ']' while parsing a flow sequence" <<'EOF'
+base: cgra_4x4
+cross: { tracks16: [2, 3 }
+EOF
+
+# ---- the same sweep through Slurm
+if [ $slurm = 1 ]; then
+	rm -rf "$out"
+	if bash scripts/slurm-local.sh up >"$tmp/slurm.log" 2>&1; then
+		eval "$(bash scripts/slurm-local.sh env)"
+		make --no-print-directory -s dse SWEEP="$sweep" LAUNCH="srun -N1 -n1" >"$tmp/run6" 2>&1
+		if grep -q '^point 2 of 2' "$tmp/run6" && cmp -s <(untimed "$tmp/first.csv") <(untimed "$csv"); then
+			pass "through Slurm (srun -N1 -n1): the same CSV apart from compile times"
+		else
+			fail "the sweep through Slurm"
+			sed 's/^/    | /' "$tmp/run6" | tail -10
+		fi
+		bash scripts/slurm-local.sh down >>"$tmp/slurm.log" 2>&1 || fail "slurm-local.sh down"
+	else
+		fail "scripts/slurm-local.sh up"
+		sed 's/^/    | /' "$tmp/slurm.log" | tail -10
+	fi
+fi
+rm -rf "$out"
+suite_end dse
