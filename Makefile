@@ -198,7 +198,8 @@ test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
 test-e2e-san:    build/san/bin/cgrac bin/verif $(call model_np,cgra_16x8_mac_dp cgra_4x4)
 test-halide:     bin/halide_run bin/appref bin/cgrac
 test-docs:       bin/peak bin/lake bin/canal bin/cgrac bin/dse $(call design,cgra_4x4)
-test-dse:        bin/dse bin/peak bin/lake bin/canal bin/cgrac
+test-dse:        bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif build/san/bin/dse $(call design,cgra_4x4) \
+                 $(call model_np,cgra_4x4)
 
 # Everything the groups need, built without running them: binaries and
 # designs (test-build-tools), then the Verilator models.
