@@ -106,11 +106,13 @@ static void chart(FILE *f, const Chart *c, double oy)
 	for (int s = 0; s < c->nseries; s++) {
 		const ChartSeries *cs = &c->series[s];
 		const char *col = palette[s % 10];
-		if (c->lines) {
+		for (int i = 0; c->lines && i < cs->n; i++) {
+			/* one polyline per run of points with values */
+			if (isnan(cs->y[i]) || isnan(cs->x[i]))
+				continue;
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", col);
-			for (int i = 0; i < cs->n; i++)
-				if (!isnan(cs->y[i]) && !isnan(cs->x[i]))
-					fprintf(f, "%.1f,%.1f ", PX(cs->x[i]), PY(cs->y[i]));
+			for (; i < cs->n && !isnan(cs->y[i]) && !isnan(cs->x[i]); i++)
+				fprintf(f, "%.1f,%.1f ", PX(cs->x[i]), PY(cs->y[i]));
 			fputs("\"/>\n", f);
 		}
 		for (int i = 0; i < cs->n; i++) {

@@ -33,8 +33,16 @@ rm -rf "$rtl" "$dir/apps" "$dir/area.yaml"
 mkdir -p "$rtl" build/dse/cache
 
 secs() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
-# The first error line of a log, without its file:line:col prefix's path.
-reason() { grep -m1 'error' "$1" | sed 's/^[^ ]*: error: //; s/\t/ /g'; }
+# The first error of a log without its position; the router's report (the
+# log's first line) appended where the error points to it.
+reason() {
+	local m
+	m=$(grep -m1 'error' "$1" | sed 's/^[^ ]*: error: //; s/\t/ /g')
+	case $m in
+	*"report is above"*) m="$m: $(head -n 1 "$1" | tr '\t' ' ')" ;;
+	esac
+	printf '%s\n' "$m"
+}
 
 # Runs a generator into the cache folder named by the hash of its inputs,
 # unless it is there; copies its files into the point's rtl/.
@@ -87,7 +95,7 @@ elif [ ! -f scripts/area.sh ] || ! command -v yosys >/dev/null; then
 elif bash scripts/area.sh "$rtl" -o "$dir/area.yaml" 2>"$dir/area.log"; then
 	printf 'area\tok\n' >>"$res"
 else
-	printf 'area\tfailed\t%s\n' "$(grep -m1 . "$dir/area.log")" >>"$res"
+	printf 'area\tfailed\t%s\n' "$(grep -v '^ *$' "$dir/area.log" | tail -n 1 | tr '\t' ' ')" >>"$res"
 fi
 
 ok=0 bad=0
