@@ -38,10 +38,11 @@ typedef struct Row {
 /* Area of a point, NAN where unknown: per tile kind core, switch box,
  * connection boxes and the whole tile; the array. */
 static const char *const kinds[] = { "pe", "mem", "io" };
-static const char *const parts[] = { "core", "switch_box", "connection_boxes", "total" };
-static const char *const part_cols[] = { "core", "sb", "cb", "tile" };
+static const char *const parts[] = { "core", "switch_box", "connection_boxes", "config", "total" };
+static const char *const part_cols[] = { "core", "sb", "cb", "config", "tile" };
+#define NPART 5
 typedef struct Area {
-	double v[3][4];
+	double v[3][NPART];
 	double array;
 	const char *unit;
 } Area;
@@ -89,7 +90,7 @@ static void read_area(Area *ar, const char *path, Diags *d)
 	YDoc *doc = ydoc_load_file(path, d);
 	const YNode *root = doc ? doc->root : NULL, *tiles = ymap_get(root, "tiles");
 	for (int k = 0; k < 3; k++)
-		for (int p = 0; p < 4; p++)
+		for (int p = 0; p < NPART; p++)
 			ar->v[k][p] = num(ymap_get(ymap_get(tiles, kinds[k]), parts[p]));
 	ar->array = num(ymap_get(root, "array"));
 	const YNode *u = ymap_get(root, "unit");
@@ -199,7 +200,7 @@ static void write_csv(const Report *r, FILE *f)
 				fprintf(f, ",tracks%d_used", r->widths[w]);
 	}
 	for (int k = 0; k < 3; k++)
-		for (int p = 0; p < 4; p++)
+		for (int p = 0; p < NPART; p++)
 			fprintf(f, ",area_%s_%s", kinds[k], part_cols[p]);
 	fputs(",area_array\n", f);
 	for (int pi = 0; pi < s->npoints; pi++)
@@ -224,7 +225,7 @@ static void write_csv(const Report *r, FILE *f)
 			}
 			const Area *ar = &r->area[pi];
 			for (int k = 0; k < 3; k++)
-				for (int q = 0; q < 4; q++) {
+				for (int q = 0; q < NPART; q++) {
 					fputc(',', f);
 					csv_num(f, ar->v[k][q]);
 				}
@@ -303,7 +304,7 @@ static void write_md(const Report *r, FILE *f, double seconds)
 	snprintf(title, sizeof title, "Area (%s; scripts/area.sh)", unit ? unit : "not measured");
 	md_header(r, f, title, "tile: part");
 	for (int k = 0; k < 3; k++)
-		for (int q = 0; q < 4; q++) {
+		for (int q = 0; q < NPART; q++) {
 			fprintf(f, "| %s: %s |", kinds[k], parts[q]);
 			for (int pi = 0; pi < s->npoints; pi++)
 				md_num(f, r->area[pi].v[k][q]);
@@ -381,7 +382,7 @@ int dse_report(const Sweep *s, const char *dir, double seconds)
 	}
 	for (int pi = 0; pi < s->npoints; pi++) {
 		for (int k = 0; k < 3; k++)
-			for (int q = 0; q < 4; q++)
+			for (int q = 0; q < NPART; q++)
 				r.area[pi].v[k][q] = NAN;
 		r.area[pi].array = NAN;
 	}

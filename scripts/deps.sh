@@ -3,8 +3,9 @@
 # Quick when everything is present: one dpkg query per package, no network.
 set -euo pipefail
 
-# (ccache: make test's Verilator builds share what they compile alike, in build/ccache)
-packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev ccache)
+# (ccache: make test's Verilator builds share what they compile alike, in build/ccache;
+# yosys: the area of generated designs, scripts/area.sh, for design-space sweeps)
+packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev ccache yosys)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -117,6 +117,7 @@ group_halide() {
 group_dse() {
 	suite "dse: a two-point sweep on cgra_4x4 (CSV, determinism, resume, a failing point, bad sweeps, Slurm)" \
 		bash dse/tests/dse.sh
+	suite "area: Yosys's transistor count of cgra_4x4 per tile and part, cached by module" bash scripts/tests/area.sh
 	suite "slurm-local: a one-node Slurm cluster up, jobs through srun, down" bash scripts/tests/slurm.sh
 	suite "make app and make sim: real prerequisites, nothing redone (brighten_blur on cgra_4x4)" \
 		bash scripts/tests/make.sh

@@ -44,7 +44,7 @@ else
 	sed 's/^/    | /' "$tmp/run1" | tail -20
 fi
 csv=$out/results.csv
-want='sweep,point,tracks16,app,status,reason,pes,mems,ios,registers,packed_registers,tracks16_used,tracks1_used,critical_path_ns,clock_mhz,latency_cycles,runtime_us,compile_s,area_pe_core,area_pe_sb,area_pe_cb,area_pe_tile,area_mem_core,area_mem_sb,area_mem_cb,area_mem_tile,area_io_core,area_io_sb,area_io_cb,area_io_tile,area_array'
+want='sweep,point,tracks16,app,status,reason,pes,mems,ios,registers,packed_registers,tracks16_used,tracks1_used,critical_path_ns,clock_mhz,latency_cycles,runtime_us,compile_s,area_pe_core,area_pe_sb,area_pe_cb,area_pe_config,area_pe_tile,area_mem_core,area_mem_sb,area_mem_cb,area_mem_config,area_mem_tile,area_io_core,area_io_sb,area_io_cb,area_io_config,area_io_tile,area_array'
 if [ "$(head -1 "$csv" 2>/dev/null)" = "$want" ] && [ "$(wc -l <"$csv")" -eq 3 ]; then
 	pass "results.csv: the columns, two rows"
 else
@@ -59,6 +59,15 @@ if [ "$(col "$csv" 1 point)" = tracks16_2 ] && [ "$(col "$csv" 2 point)" = track
 else
 	fail "results.csv: values"
 	cat "$csv" | sed 's/^/    | /'
+fi
+# Area from scripts/area.sh: the switch box grows with the tracks, the core does not.
+if awk -v a="$(col "$csv" 1 area_pe_sb)" -v b="$(col "$csv" 2 area_pe_sb)" -v c="$(col "$csv" 1 area_array)" \
+	-v p="$(col "$csv" 1 area_pe_core)" -v q="$(col "$csv" 2 area_pe_core)" \
+	'BEGIN { exit !(a > 0 && b > a && c > 0 && p > 0 && (p - q) ^ 2 <= (p / 1000) ^ 2) }'; then
+	pass "area: the PE tile's switch box $(col "$csv" 1 area_pe_sb) -> $(col "$csv" 2 area_pe_sb) transistors from 2 to 3 tracks, the core the same"
+else
+	fail "area columns"
+	grep -h . "$out"/*/result.txt | sed 's/^/    | /'
 fi
 # Figures as the compiler's report gives them; runtime = latency / clock.
 rep=$out/tracks16_2/apps/brighten_blur/brighten_blur.report.yaml
