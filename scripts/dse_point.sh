@@ -16,6 +16,7 @@
 # could not be run at all. Prints one line: point K of N: LABEL: ...
 #   usage: scripts/dse_point.sh DIR
 set -u
+main() {
 cd "$(dirname "$0")/.."
 case "${1:-}" in
 -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -88,15 +89,21 @@ else
 	gen=0
 fi
 
-if [ $gen = 0 ]; then
-	printf 'area\tskipped\tno chip\n' >>"$res"
-elif [ ! -f scripts/area.sh ] || ! command -v yosys >/dev/null; then
-	printf 'area\tskipped\tyosys is not installed (make deps)\n' >>"$res"
-elif bash scripts/area.sh "$rtl" -o "$dir/area.yaml" 2>"$dir/area.log"; then
-	printf 'area\tok\n' >>"$res"
-else
-	printf 'area\tfailed\t%s\n' "$(grep -v '^ *$' "$dir/area.log" | tail -n 1 | tr '\t' ' ')" >>"$res"
-fi
+# The area, measured while the applications compile: its line goes into
+# the result at the end.
+area() {
+	if [ $gen = 0 ]; then
+		printf 'area\tskipped\tno chip\n'
+	elif [ ! -f scripts/area.sh ] || ! command -v yosys >/dev/null; then
+		printf 'area\tskipped\tyosys is not installed (make deps)\n'
+	elif bash scripts/area.sh "$rtl" -o "$dir/area.yaml" 2>"$dir/area.log"; then
+		printf 'area\tok\n'
+	else
+		printf 'area\tfailed\t%s\n' "$(grep -v '^ *$' "$dir/area.log" | tail -n 1 | tr '\t' ' ')"
+	fi
+}
+area >"$dir/area.txt" &
+area_pid=$!
 
 ok=0 bad=0
 for app in $APPS; do
@@ -132,6 +139,12 @@ for app in $APPS; do
 		bad=$((bad + 1))
 	fi
 done
+wait $area_pid
+cat "$dir/area.txt" >>"$res"
+rm -f "$dir/area.txt"
 mv "$res" "$dir/result.txt"
 echo "point $INDEX of $COUNT: $LABEL: $ok bit-exact, $bad failed, $(awk -v a="$t0" -v b="$(date +%s%N)" \
 	'BEGIN { printf "%.1f", (b - a) / 1e9 }') s"
+}
+main "$@"
+exit
