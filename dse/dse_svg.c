@@ -33,6 +33,19 @@ static double tick_step(double lo, double hi)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* A tick's text: 64.4M, 12.5k, 0.25. */
+static void tick_text(char *buf, size_t n, double v)
+{
+	if (v == 0)
+		v = 0;          /* not -0 */
+	if (fabs(v) >= 1e6)
+		snprintf(buf, n, "%gM", v / 1e6);
+	else if (fabs(v) >= 1e4)
+		snprintf(buf, n, "%gk", v / 1e3);
+	else
+		snprintf(buf, n, "%g", v);
+}
+
 static void range(const Chart *c, int axis, double *lo, double *hi)
 {
 	*lo = INFINITY;
@@ -78,10 +91,10 @@ static void chart(FILE *f, const Chart *c, double oy)
 		oy + TOP, pw, ph);
 	double step = tick_step(y0, y1);
 	char buf[64];
-	for (double v = y0; v <= y1 + step / 2; v += step) {
+	for (double v = ceil(y0 / step - 1e-9) * step; v <= y1 + step * 1e-6; v += step) {
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT, PY(v),
 			LEFT + pw, PY(v));
-		snprintf(buf, sizeof buf, "%g", v);
+		tick_text(buf, sizeof buf, v);
 		text(f, LEFT - 6, PY(v) + 4, "end", 11, buf);
 	}
 	if (c->xticks) {
@@ -92,10 +105,10 @@ static void chart(FILE *f, const Chart *c, double oy)
 		}
 	} else {
 		step = tick_step(x0, x1);
-		for (double v = x0; v <= x1 + step / 2; v += step) {
+		for (double v = ceil(x0 / step - 1e-9) * step; v <= x1 + step * 1e-6; v += step) {
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", PX(v),
 				oy + TOP, PX(v), oy + TOP + ph);
-			snprintf(buf, sizeof buf, "%g", v);
+			tick_text(buf, sizeof buf, v);
 			text(f, PX(v), oy + TOP + ph + 16, "middle", 11, buf);
 		}
 	}
