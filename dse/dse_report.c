@@ -239,8 +239,10 @@ static void md_num(FILE *f, double v)
 {
 	if (isnan(v))
 		fputs(" — |", f);
-	else if (v == floor(v) && fabs(v) < 1e15)
+	else if ((v == floor(v) && fabs(v) < 1e15) || fabs(v) >= 1000)
 		fprintf(f, " %.0f |", v);
+	else if (fabs(v) >= 10)
+		fprintf(f, " %.1f |", v);
 	else
 		fprintf(f, " %.3g |", v);
 }
