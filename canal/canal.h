@@ -29,6 +29,7 @@ typedef struct CanalEdit {
 
 typedef struct CanalSpec {
 	const char *name;
+	int name_line, name_col;
 	const char *file;
 	int cols, rows;          /* core rows; row 0 of the array is IO */
 	const char *pe_spec, *mem_spec;   /* paths as written (relative to the spec's folder) */
@@ -55,6 +56,13 @@ typedef struct CanalFile {
 } CanalFile;
 
 __give CanalFile *canal_load(const char *path, __keep Diags *d);
+/* The design's name against the names of its cores (the `pe:` and `mem:` of
+ * their specs; mem NULL without memory tiles): no two modules of cgra.v,
+ * <pe>.v and <mem>.v may share a name. The design's modules are <name> and
+ * <name>_{io,pe,mem}_{tile,ic}[_N] (canal/COLLATERAL.md), the PE's <pe>, the
+ * memory's <mem> and <mem>_*. 0 with errors at the name (or at the PE spec)
+ * in d. */
+int canal_check_names(const CanalSpec *s, const char *pe, const char *mem, __keep Diags *d);
 __give CanalFile *canal_load_string(const char *name, const char *text, __keep Diags *d);
 void canal_file_free(__take CanalFile *f);
 
@@ -87,7 +95,9 @@ CanalTileKind canal_tile_kind(const CanalSpec *s, int x, int y);
 const CoreInfo *canal_tile_core(const CanalGraph *g, int x, int y);
 
 /* Builds the graph by its passes; NULL (errors in d, at the spec's edits)
- * if an edit names an unknown node or edge. */
+ * if an edit names an unknown node or edge, joins two widths, drives a core
+ * output, repeats a multiplexer's input or closes a loop with no register on
+ * it within one tile or two (docs/interconnect.md, "Edits"). */
 __give CanalGraph *canal_build(const CanalSpec *s, const CoreInfo *pe, const CoreInfo *mem,
 			       const CanalFile *f, __keep Diags *d);
 void canal_graph_free(__take CanalGraph *g);

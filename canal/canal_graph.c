@@ -239,11 +239,159 @@ static void pass_wires(CanalGraph *g, const Layout *lay)
 			}
 }
 
-/* Pass 6: the spec's edits, by node name. */
+/* 1 if from is already one of to's inputs. */
+static int has_edge(const CanalGraph *g, int from, int to)
+{
+	for (int i = 0; i < g->nodes[to].nin; i++)
+		if (g->nodes[to].in[i] == from)
+			return 1;
+	return 0;
+}
+
+/* An edge the edits added: the edit, whether a later edit removed it, and
+ * whether its loop is reported. */
+typedef struct Added {
+	int from, to, edit;
+	int removed, reported;
+} Added;
+
+/* 1 if the edge a -> b is one of the edits' that the loop check of added[k]
+ * does not see yet: added by a later edit, or already reported. */
+static int hidden(const Added *added, int nadded, int k, int a, int b)
+{
+	for (int j = 0; j < nadded; j++)
+		if (added[j].from == a && added[j].to == b && !added[j].removed)
+			return j > k || added[j].reported;
+	return 0;
+}
+
+/* The tile of node n, as one number. */
+static int tile_of(const CanalGraph *g, int n)
+{
+	return g->nodes[n].y * g->spec->cols + g->nodes[n].x;
+}
+
+/* A loop search: the edits' edges, the node arrays of a depth-first search
+ * and the tiles it may enter. */
+typedef struct LoopSearch {
+	const CanalGraph *g;
+	const Added *added;
+	int nadded, k;
+	int *prev, *seen, *stack, *path;
+	int stamp;
+	int tile_a, tile_b;
+} LoopSearch;
+
+/* A path from added[k]'s `to` back to its `from` over nodes of tiles tile_a
+ * and tile_b but registers, on the edges the passes made and those of edits
+ * up to k: its length in path (to first), 0 if there is none. */
+static int find_loop(LoopSearch *ls)
+{
+	const CanalGraph *g = ls->g;
+	int to = ls->added[ls->k].to, from = ls->added[ls->k].from, top = 0;
+	ls->stamp++;
+	ls->seen[to] = ls->stamp;
+	ls->prev[to] = -1;
+	ls->stack[top++] = to;
+	while (top) {
+		int v = ls->stack[--top];
+		if (v == from) {
+			int n = 0;
+			for (int u = v; u >= 0; u = ls->prev[u])
+				ls->path[n++] = u;
+			for (int i = 0; i < n / 2; i++) {
+				int t = ls->path[i];
+				ls->path[i] = ls->path[n - 1 - i];
+				ls->path[n - 1 - i] = t;
+			}
+			return n;
+		}
+		const CanalNode *nv = &g->nodes[v];
+		for (int i = 0; i < nv->nout; i++) {
+			int w = nv->out[i], t = tile_of(g, w);
+			if (ls->seen[w] == ls->stamp || g->nodes[w].kind == CN_REG || (t != ls->tile_a && t != ls->tile_b) ||
+			    hidden(ls->added, ls->nadded, ls->k, v, w))
+				continue;
+			ls->seen[w] = ls->stamp;
+			ls->prev[w] = v;
+			ls->stack[top++] = w;
+		}
+	}
+	return 0;
+}
+
+/* The loop, if any, that added[k] closes within one tile or two: within the
+ * tiles of its ends, or, when both are in one tile, within that tile and any
+ * tile an edge from it reaches. */
+static int edit_loop(LoopSearch *ls)
+{
+	const CanalGraph *g = ls->g;
+	int a = tile_of(g, ls->added[ls->k].from), b = tile_of(g, ls->added[ls->k].to), n;
+	ls->tile_a = a;
+	ls->tile_b = b;
+	if ((n = find_loop(ls)) || a != b)
+		return n;
+	char *tried = xcalloc((size_t)(g->spec->cols * (g->spec->rows + 1)), 1);
+	tried[a] = 1;
+	for (int v = 0; v < g->nnodes && !n; v++)
+		for (int i = 0; tile_of(g, v) == a && i < g->nodes[v].nout && !n; i++) {
+			int t = tile_of(g, g->nodes[v].out[i]);
+			if (tried[t]++)
+				continue;
+			ls->tile_b = t;
+			n = find_loop(ls);
+		}
+	free(tried);
+	return n;
+}
+
+/* No added edge may close a combinational loop (one with no register on it)
+ * inside a tile or between two tiles. The passes' own loops all go round at
+ * least four tiles (a 2 x 2 block: a switch box never turns a track back),
+ * over multiplexers a routing sets and never closes; edits may add such
+ * loops (a diagonal, a U-turn) but not shorter ones. Each loop is reported
+ * at the edit that closes it, with its nodes. */
+static int check_loops(const CanalGraph *g, const CanalFile *f, Added *added, int nadded, Diags *d)
+{
+	int ok = 1;
+	LoopSearch ls = { g, added, nadded, 0, xmalloc((size_t)g->nnodes * sizeof(int)),
+			  xcalloc((size_t)g->nnodes, sizeof(int)), xmalloc((size_t)g->nnodes * sizeof(int)),
+			  xmalloc((size_t)g->nnodes * sizeof(int)), 0, 0, 0 };
+	for (int k = 0; k < nadded; k++) {
+		const CanalNode *a = &g->nodes[added[k].from], *b = &g->nodes[added[k].to];
+		if (added[k].removed || a->kind == CN_REG || b->kind == CN_REG)
+			continue;   /* a register breaks every loop through it */
+		ls.k = k;
+		int n = edit_loop(&ls);
+		if (!n)
+			continue;
+		StrBuf cycle = { 0 };
+		sb_printf(&cycle, "%s", a->name);
+		for (int i = 0; i < n; i++)
+			sb_printf(&cycle, " -> %s", g->nodes[ls.path[i]].name);
+		const CanalEdit *e = &g->spec->edits[added[k].edit];
+		diag_error(d, f->doc->file, e->line, e->col, "the edge closes a combinational loop (no register on "
+			   "it): %s", cycle.s);
+		free(cycle.s);
+		added[k].reported = 1;
+		ok = 0;
+	}
+	free(ls.prev);
+	free(ls.seen);
+	free(ls.stack);
+	free(ls.path);
+	return ok;
+}
+
+/* Pass 6: the spec's edits, by node name. An added edge must join nodes of
+ * one width, not drive a core output (only its core does), not repeat an
+ * input of its multiplexer, and not close a loop with no register on it
+ * within one tile or two. */
 static int pass_edits(CanalGraph *g, const CanalFile *f, Diags *d)
 {
 	const CanalSpec *s = g->spec;
-	int ok = 1;
+	int ok = 1, nadded = 0;
+	Added *added = xcalloc((size_t)s->nedits + 1, sizeof *added);
 	for (int i = 0; i < s->nedits; i++) {
 		const CanalEdit *e = &s->edits[i];
 		int from = canal_find(g, e->from), to = canal_find(g, e->to);
@@ -254,14 +402,28 @@ static int pass_edits(CanalGraph *g, const CanalFile *f, Diags *d)
 			diag_error(d, f->doc->file, e->line, e->col, "'%s' is %d bits wide and '%s' %d", e->from,
 				   g->nodes[from].width, e->to, g->nodes[to].width);
 			ok = 0;
+		} else if (e->add && g->nodes[to].kind == CN_PORT_OUT) {
+			diag_error(d, f->doc->file, e->line, e->col, "'%s' is an output of core '%s': only its core "
+				   "drives it", e->to, canal_tile_core(g, g->nodes[to].x, g->nodes[to].y)->name);
+			ok = 0;
+		} else if (e->add && has_edge(g, from, to)) {
+			diag_error(d, f->doc->file, e->line, e->col, "'%s' already drives '%s': a multiplexer takes each "
+				   "input once", e->from, e->to);
+			ok = 0;
 		} else if (e->add) {
 			add_edge(g, from, to);
+			added[nadded++] = (Added){ from, to, i, 0, 0 };
 		} else if (!remove_edge(g, from, to)) {
 			diag_error(d, f->doc->file, e->line, e->col, "there is no edge from '%s' to '%s'", e->from,
 				   e->to);
 			ok = 0;
+		} else {
+			for (int k = 0; k < nadded; k++)
+				added[k].removed |= added[k].from == from && added[k].to == to;
 		}
 	}
+	ok &= check_loops(g, f, added, nadded, d);
+	free(added);
 	return ok;
 }
 

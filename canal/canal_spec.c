@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+#include "../common/vwrite.h"
 #include "canal.h"
 
 typedef struct Reader {
@@ -156,6 +157,86 @@ static void read_edits(Reader *r, const YNode *n)
 	}
 }
 
+/* ---- module names ---- */
+
+static const char *const tile_kinds[] = { "io", "pe", "mem" };
+
+/* 1 if name is one of the modules cgra.v defines for design d:
+ * d, d_<kind>_tile, d_<kind>_ic, d_<kind>_tile_<N>, d_<kind>_ic_<N>. */
+static int design_module(const char *d, const char *name)
+{
+	size_t n = strlen(d);
+	if (strncmp(name, d, n) != 0)
+		return 0;
+	const char *p = name + n;
+	if (!*p)
+		return 1;
+	for (int k = 0; k < 3; k++) {
+		size_t kl = strlen(tile_kinds[k]);
+		if (p[0] != '_' || strncmp(p + 1, tile_kinds[k], kl) != 0 || p[1 + kl] != '_')
+			continue;
+		const char *q = p + 2 + kl;
+		q += strncmp(q, "tile", 4) == 0 ? 4 : strncmp(q, "ic", 2) == 0 ? 2 : 0;
+		if (q == p + 2 + kl)
+			return 0;
+		if (*q == '_' && q[1] >= '1' && q[1] <= '9')
+			for (q++; *q >= '0' && *q <= '9'; q++)
+				;
+		return *q == '\0';
+	}
+	return 0;
+}
+
+/* 1 if name is a memory's module: mem itself or mem_* (lake's helpers). */
+static int mem_module(const char *mem, const char *name)
+{
+	size_t n = strlen(mem);
+	return strncmp(name, mem, n) == 0 && (name[n] == '\0' || name[n] == '_');
+}
+
+int canal_check_names(const CanalSpec *s, const char *pe, const char *mem, Diags *d)
+{
+	const char *dn = s->name;
+	int ok = 1;
+	if (strcmp(dn, pe) == 0) {
+		diag_error(d, s->file, s->name_line, s->name_col, "'%s' cannot name the design: it is the name of the "
+			   "PE's module (the design becomes the top module)", dn);
+		ok = 0;
+	} else if (design_module(dn, pe)) {
+		diag_error(d, s->file, s->name_line, s->name_col, "'%s' cannot name the design: its module '%s' "
+			   "would clash with the PE's module of that name", dn, pe);
+		ok = 0;
+	}
+	if (mem && mem_module(mem, dn)) {
+		diag_error(d, s->file, s->name_line, s->name_col, "'%s' cannot name the design: its top module "
+			   "would clash with the modules of memory '%s' (%s and %s_*)", dn, mem, mem, mem);
+		ok = 0;
+	} else if (mem) {
+		/* the design's other modules against the memory's, either way round */
+		char *clash = design_module(dn, mem) ? xstrdup(mem) : NULL;
+		for (int k = 0; k < 3 && !clash; k++)
+			for (int t = 0; t < 2 && !clash; t++) {
+				char *m = xasprintf("%s_%s_%s", dn, tile_kinds[k], t ? "ic" : "tile");
+				if (mem_module(mem, m))
+					clash = m;
+				else
+					free(m);
+			}
+		if (clash) {
+			diag_error(d, s->file, s->name_line, s->name_col, "'%s' cannot name the design: its module '%s' "
+				   "would clash with the modules of memory '%s' (%s and %s_*)", dn, clash, mem, mem, mem);
+			ok = 0;
+		}
+		free(clash);
+	}
+	if (mem && mem_module(mem, pe)) {
+		diag_error(d, s->file, s->pe_line, s->pe_col, "the PE's module '%s' would clash with the modules of "
+			   "memory '%s' (%s and %s_*)", pe, mem, mem, mem);
+		ok = 0;
+	}
+	return ok;
+}
+
 /* ---- the file ---- */
 
 static void read_array(Reader *r, const YNode *n)
@@ -200,8 +281,14 @@ static void read_root(void *ctx, const YNode *root)
 	const YNode *n = ymap_get(root, "interconnect");
 	if (n && (n->kind != YN_SCALAR || !util_is_identifier(n->value)))
 		ynode_error(r->d, n, "expected a design name (letters, digits, '_')");
-	else if (n)
+	else if (n && vw_is_keyword(n->value))
+		ynode_error(r->d, n, "'%s' cannot name a design: it is a Verilog keyword (the design becomes the top "
+			    "module)", n->value);
+	else if (n) {
 		s->name = arena_strdup(r->arena, n->value);
+		s->name_line = n->line;
+		s->name_col = n->col;
+	}
 	if ((n = ymap_get(root, "array")))
 		read_array(r, n);
 	if ((n = ymap_get(root, "cores")))

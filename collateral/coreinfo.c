@@ -1,12 +1,17 @@
 /* coreinfo.c - a core's routable ports and configuration registers from its
- * collateral (see coreinfo.h). A PE's instruction word becomes 32-bit
- * registers inst0, inst1, ... (feature 0, LSB first); a memory's registers
- * and ports come from its MemInfo. */
+ * collateral (see coreinfo.h), read by the collateral's own readers and so
+ * checked as the compiler's are: a PE's info through peinfo (names, enums,
+ * fields, ports), a memory's through meminfo. A PE's instruction word becomes
+ * 32-bit registers inst0, inst1, ... (feature 0, LSB first); a memory's
+ * registers and ports come from its MemInfo. */
 #include "coreinfo.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "meminfo.h"
+#include "peinfo.h"
+#include "../common/vwrite.h"
 #include "../common/yamlr.h"
 
 void coreinfo_free(CoreInfo *c)
@@ -27,77 +32,91 @@ static CoreInfo *new_core(CoreKind kind)
 
 /* ---- PE ---- */
 
-static const char *scalar(const YNode *map, const char *key, Diags *d)
+/* module: { name, clock, reset, instruction }: the signals of the PE's
+ * module, each a name the Verilog can use and none a port's. */
+static const char *module_signal(const YNode *mod, const char *key, const PeInfo *pi, Diags *d)
 {
-	const YNode *n = ymap_get(map, key);
+	const YNode *n = ymap_get(mod, key);
 	if (!n || n->kind != YN_SCALAR) {
-		ynode_error(d, n ? n : map, "expected '%s' (a PE info file, peak/COLLATERAL.md)", key);
+		ynode_error(d, n ? n : mod, "expected '%s' (a PE info file, peak/COLLATERAL.md)", key);
+		return NULL;
+	}
+	if (!util_is_identifier(n->value) || vw_is_keyword(n->value)) {
+		ynode_error(d, n, "'%s' is not a name the PE's module can use", n->value);
+		return NULL;
+	}
+	if (peinfo_input(pi, n->value) >= 0 || peinfo_output(pi, n->value) >= 0) {
+		ynode_error(d, n, "'%s' names both the module's %s and one of its ports", n->value, key);
 		return NULL;
 	}
 	return n->value;
 }
 
-static int number(const YNode *map, const char *key, long lo, long hi, Diags *d, int *out)
+/* The PE's info, read and checked by collateral/peinfo (names, enums, the
+ * instruction's fields, ports), and its module's signals and file. */
+static CoreInfo *load_pe(const YDoc *doc, Diags *d)
 {
-	const YNode *n = ymap_get(map, key);
-	long long v;
-	if (!n || n->kind != YN_SCALAR || yscalar_int(n, &v) != 0 || v < lo || v > hi) {
-		ynode_error(d, n ? n : map, "expected '%s' from %ld to %ld", key, lo, hi);
-		return 0;
-	}
-	*out = (int)v;
-	return 1;
-}
-
-/* inputs: / outputs: [ { name, width } ... ] */
-static int pe_ports(CoreInfo *c, const YNode *root, const char *key, CorePort **out, int *n, Diags *d)
-{
-	const YNode *list = ymap_get(root, key);
-	if (!list || !ynode_expect(list, YN_SEQ, key, d)) {
-		if (!list)
-			ynode_error(d, root, "missing '%s'", key);
-		return 0;
-	}
-	*out = arena_alloc(c->arena, (size_t)(list->len + 1) * sizeof(CorePort));
-	*n = list->len;
-	for (int i = 0; i < list->len; i++) {
-		const char *name = scalar(list->items[i], "name", d);
-		if (!name || !number(list->items[i], "width", 1, 64, d, &(*out)[i].width))
-			return 0;
-		(*out)[i].name = arena_strdup(c->arena, name);
-	}
-	return 1;
-}
-
-static CoreInfo *load_pe(const YNode *root, Diags *d)
-{
-	CoreInfo *c = new_core(CORE_PE);
-	const YNode *mod = ymap_get(root, "module"), *inst = ymap_get(root, "instruction");
-	const char *name = scalar(root, "pe", d), *verilog = scalar(root, "verilog", d);
-	int ok = name && verilog && mod && inst && ynode_expect(mod, YN_MAP, "module", d) &&
-		 ynode_expect(inst, YN_MAP, "instruction", d);
-	const char *clock = ok ? scalar(mod, "clock", d) : NULL, *reset = ok ? scalar(mod, "reset", d) : NULL;
-	const char *ibus = ok ? scalar(mod, "instruction", d) : NULL;
-	ok = ok && clock && reset && ibus && number(inst, "width", 1, 32 * 256, d, &c->inst_width) &&
-	     pe_ports(c, root, "inputs", &c->ins, &c->nins, d) &&
-	     pe_ports(c, root, "outputs", &c->outs, &c->nouts, d);
-	if (!ok) {
-		if (!mod || !inst)
-			ynode_error(d, root, "missing 'module' or 'instruction' (a PE info file)");
-		coreinfo_free(c);
+	const YNode *root = doc->root;
+	PeInfo *pi = peinfo_read_info(doc, d);
+	if (!pi)
 		return NULL;
+	const YNode *mod = ymap_get(root, "module"), *verilog = ymap_get(root, "verilog"), *mname;
+	const char *clock = NULL, *reset = NULL, *ibus = NULL;
+	int ok = 1;
+	if (!mod || !ynode_expect(mod, YN_MAP, "module", d)) {
+		if (!mod)
+			ynode_error(d, root, "missing 'module' (a PE info file)");
+		ok = 0;
+	} else {
+		clock = module_signal(mod, "clock", pi, d);
+		reset = module_signal(mod, "reset", pi, d);
+		ibus = module_signal(mod, "instruction", pi, d);
+		ok = clock && reset && ibus;
+		if (ok && (!strcmp(clock, reset) || !strcmp(clock, ibus) || !strcmp(reset, ibus))) {
+			ynode_error(d, mod, "the module's clock, reset and instruction need three names");
+			ok = 0;
+		}
+		if ((mname = ymap_get(mod, "name")) && (mname->kind != YN_SCALAR || strcmp(mname->value, pi->name))) {
+			ynode_error(d, mname, "the module of PE '%s' is named '%s', not '%s'", pi->name, pi->name,
+				    mname->kind == YN_SCALAR ? mname->value : "?");
+			ok = 0;
+		}
 	}
-	c->name = arena_strdup(c->arena, name);
-	c->verilog = arena_strdup(c->arena, verilog);
-	c->clock = arena_strdup(c->arena, clock);
-	c->reset = arena_strdup(c->arena, reset);
-	c->inst = arena_strdup(c->arena, ibus);
-	c->nregs = (c->inst_width + 31) / 32;
-	c->regs = arena_alloc(c->arena, (size_t)c->nregs * sizeof(CoreReg));
-	for (int i = 0; i < c->nregs; i++) {
-		int w = c->inst_width - 32 * i;
-		c->regs[i] = (CoreReg){ arena_printf(c->arena, "inst%d", i), w > 32 ? 32 : w, 0, i };
+	char *want = xasprintf("%s.v", pi->name);
+	if (!verilog || verilog->kind != YN_SCALAR) {
+		ynode_error(d, verilog ? verilog : root, "expected 'verilog: %s' (a PE info file)", want);
+		ok = 0;
+	} else if (strcmp(verilog->value, want) != 0) {
+		ynode_error(d, verilog, "the Verilog of PE '%s' is '%s', not '%s'", pi->name, want, verilog->value);
+		ok = 0;
 	}
+	free(want);
+	CoreInfo *c = NULL;
+	if (ok) {
+		c = new_core(CORE_PE);
+		Arena *a = c->arena;
+		c->name = arena_strdup(a, pi->name);
+		c->verilog = arena_strdup(a, verilog->value);
+		c->clock = arena_strdup(a, clock);
+		c->reset = arena_strdup(a, reset);
+		c->inst = arena_strdup(a, ibus);
+		c->inst_width = pi->inst_width;
+		c->nins = pi->ninputs;
+		c->nouts = pi->noutputs;
+		c->ins = arena_alloc(a, (size_t)(c->nins + 1) * sizeof(CorePort));
+		c->outs = arena_alloc(a, (size_t)(c->nouts + 1) * sizeof(CorePort));
+		for (int i = 0; i < c->nins; i++)
+			c->ins[i] = (CorePort){ arena_strdup(a, pi->inputs[i].name), pi->inputs[i].width };
+		for (int i = 0; i < c->nouts; i++)
+			c->outs[i] = (CorePort){ arena_strdup(a, pi->outputs[i].name), pi->outputs[i].width };
+		c->nregs = (c->inst_width + 31) / 32;
+		c->regs = arena_alloc(a, (size_t)c->nregs * sizeof(CoreReg));
+		for (int i = 0; i < c->nregs; i++) {
+			int w = c->inst_width - 32 * i;
+			c->regs[i] = (CoreReg){ arena_printf(a, "inst%d", i), w > 32 ? 32 : w, 0, i };
+		}
+	}
+	peinfo_free(pi);
 	return c;
 }
 
@@ -141,7 +160,7 @@ CoreInfo *coreinfo_load(const char *path, Diags *d)
 	CoreInfo *c = NULL;
 	const YNode *root = doc->root;
 	if (root && root->kind == YN_MAP && ymap_get(root, "pe")) {
-		c = load_pe(root, d);
+		c = load_pe(doc, d);
 	} else if (root && root->kind == YN_MAP && ymap_get(root, "mem")) {
 		MemInfo *mi = meminfo_load(path, d);
 		c = mi ? from_mem(mi) : NULL;
@@ -149,6 +168,11 @@ CoreInfo *coreinfo_load(const char *path, Diags *d)
 	} else {
 		diag_error(d, path, root ? root->line : 1, root ? root->col : 1,
 			   "expected a core's collateral: a PE info (pe: ...) or a memory info (mem: ...)");
+	}
+	if (c) {
+		const YNode *name = ymap_get(root, c->kind == CORE_PE ? "pe" : "mem");
+		c->line = name->line;
+		c->col = name->col;
 	}
 	ydoc_free(doc);
 	return c;

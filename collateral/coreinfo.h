@@ -27,6 +27,7 @@ typedef struct CoreInfo {
 	Arena *arena;
 	CoreKind kind;
 	const char *name;       /* the Verilog module */
+	int line, col;          /* of the name in the info file */
 	const char *verilog;    /* its file, next to the info file */
 	const char *clock, *reset;
 	/* PE: the instruction bus the tile's registers drive (0 otherwise) */

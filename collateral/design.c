@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/util.h"
+#include "../common/vwrite.h"
 #include "../common/yamlr.h"
 
 typedef struct Reader {
@@ -31,9 +32,27 @@ static const YNode *need(Reader *r, const YNode *map, const char *key, YNodeKind
 	return n;
 }
 
-static const char *need_str(Reader *r, const YNode *map, const char *key)
+/* A module or file name: an identifier that is no Verilog keyword. */
+static const char *need_name(Reader *r, const YNode *map, const char *key, const char *what)
 {
 	const YNode *n = need(r, map, key, YN_SCALAR, "a name");
+	if (n && (!util_is_identifier(n->value) || vw_is_keyword(n->value))) {
+		ynode_error(r->d, n, "'%s' is not %s (letters, digits, '_'; not a Verilog keyword)", n->value, what);
+		r->ok = 0;
+		return NULL;
+	}
+	return n ? arena_strdup(r->m->arena, n->value) : NULL;
+}
+
+/* A file of the design's folder: a plain file name. */
+static const char *need_file(Reader *r, const YNode *map, const char *key)
+{
+	const YNode *n = need(r, map, key, YN_SCALAR, "a file name");
+	if (n && (!*n->value || strchr(n->value, '/') || !strcmp(n->value, ".") || !strcmp(n->value, ".."))) {
+		ynode_error(r->d, n, "'%s' is not the name of a file in the design's folder", n->value);
+		r->ok = 0;
+		return NULL;
+	}
 	return n ? arena_strdup(r->m->arena, n->value) : NULL;
 }
 
@@ -55,9 +74,9 @@ static void read_core(Reader *r, const YNode *cores, const char *key, DesignCore
 		return;
 	if (!(n = need(r, cores, key, YN_MAP, "a core: { name, info, verilog }")))
 		return;
-	c->name = need_str(r, n, "name");
-	c->info = need_str(r, n, "info");
-	c->verilog = need_str(r, n, "verilog");
+	c->name = need_name(r, n, "name", "a core's module name");
+	c->info = need_file(r, n, "info");
+	c->verilog = need_file(r, n, "verilog");
 }
 
 static void read_widths(Reader *r, const YNode *root)
@@ -70,9 +89,19 @@ static void read_widths(Reader *r, const YNode *root)
 		r->ok = 0;
 		return;
 	}
-	for (int i = 0; i < w->len; i++)
-		if (!yread_int(r->d, w->items[i], "a width", 1, 64, 0, &r->m->widths[r->m->nwidths++]))
+	for (int i = 0; i < w->len; i++) {
+		int *wi = &r->m->widths[r->m->nwidths];
+		if (!yread_int(r->d, w->items[i], "a width", 1, 64, 0, wi)) {
 			r->ok = 0;
+			continue;
+		}
+		for (int k = 0; k < r->m->nwidths; k++)
+			if (r->m->widths[k] == *wi) {
+				ynode_error(r->d, w->items[i], "the %d-bit network is listed twice", *wi);
+				r->ok = 0;
+			}
+		r->m->nwidths++;
+	}
 }
 
 /* tiles: one string per row, 'I', 'P' or 'M' per column. */
@@ -95,6 +124,15 @@ static void read_tiles(Reader *r, const YNode *root)
 			r->ok = 0;
 			return;
 		}
+		/* the IO row on the north edge (row 0), cores below it */
+		const char *allowed = y == 0 ? "I" : m->mem.name ? "PM" : "P";
+		if (strspn(row, allowed) != strlen(row)) {
+			ynode_error(r->d, t->items[y], y == 0 ? "row 0 is the row of IO tiles: expected %d I's"
+				    : m->mem.name ? "a row of cores: expected %d tiles, each P or M"
+				    : "a row of cores: expected %d P's (the design has no memory core)", m->cols);
+			r->ok = 0;
+			return;
+		}
 		memcpy(kinds + y * m->cols, row, (size_t)m->cols);
 	}
 	m->tiles = kinds;
@@ -109,10 +147,15 @@ static void read_manifest(Reader *r, const YDoc *doc)
 		r->ok = 0;
 		return;
 	}
-	m->name = need_str(r, root, "design");
+	m->name = need_name(r, root, "design", "a design name");
 	if ((array = need(r, root, "array", YN_MAP, "the array: { cols, rows }")) && need_dim(r, array, "cols", &m->cols))
 		need_dim(r, array, "rows", &m->rows);
 	m->rows++;
+	const YNode *io = ymap_get(root, "io");
+	if (io && (io->kind != YN_SCALAR || strcmp(io->value, "north") != 0)) {
+		ynode_error(r->d, io, "expected 'io: north' (IO tiles sit on the north edge)");
+		r->ok = 0;
+	}
 	read_widths(r, root);
 	if ((cores = need(r, root, "cores", YN_MAP, "the cores: { pe, mem }"))) {
 		read_core(r, cores, "pe", &m->pe, 0);
@@ -121,9 +164,9 @@ static void read_manifest(Reader *r, const YDoc *doc)
 	if (r->ok)
 		read_tiles(r, root);
 	if ((files = need(r, root, "files", YN_MAP, "the files: { verilog, graph, config }"))) {
-		m->verilog = need_str(r, files, "verilog");
-		m->graph_file = need_str(r, files, "graph");
-		m->config_file = need_str(r, files, "config");
+		m->verilog = need_file(r, files, "verilog");
+		m->graph_file = need_file(r, files, "graph");
+		m->config_file = need_file(r, files, "config");
 	}
 }
 

@@ -804,6 +804,9 @@ static void check_regs(Reader *r, const YNode *root)
 		snprintf(want, sizeof want, "0x%08x", mem_reg_address(reg));
 		if (!name || !addr || role < 0 || !rd_int(r, n, "width", 1, 32, &width))
 			continue;
+		/* the register's number and feature, which its address repeats */
+		expect_int(r, n, "reg", reg->index);
+		expect_int(r, n, "feature", reg->feature);
 		if (strcmp(name, reg->name) != 0 || strcmp(addr, want) != 0 || width != reg->width ||
 		    role != (int)reg->role)
 			ynode_error(r->d, n, "register %d is '%s' (%d bits at %s, %s); the structure gives '%s' "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/bv.h"
+#include "../common/vwrite.h"
 #include "../common/yamlr.h"
 
 typedef struct Reader {
@@ -47,6 +48,18 @@ static const char *need_name(Reader *r, const YNode *map, const char *key)
 	return n ? arena_strdup(r->p->arena, n->value) : NULL;
 }
 
+/* A name the PE's Verilog module has (its own, a port's): one that is no
+ * Verilog keyword. */
+static const char *need_verilog_name(Reader *r, const YNode *map, const char *key)
+{
+	const char *name = need_name(r, map, key);
+	if (name && vw_is_keyword(name)) {
+		fail(r, ymap_get(map, key), "'%s' is a Verilog keyword, not a name the PE's module can use", name);
+		return NULL;
+	}
+	return name;
+}
+
 static int need_int(Reader *r, const YNode *map, const char *key, long lo, long hi, int *out)
 {
 	const YNode *n = need(r, map, key, YN_SCALAR, "a number");
@@ -84,12 +97,26 @@ static void read_enum(Reader *r, const YNode *key, const YNode *val, PeEnum *e)
 	e->members = arena_alloc(r->p->arena, (size_t)(values->len + 1) * sizeof(PeEnumMember));
 	for (int i = 0; i < values->len; i++) {
 		PeEnumMember *m = &e->members[e->nmembers];
+		const YNode *code = values->vals[i];
 		m->name = arena_strdup(r->p->arena, values->keys[i]->value);
-		if (!ynode_expect(values->vals[i], YN_SCALAR, "a code", r->d) ||
-		    bv_parse(values->vals[i]->value, e->width, &m->code) != 0) {
-			fail(r, values->vals[i], "the code of member '%s' does not fit the enum's width", m->name);
+		if (!util_is_identifier(m->name)) {
+			fail(r, values->keys[i], "'%s' is not a name", m->name);
 			continue;
 		}
+		/* a code is written as an unsigned number (bv_parse would also take
+		 * a negative one, in two's complement) */
+		if (!ynode_expect(code, YN_SCALAR, "a code", r->d) || code->value[0] == '-' ||
+		    bv_parse(code->value, e->width, &m->code) != 0) {
+			fail(r, code, "the code of member '%s' does not fit the enum's width", m->name);
+			continue;
+		}
+		for (int k = 0; k < e->nmembers; k++)
+			if (e->members[k].code == m->code) {
+				ynode_error(r->d, code, "members '%s' and '%s' of enum '%s' have the same code",
+					    e->members[k].name, m->name, e->name);
+				r->ok = 0;
+				break;
+			}
 		e->nmembers++;
 	}
 }
@@ -119,11 +146,13 @@ static void read_field(Reader *r, const YNode *n, int *next)
 	}
 	f->name = need_name(r, n, "name");
 	if (!f->name || !need_int(r, n, "width", 1, 64, &f->width) ||
-	    !need_int(r, n, "offset", 0, PE_MAX_INST_WIDTH, &f->offset))
+	    !need_int(r, n, "offset", 0, PE_MAX_INST_WIDTH, &f->offset)) {
+		*next = -1;     /* where the next field starts is unknown: not checked */
 		return;
+	}
 	if (peinfo_field(p, f->name) >= 0)
 		fail(r, n, "a second field '%s'", f->name);
-	if (f->offset != *next)
+	if (*next >= 0 && f->offset != *next)
 		fail(r, ymap_get(n, "offset"), "fields are packed LSB-first in order: field '%s' is at the wrong offset",
 		     f->name);
 	f->type = -1;
@@ -161,7 +190,7 @@ static void read_ports(Reader *r, const YNode *root, const char *key, PePort **o
 			r->ok = 0;
 			continue;
 		}
-		port->name = need_name(r, list->items[i], "name");
+		port->name = need_verilog_name(r, list->items[i], "name");
 		if (!port->name || !need_int(r, list->items[i], "width", 1, 64, &port->width))
 			continue;
 		if (peinfo_input(r->p, port->name) >= 0 || peinfo_output(r->p, port->name) >= 0) {
@@ -180,7 +209,7 @@ static void read_info(Reader *r, const YDoc *doc)
 		r->ok = 0;
 		return;
 	}
-	r->p->name = need_name(r, root, "pe");
+	r->p->name = need_verilog_name(r, root, "pe");
 	read_enums(r, root);
 	read_fields(r, root);
 	read_ports(r, root, "inputs", &r->p->inputs, &r->p->ninputs);
@@ -415,6 +444,19 @@ static void read_rules(Reader *r, const YDoc *doc)
 }
 
 /* ---- loading ---- */
+
+PeInfo *peinfo_read_info(const YDoc *info, Diags *d)
+{
+	Arena *a = arena_new();
+	Reader r = { arena_alloc(a, sizeof(PeInfo)), d, 1 };
+	r.p->arena = a;
+	read_info(&r, info);
+	if (!r.ok) {
+		peinfo_free(r.p);
+		return NULL;
+	}
+	return r.p;
+}
 
 PeInfo *peinfo_load_string(const char *info_name, const char *info_text, const char *rules_name,
 			   const char *rules_text, Diags *d)

@@ -99,6 +99,11 @@ __give PeInfo *peinfo_load(const char *info_path, const char *rules_path, __keep
 /* The same from texts in memory (rules_text may be NULL). */
 __give PeInfo *peinfo_load_string(const char *info_name, const char *info_text, const char *rules_name,
 				  const char *rules_text, __keep Diags *d);
+/* The info part alone, from a PE info file already read as YAML (for the
+ * readers of a core's collateral, collateral/coreinfo.h): NULL with every
+ * error in d. */
+struct YDoc;
+__give PeInfo *peinfo_read_info(const struct YDoc *info, __keep Diags *d);
 void peinfo_free(__take PeInfo *p);
 
 /* Indices by name, or -1. */

@@ -16,6 +16,7 @@ struct Diags {
 	StrMap sources;  /* file name -> index in texts */
 	VEC(char *) texts;
 	int errors;
+	int repeated;     /* errors counted but not kept: equal to one kept */
 };
 
 Diags *diags_new(FILE *out)
@@ -54,6 +55,19 @@ void diags_add_source(Diags *d, const char *file, const char *text)
 	vec_push(&d->texts, xstrdup(text));
 }
 
+int diags_check_nul(Diags *d, const char *file, const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len);
+	if (!nul)
+		return 1;
+	int line = 1, col = 1;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n', col = *p == '\n' ? 1 : col + 1;
+	diags_add_source(d, file, text);
+	diag_error(d, file, line, col, "the file contains a NUL byte");
+	return 0;
+}
+
 /* The text of line `line` (1-based) of a registered file, and its length. */
 static const char *source_line(const Diags *d, const char *file, int line, int *len)
 {
@@ -87,6 +101,17 @@ static const char *severity_name(DiagSeverity s)
 	return "?";
 }
 
+/* The part of a source line shown under a message: at most
+ * DIAG_WINDOW characters around the caret, with "..." where it is cut (a
+ * minified or generated file can have lines of megabytes). Cuts fall
+ * between UTF-8 characters. */
+#define DIAG_WINDOW 120
+
+static int utf8_continuation(const char *text, int i, int len)
+{
+	return i > 0 && i < len && ((unsigned char)text[i] & 0xc0) == 0x80;
+}
+
 void diags_print(const Diags *d, const Diag *g, FILE *out)
 {
 	if (g->file && g->line > 0)
@@ -98,9 +123,27 @@ void diags_print(const Diags *d, const Diag *g, FILE *out)
 	const char *text = source_line(d, g->file, g->line, &len);
 	if (!text)
 		return;
-	fprintf(out, "%5d | %.*s\n      | ", g->line, len, text);
+	int caret = g->col > 1 ? g->col - 1 : 0;    /* may be just past the end */
+	if (caret > len)
+		caret = len;
+	int from = 0, to = len;
+	if (len > DIAG_WINDOW) {
+		from = caret - DIAG_WINDOW / 2;
+		if (from + DIAG_WINDOW > len)
+			from = len - DIAG_WINDOW;
+		if (from < 0)
+			from = 0;
+		to = from + DIAG_WINDOW;
+		while (utf8_continuation(text, from, len) && from < caret)
+			from++;
+		while (utf8_continuation(text, to, len) && to > caret)
+			to--;
+	}
+	const char *pre = from > 0 ? "..." : "", *post = to < len ? "..." : "";
+	fprintf(out, "%5d | %s%.*s%s\n      | %s", g->line, pre, to - from, text + from, post,
+		from > 0 ? "   " : "");
 	/* keep tabs so that the caret lines up under tab-indented text */
-	for (int i = 0; i < g->col - 1 && i < len; i++)
+	for (int i = from; i < caret; i++)
 		fputc(text[i] == '\t' ? '\t' : ' ', out);
 	fputs("^\n", out);
 }
@@ -131,11 +174,33 @@ static char *escape_controls(char *msg)
 	return out;
 }
 
+static int same_file(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* 1 if d holds a diagnostic equal to g: a check run on each copy of one
+ * written expression (an Expr used twice, a sum() expanded, a Func inlined
+ * at several places) reports the same thing at the same place; it is shown
+ * once. (Notes are kept: the same note may belong to two errors.) */
+static int already_reported(const Diags *d, const Diag *g)
+{
+	for (int i = d->list.len - 1; i >= 0; i--) {
+		const Diag *o = &d->list.data[i];
+		if (o->line == g->line && o->col == g->col && o->sev == g->sev && same_file(o->file, g->file) &&
+		    strcmp(o->msg, g->msg) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 void diag_vreport(Diags *d, DiagSeverity sev, const char *file, int line, int col,
 		  const char *fmt, va_list ap)
 {
-	if (sev == DIAG_ERROR && ++d->errors > DIAG_MAX_ERRORS)
+	if (sev == DIAG_ERROR && d->errors - d->repeated >= DIAG_MAX_ERRORS) {
+		d->errors++;
 		return;
+	}
 	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap2);
@@ -143,6 +208,15 @@ void diag_vreport(Diags *d, DiagSeverity sev, const char *file, int line, int co
 	Diag g = { file ? xstrdup(file) : NULL, line, col, sev, xmalloc((size_t)n + 1) };
 	vsnprintf(g.msg, (size_t)n + 1, fmt, ap);
 	g.msg = escape_controls(g.msg);
+	/* A repeat still counts as an error (the caller failed), but is shown once. */
+	if (sev == DIAG_ERROR)
+		d->errors++;
+	if (sev != DIAG_NOTE && already_reported(d, &g)) {
+		d->repeated += sev == DIAG_ERROR;
+		free(g.file);
+		free(g.msg);
+		return;
+	}
 	vec_push(&d->list, g);
 }
 
@@ -192,9 +266,9 @@ void diags_flush(Diags *d)
 	free(seq);
 	for (int i = 0; i < n; i++)
 		diags_print(d, &v[i], d->out);
-	if (d->errors > DIAG_MAX_ERRORS)
-		fprintf(d->out, "error: too many errors (%d), only the first %d are shown\n", d->errors,
-			DIAG_MAX_ERRORS);
+	if (d->errors - d->repeated > DIAG_MAX_ERRORS)
+		fprintf(d->out, "error: too many errors (%d), only the first %d are shown\n",
+			d->errors - d->repeated, DIAG_MAX_ERRORS);
 	d->printed = d->list.len;
 }
 

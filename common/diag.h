@@ -4,7 +4,10 @@
  *        12 |   A: Dta
  *           |      ^
  * and collected so that a tool reports every error of a file, not only the first,
- * in the order they stand in the file, and tests can compare them. */
+ * in the order they stand in the file, and tests can compare them. A
+ * diagnostic equal to one already reported (file, position, severity and
+ * message; notes excepted) is counted but shown once. A source line longer
+ * than 120 characters is shown as a window around the caret, cut with "...". */
 #ifndef COMMON_DIAG_H
 #define COMMON_DIAG_H
 
@@ -34,6 +37,10 @@ void diags_free(__take Diags *d);
 void diags_flush(__keep Diags *d);
 /* Registers a file's text so that messages can show its lines (copied). */
 void diags_add_source(__keep Diags *d, const char *file, const char *text);
+/* A file's text of len bytes as read (util_read_file) is text only up to a
+ * NUL byte, where every reader would stop: registers the text and reports
+ * "the file contains a NUL byte" at the first one. 1 if there is none. */
+int diags_check_nul(__keep Diags *d, const char *file, const char *text, size_t len);
 
 void diag_report(__keep Diags *d, DiagSeverity sev, const char *file, int line, int col,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));

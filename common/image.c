@@ -1,5 +1,6 @@
 /* image.c - PGM/PPM/raw reading and writing (image.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,7 @@ int image_read(const char *path, const Image *want, Image *out, char **err)
 	size_t n;
 	unsigned char *s = (unsigned char *)util_read_file(path, &n);
 	if (!s) {
-		*err = xasprintf("%s: cannot read the file", path);
+		*err = xasprintf("%s: cannot read the file: %s", path, strerror(errno));
 		return 0;
 	}
 	int ok;

@@ -76,6 +76,12 @@ char *util_read_file(const char *path, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;         /* not the EIO that reading it would give */
+		return NULL;
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = xmalloc(cap);
 	size_t got;
@@ -221,6 +227,44 @@ double util_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int util_parse_number(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	int base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16, s += 2;
+	else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+		base = 2, s += 2;
+	if (!*s)
+		return -1;
+	uint64_t v = 0;
+	int overflow = 0;
+	for (; *s; s++) {
+		int d = isdigit((unsigned char)*s) ? *s - '0'
+			: isxdigit((unsigned char)*s) ? tolower((unsigned char)*s) - 'a' + 10 : 99;
+		if (d >= base)
+			return -1;
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			overflow = 1;
+		else
+			v = v * (uint64_t)base + (uint64_t)d;
+	}
+	if (overflow || v < lo || v > hi)
+		return -2;
+	*out = v;
+	return 0;
+}
+
+uint64_t util_option_number(const char *tool, const char *option, const char *value, uint64_t lo, uint64_t hi)
+{
+	uint64_t v;
+	if (util_parse_number(value, lo, hi, &v) != 0) {
+		fprintf(stderr, "%s: %s expects a number from %llu to %llu, got '%s'\n", tool, option,
+			(unsigned long long)lo, (unsigned long long)hi, value);
+		exit(2);
+	}
+	return v;
 }
 
 int util_is_identifier(const char *s)

@@ -29,7 +29,8 @@ _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
  * failure as `0 with a reason in why`; returns 0. */
 int util_why(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Reads a whole file; returns NULL (errno set) if it cannot. *len may be NULL. */
+/* Reads a whole file; returns NULL (errno set: EISDIR for a folder) if it
+ * cannot. *len may be NULL. */
 __give char *util_read_file(const char *path, size_t *len);
 
 /* 64-bit FNV-1a over bytes, chainable through h (start with UTIL_FNV_INIT). */
@@ -55,6 +56,15 @@ __give char *util_path_join(const char *dir, const char *name);
 int util_mkdir_p(const char *dir);
 /* 1 if s is a C-style identifier: a letter or '_', then letters, digits, '_'. */
 int util_is_identifier(const char *s);
+/* A number written on the command line: decimal, 0x hex or 0b binary digits
+ * and nothing else (no sign, no blanks). 0 with *out set; -1 if s is not such
+ * a number; -2 if it is one outside [lo, hi] (however many digits it has). */
+int util_parse_number(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+/* The value of a numeric command-line option, read by util_parse_number; on
+ * anything else prints "TOOL: OPTION expects a number from LO to HI, got
+ * 'VALUE'" on stderr and exits with status 2. Every numeric option of the
+ * tools is read through this. */
+uint64_t util_option_number(const char *tool, const char *option, const char *value, uint64_t lo, uint64_t hi);
 /* Seconds from a monotonic clock. */
 double util_now(void);
 

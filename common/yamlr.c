@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "strmap.h"
+#include "util.h"
 #include "vec.h"
 
 typedef VEC(YNode *) NodeVec;
@@ -250,14 +251,7 @@ YDoc *ydoc_load_file(const char *path, Diags *d)
 		diag_error(d, path, 0, 0, "cannot read file: %s", strerror(errno));
 		return NULL;
 	}
-	const char *nul = memchr(text, '\0', len);
-	if (nul) {
-		/* the text ends at a NUL for everything that reads it: refuse it */
-		int line = 1, col = 1;
-		for (const char *p = text; p < nul; p++)
-			line += *p == '\n', col = *p == '\n' ? 1 : col + 1;
-		diags_add_source(d, path, text);
-		diag_error(d, path, line, col, "the file contains a NUL byte");
+	if (!diags_check_nul(d, path, text, len)) {
 		free(text);
 		return NULL;
 	}
@@ -502,6 +496,13 @@ void ynode_error(Diags *d, const YNode *n, const char *fmt, ...)
 int yread_int(Diags *d, const YNode *n, const char *what, long lo, long hi, long dflt, int *out)
 {
 	long long v = dflt;
+	uint64_t big;
+	if (n && n->kind == YN_SCALAR && yscalar_int(n, &v) != 0 &&
+	    util_parse_number(n->value + (n->value[0] == '-' || n->value[0] == '+'), 0, UINT64_MAX, &big) != -1) {
+		/* a number, but too large for 64 bits: out of range all the same */
+		ynode_error(d, n, "%s %s is out of range (%ld to %ld)", what, n->value, lo, hi);
+		return 0;
+	}
 	if (n && (n->kind != YN_SCALAR || yscalar_int(n, &v) != 0)) {
 		ynode_error(d, n, "expected a number for %s", what);
 		return 0;

@@ -1,4 +1,5 @@
 /* cgrac_main.c - the application compiler's command line. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "  --design DIR     the chip's collateral (rtl_out/<design>/): the word width and the\n"
 	      "                   IR operations come from its PE collateral\n"
-	      "  -o OUT           the output folder (compilation), or the output image\n"
+	      "  -o OUT           the output folder (compilation), or the output image; needed by\n"
+	      "                   everything but --check and --emit (which print)\n"
 	      "                   Without --emit: the whole flow, buffers, compute mapping, placement,\n"
 	      "                   routing, timing, bitstream: OUT/<app>.bs, .io.yaml, .report.yaml, .svg,\n"
 	      "                   .mapped.json, .place, .route, .ubuf, .mem, .dfg.json\n"
@@ -168,6 +170,12 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		fprintf(stderr, "cgrac: %s needs -o\n", o->run ? "--run" : "--gen-input");
 		return 0;
 	}
+	/* only --check and --emit (which prints) have nothing to write */
+	if (!o->out && !o->check && o->emit < 0 && !o->run && !o->gen_input) {
+		fprintf(stderr, "cgrac: compiling to a bitstream needs -o OUT (--emit STAGE prints one stage, "
+				"--check only checks)\n");
+		return 0;
+	}
 	return 1;
 }
 
@@ -261,6 +269,7 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 	if (!hl_bounds(p, &r, d))
 		return 0;
 	Image *inputs = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *inputs);
+	const char **files = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *files);
 	char *list = xstrdup(o->run), *cursor = list;
 	char *tok = next_item(&cursor);
 	int ok = 1;
@@ -281,12 +290,17 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 			free(err);
 			ok = 0;
 		}
+		files[m] = tok;
 		tok = next_item(&cursor);
 	}
 	if (ok && tok) {
 		fprintf(stderr, "cgrac: --run: more images than inputs the program reads (%s)\n", tok);
 		ok = 0;
 	}
+	/* one check for the interpreter, the lowered kernels and the buffers */
+	if (ok)
+		ok = hli_check_inputs(p, &r, inputs, files, d);
+	free(files);
 	free(list);
 	hl_bounds_free(&r);
 	Image out = { 0 };
@@ -314,12 +328,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cgrac: --help for usage\n");
 		return 2;
 	}
-	char *text = util_read_file(o.app, NULL);
-	if (!text) {
-		fprintf(stderr, "cgrac: cannot read %s\n", o.app);
+	size_t len;
+	char *text = util_read_file(o.app, &len);
+	Diags *d = diags_new(stderr);
+	if (!text || !diags_check_nul(d, o.app, text, len)) {
+		if (!text)
+			diag_error(d, o.app, 0, 0, "cannot read file: %s", strerror(errno));
+		free(text);
+		diags_free(d);
 		return 1;
 	}
-	Diags *d = diags_new(stderr);
 	HProgram *p = hl_parse(o.app, text, d);
 	free(text);
 	int ok = p != NULL;

@@ -364,9 +364,8 @@ int scenario_build(const MemInfo *mi, const char *name, Scenario *sc, char *why,
 	OutVec out = { 0 };
 	int ok;
 	if (strncmp(name, "linebuffer:", 11) == 0) {
-		char *end;
-		long d = strtol(name + 11, &end, 10);
-		ok = *end == '\0' && end != name + 11 && d >= 1 && d <= 128
+		uint64_t d;
+		ok = util_parse_number(name + 11, 1, 128, &d) == 0
 		     ? sc_linebuffer(mi, (int)d, sc, &out, why, whylen)
 		     : (snprintf(why, whylen, "linebuffer:D wants a delay D from 1 to 128 cycles"), 0);
 	} else if (strcmp(name, "widefetch") == 0) {

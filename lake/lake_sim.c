@@ -31,26 +31,17 @@ static int parse_opts(int argc, char **argv, SimOpts *o, int want_config)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		int has = i + 1 < argc;
-		char *end;
 		if (strcmp(a, "--config") == 0 && has && want_config)
 			o->config = argv[++i];
 		else if (strcmp(a, "-o") == 0 && has && !want_config)
 			o->out = argv[++i];
 		else if (strcmp(a, "--scenario") == 0 && has && !want_config)
 			o->scenario = argv[++i];
-		else if (strcmp(a, "--cycles") == 0 && has) {
-			o->cycles = strtol(argv[++i], &end, 10);
-			if (*end || o->cycles < 0 || o->cycles > 100000000) {
-				fprintf(stderr, "lake: --cycles wants a number of cycles up to 100000000\n");
-				return 0;
-			}
-		} else if (strcmp(a, "--seed") == 0 && has) {
-			o->seed = strtoull(argv[++i], &end, 10);
-			if (*end) {
-				fprintf(stderr, "lake: --seed wants a number\n");
-				return 0;
-			}
-		} else if (strcmp(a, "-q") == 0)
+		else if (strcmp(a, "--cycles") == 0 && has)
+			o->cycles = (long)util_option_number("lake", a, argv[++i], 0, 100000000);
+		else if (strcmp(a, "--seed") == 0 && has)
+			o->seed = util_option_number("lake", a, argv[++i], 0, UINT64_MAX);
+		else if (strcmp(a, "-q") == 0)
 			o->quiet = 1;
 		else if (a[0] != '-' && !o->info)
 			o->info = a;

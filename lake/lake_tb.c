@@ -284,15 +284,8 @@ static int parse_tb_opts(int argc, char **argv, TbOpts *o)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			o->out = argv[++i];
-		else if (strcmp(argv[i], "--tiles") == 0 && i + 1 < argc) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-			if (*end || n < 1 || n > 16) {
-				fprintf(stderr, "lake: tb: --tiles wants 1 to 16 tiles\n");
-				return 0;
-			}
-			o->tiles = (int)n;
-		}
+		else if (strcmp(argv[i], "--tiles") == 0 && i + 1 < argc)
+			o->tiles = (int)util_option_number("lake", "--tiles", argv[++i], 1, 16);
 		else if (strcmp(argv[i], "-q") == 0)
 			o->quiet = 1;
 		else if (argv[i][0] != '-' && !o->info)

@@ -1,6 +1,8 @@
 /* peak_main.c - the `peak` command: PE spec to Verilog, info and rewrite
  * rules; the functional model; test vectors and a Verilator bench for the
  * generated Verilog; re-checking rules. */
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,14 @@ static const char usage[] =
 	"           re-check every rule and its registered inputs on random vectors with the\n"
 	"           functional model, and prove them again with Z3\n"
 	"\n"
-	"Values are decimal, 0x.., 0b.. or negative decimal; enum fields take member names.\n";
+	"Values are decimal, 0x.., 0b.. or negative decimal; enum fields take member names.\n"
+	"Numeric options are whole numbers, decimal, 0x.. or 0b..: --cycles 0 to 1000000, --count and\n"
+	"--vectors 0 to 100000000, --seed 0 to 2^64 - 1, --search-limit 0 to 2^32 - 1 (else exit status 2).\n";
+
+/* Bounds of the numeric options: cycles of `eval` and of each sequence of
+ * `vectors`; sequences of `vectors` and random vectors of `verify-rules`. */
+#define PEAK_MAX_CYCLES 1000000
+#define PEAK_MAX_COUNT 100000000
 
 typedef struct Args {
 	int argc;
@@ -57,18 +66,20 @@ static const char *option(int argc, char **argv, const char *name)
 	return NULL;
 }
 
-static long option_long(int argc, char **argv, const char *name, long dflt)
+/* The value of numeric option name (its first, as option() finds it), dflt
+ * if absent. Every value given is read by util_option_number, which exits
+ * with status 2 on anything but a number from lo to hi. */
+static uint64_t option_number(int argc, char **argv, const char *name, uint64_t lo, uint64_t hi, uint64_t dflt)
 {
-	const char *v = option(argc, argv, name);
-	if (!v)
-		return dflt;
-	char *end;
-	long x = strtol(v, &end, 0);
-	if (*end || x < 0) {
-		fprintf(stderr, "peak: %s expects a non-negative number, got '%s'\n", name, v);
-		exit(2);
-	}
-	return x;
+	int found = 0;
+	uint64_t first = dflt;
+	for (int i = 0; i < argc - 1; i++)
+		if (strcmp(argv[i], name) == 0) {
+			uint64_t v = util_option_number("peak", name, argv[++i], lo, hi);
+			if (!found++)
+				first = v;
+		}
+	return first;
 }
 
 /* Collects every value of a repeatable option; more than max is an error. */
@@ -240,6 +251,7 @@ static int cmd_eval(int argc, char **argv)
 	int r = check_options(argc, argv, with_value, flags, 1, pos);
 	if (r)
 		return r;
+	long cycles = (long)option_number(argc, argv, "--cycles", 0, PEAK_MAX_CYCLES, 1);
 	Diags *d = diags_new(stderr);
 	PeakFile *f = load_or_die(pos[0], d);
 	if (!f) {
@@ -247,7 +259,6 @@ static int cmd_eval(int argc, char **argv)
 		return 1;
 	}
 	const PeakSpec *s = find_op(f, option(argc, argv, "--op"));
-	long cycles = option_long(argc, argv, "--cycles", 1);
 	PeakValues pv;
 	int ok = s != NULL;
 	if (s) {
@@ -303,8 +314,8 @@ static int cmd_generate(int argc, char **argv)
 	o.spec = pos[0];
 	o.dir = dir;
 	o.nir = options_all(argc, argv, "--ir", o.ir, PEAK_GEN_MAX_IR);
-	o.seed = (uint64_t)option_long(argc, argv, "--seed", 1);
-	o.search_limit = (unsigned)option_long(argc, argv, "--search-limit", PEAK_SEARCH_LIMIT);
+	o.seed = option_number(argc, argv, "--seed", 0, UINT64_MAX, 1);
+	o.search_limit = (unsigned)option_number(argc, argv, "--search-limit", 0, UINT_MAX, PEAK_SEARCH_LIMIT);
 	for (int i = 0; i < argc; i++) {
 		o.no_rules |= strcmp(argv[i], "--no-rules") == 0;
 		o.quiet |= strcmp(argv[i], "-q") == 0;
@@ -321,9 +332,9 @@ static int cmd_vectors(int argc, char **argv)
 	if (r)
 		return r;
 	return peak_vectors(pos[0], option(argc, argv, "-o"),
-			    (int)option_long(argc, argv, "--count", 1000),
-			    (int)option_long(argc, argv, "--cycles", 4),
-			    (uint64_t)option_long(argc, argv, "--seed", 1));
+			    (int)option_number(argc, argv, "--count", 0, PEAK_MAX_COUNT, 1000),
+			    (int)option_number(argc, argv, "--cycles", 0, PEAK_MAX_CYCLES, 4),
+			    option_number(argc, argv, "--seed", 0, UINT64_MAX, 1));
 }
 
 static int cmd_tb(int argc, char **argv)
@@ -351,8 +362,8 @@ static int cmd_verify_rules(int argc, char **argv)
 	const char *ir[PEAK_GEN_MAX_IR];
 	int nir = options_all(argc, argv, "--ir", ir, PEAK_GEN_MAX_IR);
 	return peak_verify_rules(pos[0], pos[1], ir, nir,
-				 (int)option_long(argc, argv, "--vectors", 1000),
-				 (uint64_t)option_long(argc, argv, "--seed", 1));
+				 (int)option_number(argc, argv, "--vectors", 0, PEAK_MAX_COUNT, 1000),
+				 option_number(argc, argv, "--seed", 0, UINT64_MAX, 1));
 }
 
 int main(int argc, char **argv)

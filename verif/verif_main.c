@@ -4,6 +4,7 @@
  * bench of the interconnect (verif conn), the co-simulation of an
  * application (verif app) and the hand-made applications of its tests
  * (verif cases). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ static int parse_args(int argc, char **argv, Args *a)
 		else if (!strcmp(s, "--probes") && i + 1 < argc)
 			a->probes = argv[++i];
 		else if (!strcmp(s, "--seed") && i + 1 < argc)
-			a->seed = strtoul(argv[++i], NULL, 10);
+			a->seed = util_option_number("verif", s, argv[++i], 0, ULONG_MAX);
 		else if (!strcmp(s, "-q"))
 			a->quiet = 1;
 		else if (s[0] != '-' && !a->cmd)

@@ -1,7 +1,9 @@
 /* test_canal.c - unit tests of the interconnect graph: switch-box topologies
  * (bijections, the Imran rotation, Wilton as in VPR), fan-in of switch and
  * connection boxes, reachability of core inputs from neighbouring core
- * outputs and from the IO row, edits, missing networks and determinism.
+ * outputs and from the IO row, edits (and what they may not do: loops with no
+ * register, driving a core output, an input twice), the design's name against
+ * its cores' modules, missing networks and determinism.
  * Cores are built in code with the ports of pe_base and pub; the specs name
  * the real core specs so that their paths check. Run from the repository
  * root. Closing line: "canal: N passed, M failed". */
@@ -291,6 +293,117 @@ static void test_edits(void)
 	teardown(&x);
 }
 
+/* A 4 x 4 spec with switch-box registers and these edits (new string). */
+static char *edits_spec(const char *edits)
+{
+	return spec_text(4, 4, "{ 16: 2, 1: 2 }", "imran", "all", 1, edits);
+}
+
+/* What an edit may not do: close a loop with no register on it within one
+ * tile or two, drive a core output, repeat an input; what it may. */
+static void test_edit_checks(void)
+{
+	static const char *const fine[] = {
+		/* a loop through a register */
+		"  - { add: [ reg16_x1_y1_E_t0, sb16_x1_y1_W_in_t0 ] }\n",
+		/* a U-turn and a diagonal: their loops go round the array */
+		"  - { add: [ sb16_x1_y1_E_in_t0, sb16_x1_y1_E_out_t0 ] }\n",
+		"  - { add: [ sb16_x1_y1_W_in_t0, sb16_x2_y2_N_out_t0 ] }\n",
+		/* a loop added, then taken out again */
+		"  - { add: [ sb16_x1_y1_E_out_t0, sb16_x1_y1_W_in_t0 ] }\n"
+		"  - { remove: [ sb16_x1_y1_E_out_t0, sb16_x1_y1_W_in_t0 ] }\n",
+		/* the documentation's: a core output to a neighbour's input */
+		"  - { add: [ x0_y1_res, x1_y1_data0 ] }\n",
+	};
+	for (int i = 0; i < COUNT(fine); i++) {
+		Fixture x;
+		char *edits = xasprintf("edits:\n%s", fine[i]);
+		int ok = setup(&x, edits_spec(edits));
+		CHECK(ok, "edits %d are accepted (%d errors, first '%s')", i, diags_errors(x.d),
+		      diags_errors(x.d) ? diags_get(x.d, 0)->msg : "");
+		free(edits);
+		teardown(&x);
+	}
+	static const struct {
+		const char *edits, *msg;
+		int line;
+	} bad[] = {
+		{ "  - { add: [ sb16_x1_y1_E_out_t0, sb16_x1_y1_W_in_t0 ] }\n",
+		  "the edge closes a combinational loop (no register on it): sb16_x1_y1_E_out_t0 -> sb16_x1_y1_W_in_t0 -> "
+		  "sb16_x1_y1_E_out_t0", 12 },
+		{ "  - { add: [ rmux16_x1_y1_E_t0, sb16_x1_y1_W_in_t0 ] }\n",
+		  "the edge closes a combinational loop (no register on it): rmux16_x1_y1_E_t0 -> sb16_x1_y1_W_in_t0 -> "
+		  "sb16_x1_y1_E_out_t0 -> rmux16_x1_y1_E_t0", 12 },
+		{ "  - { add: [ sb1_x2_y2_S_out_t0, sb1_x2_y2_S_out_t0 ] }\n",
+		  "the edge closes a combinational loop (no register on it): sb1_x2_y2_S_out_t0 -> sb1_x2_y2_S_out_t0", 12 },
+		{ "  - { add: [ sb16_x2_y1_W_in_t0, sb16_x1_y1_E_out_t0 ] }\n",
+		  "the edge closes a combinational loop (no register on it): sb16_x2_y1_W_in_t0 -> sb16_x1_y1_E_out_t0 -> "
+		  "rmux16_x1_y1_E_t0 -> sb16_x2_y1_W_in_t0", 12 },
+		/* two edits, each fine alone: the loop is the second's */
+		{ "  - { add: [ sb16_x1_y3_E_in_t1, sb16_x1_y3_E_out_t1 ] }\n"
+		  "  - { add: [ sb16_x2_y3_W_in_t1, sb16_x2_y3_W_out_t1 ] }\n",
+		  "the edge closes a combinational loop (no register on it): sb16_x2_y3_W_in_t1 -> sb16_x2_y3_W_out_t1 -> "
+		  "rmux16_x2_y3_W_t1 -> sb16_x1_y3_E_in_t1 -> sb16_x1_y3_E_out_t1 -> rmux16_x1_y3_E_t1 -> sb16_x2_y3_W_in_t1",
+		  13 },
+		{ "  - { add: [ sb16_x1_y1_N_in_t0, x1_y1_res ] }\n",
+		  "'x1_y1_res' is an output of core 'pe_base': only its core drives it", 12 },
+		{ "  - { add: [ x1_y1_res, x3_y1_out0 ] }\n", "'x3_y1_out0' is an output of core 'pub': only its core drives it",
+		  12 },
+		{ "  - { add: [ sb16_x1_y1_N_in_t0, x1_y1_data0 ] }\n",
+		  "'sb16_x1_y1_N_in_t0' already drives 'x1_y1_data0': a multiplexer takes each input once", 12 },
+		{ "  - { add: [ x0_y1_res, x1_y1_data0 ] }\n  - { add: [ x0_y1_res, x1_y1_data0 ] }\n",
+		  "'x0_y1_res' already drives 'x1_y1_data0': a multiplexer takes each input once", 13 },
+	};
+	for (int i = 0; i < COUNT(bad); i++) {
+		Fixture x;
+		char *edits = xasprintf("edits:\n%s", bad[i].edits);
+		int ok = setup(&x, edits_spec(edits));
+		const Diag *g = diags_errors(x.d) ? diags_get(x.d, 0) : NULL;
+		CHECK(!ok && diags_errors(x.d) == 1 && g && !strcmp(g->msg, bad[i].msg) && g->line == bad[i].line && g->col == 5,
+		      "case %d: expected '%s' at %d:5, got %d errors, first '%s' at %d:%d", i, bad[i].msg, bad[i].line,
+		      diags_errors(x.d), g ? g->msg : "", g ? g->line : 0, g ? g->col : 0);
+		free(edits);
+		teardown(&x);
+	}
+}
+
+/* The design's name against its cores': no two modules of one name. */
+static void test_module_names(void)
+{
+	static const struct {
+		const char *design, *pe, *mem;
+		int ok;
+	} cases[] = {
+		{ "cgra", "pe_base", "pub", 1 },
+		{ "cgra", "cgra_pe", "cgra_m", 1 },      /* no module of the design is named so */
+		{ "x", "x_pe_tile_0", NULL, 1 },         /* _<N> counts from 2, without leading zeros */
+		{ "x", "x_pe_ic2", NULL, 1 },
+		{ "pe_base", "pe_base", "pub", 0 },
+		{ "x", "x_io_ic", NULL, 0 },
+		{ "x", "x_pe_tile_12", NULL, 0 },
+		{ "x", "pe_base", "x_mem_ic", 0 },
+		{ "x", "pe_base", "x_pe", 0 },           /* x_pe_tile among the memory's x_pe_* */
+		{ "pub_big", "pe_base", "pub", 0 },      /* the design among the memory's pub_* */
+		{ "cgra", "pub_pe", "pub", 0 },          /* the PE among them */
+		{ "cgra", "pub", "pub", 0 },
+	};
+	for (int i = 0; i < COUNT(cases); i++) {
+		char *text = xasprintf("interconnect: %s\narray: { cols: 4, rows: 4 }\ncores:\n"
+				       "  pe:  { spec: ../../peak/specs/pe_base.yaml }\nio: { side: north }\n"
+				       "tracks: { 16: 2, 1: 2 }\n", cases[i].design);
+		Diags *d = diags_new(NULL);
+		CanalFile *f = canal_load_string("canal/specs/test.yaml", text, d);
+		int ok = f && canal_check_names(f->spec, cases[i].pe, cases[i].mem, d);
+		const Diag *g = diags_errors(d) ? diags_get(d, 0) : NULL;
+		CHECK(f && ok == cases[i].ok && (ok || (g && g->line == (strstr(g->msg, "the PE's module '") == g->msg ? 4 : 1))),
+		      "case %d: design %s, PE %s, memory %s: %s (%s)", i, cases[i].design, cases[i].pe,
+		      cases[i].mem ? cases[i].mem : "-", ok ? "accepted" : "refused", g ? g->msg : "");
+		canal_file_free(f);
+		diags_free(d);
+		free(text);
+	}
+}
+
 static void test_missing_network(void)
 {
 	Fixture x;
@@ -392,6 +505,8 @@ static const TestCase tests[] = {
 	{ "fanin", test_fanin },
 	{ "reachability", test_reachability },
 	{ "edits", test_edits },
+	{ "edit_checks", test_edit_checks },
+	{ "module_names", test_module_names },
 	{ "missing_network", test_missing_network },
 	{ "determinism_and_fields", test_determinism_and_fields },
 	{ "collateral_reads_back", test_collateral_reads_back },

@@ -1,6 +1,7 @@
 /* test_meminfo.c - unit tests of meminfo.h: the controllers and registers
  * derived for a small tile built in code, its info.yaml written, read back and
- * written again to the same text, and a tampered register width refused.
+ * written again to the same text, and a tampered register width or number
+ * refused.
  *
  * Each test is a function run by main (check.h); the last line is
  * "meminfo: N passed, M failed"; the exit status is 1 if anything failed. */
@@ -17,7 +18,7 @@
 #include "../../common/diag.h"
 #include "../../common/util.h"
 
-static char *info_text(const MemInfo *mi)
+static __attribute__((noinline)) char *info_text(const MemInfo *mi)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -62,8 +63,31 @@ static void test_meminfo_roundtrip(void)
 	meminfo_free(mi);
 }
 
+/* A register whose number (which its address repeats) is negative is refused. */
+static void test_meminfo_register_number(void)
+{
+	MemInfo *mi = tiny_mem(MEM_REGFILE, 8, 0, 1, MEM_RECURRENCE, 0, 8);
+	char *text = info_text(mi);
+	const char *q = strstr(text, "name: e0_max1,");
+	q = q ? strstr(q, ", reg: ") : NULL;
+	CHECK(q != NULL, "e0_max1 lists its register number");
+	if (q) {
+		char *bad = xasprintf("%.*s, reg: -1%s", (int)(q - text), text, strchr(q + 2, ','));
+		Diags *d = diags_new(NULL);
+		const Diag *g;
+		CHECK(meminfo_load_string("bad.info.yaml", bad, d) == NULL && diags_errors(d) == 1 &&
+		      (g = diags_get(d, 0)) && strncmp(g->msg, "'reg' is -1; the structure gives ", 33) == 0,
+		      "a negative register number is an error");
+		diags_free(d);
+		free(bad);
+	}
+	free(text);
+	meminfo_free(mi);
+}
+
 static const TestCase tests[] = {
 	{ "meminfo_roundtrip", test_meminfo_roundtrip },
+	{ "meminfo_register_number", test_meminfo_register_number },
 };
 
 int main(void)

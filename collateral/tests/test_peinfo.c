@@ -1,7 +1,8 @@
 /* test_peinfo.c - unit tests of the PE collateral reader (peinfo.h): a tiny
  * PE's instruction layout and rules read, rules found by IR operation,
  * constants encoded, registered inputs; and each broken info or rules file
- * giving exactly its error at its position.
+ * (among them enum codes too large, negative or repeated, and Verilog
+ * keywords as names) giving exactly its error at its position.
  *
  * Each test is a function run by main (check.h); the last line is
  * "peinfo: N passed, M failed"; the exit status is 1 if anything failed. */
@@ -151,6 +152,12 @@ static void test_peinfo_errors(void)
 		{ 0, "width: 10", "width: 12", "the fields do not add up to the instruction width", 3, 10 },
 		{ 0, "Pass: 2", "Pass: 4", "the code of member 'Pass' does not fit the enum's width", 8, 55 },
 		{ 0, "  - { name: res, width: 8 }", "  - { name: A, width: 8 }", "a second port 'A'", 12, 5 },
+		{ 0, "Pass: 2", "Pass: 9223372036854775808", "the code of member 'Pass' does not fit the enum's width", 8, 55 },
+		{ 0, "Pass: 2", "Pass: -2", "the code of member 'Pass' does not fit the enum's width", 8, 55 },
+		{ 0, "Pass: 2", "Pass: 0", "members 'Add' and 'Pass' of enum 'Opcode' have the same code", 8, 55 },
+		{ 0, "name: A, width: 8", "name: always, width: 8",
+		  "'always' is a Verilog keyword, not a name the PE's module can use", 10, 13 },
+		{ 0, "pe: tiny", "pe: module", "'module' is a Verilog keyword, not a name the PE's module can use", 1, 5 },
 	};
 	for (int i = 0; i < COUNT(cases); i++) {
 		char *info = replace1(pe_info, cases[i].rules ? "\x01" : cases[i].from, cases[i].to);

@@ -8,6 +8,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "../util.h"
 
 static const char *current_test = "?";
 static int n_passed, n_failed;
@@ -49,6 +52,31 @@ static int __attribute__((unused)) check_run(const char *suite, const TestCase *
 	}
 	printf("%s: %d passed, %d failed\n", suite, n_passed, n_failed);
 	return n_failed ? 1 : 0;
+}
+
+/* ---- text helpers for tests of readers ---- */
+
+/* text with the first occurrence of from replaced by to (new string). */
+static inline char *text_replace1(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	if (!at)
+		return xstrdup(text);
+	return xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+/* The line and column of the first occurrence of what in text. */
+static inline void text_position(const char *text, const char *what, int *line, int *col)
+{
+	const char *at = strstr(text, what);
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; at && p < at; p++) {
+		if (*p == '\n')
+			(*line)++, *col = 1;
+		else
+			(*col)++;
+	}
 }
 
 #endif

@@ -337,7 +337,51 @@ static void test_vwrite_lines(void)
 	free(buf);
 }
 
+/* util_parse_number: the whole string a number, decimal, 0x or 0b, checked
+ * against its range however many digits it has. */
+static void test_util_parse_number(void)
+{
+	static const struct {
+		const char *text;
+		uint64_t lo, hi;
+		int rc;
+		uint64_t want;
+	} cases[] = {
+		{ "0", 0, 10, 0, 0 },
+		{ "10", 0, 10, 0, 10 },
+		{ "007", 0, 10, 0, 7 },
+		{ "0x1F", 0, 100, 0, 31 },
+		{ "0b101", 0, 100, 0, 5 },
+		{ "18446744073709551615", 0, UINT64_MAX, 0, UINT64_MAX },
+		{ "0xffffffffffffffff", 0, UINT64_MAX, 0, UINT64_MAX },
+		{ "18446744073709551616", 0, UINT64_MAX, -2, 0 },
+		{ "99999999999999999999", 0, 1000000, -2, 0 },
+		{ "0x10000000000000000", 0, UINT64_MAX, -2, 0 },
+		{ "2147483648", 0, 100000000, -2, 0 },
+		{ "11", 0, 10, -2, 0 },
+		{ "0", 1, 16, -2, 0 },
+		{ "", 0, 10, -1, 0 },
+		{ "-1", 0, 10, -1, 0 },
+		{ "+1", 0, 10, -1, 0 },
+		{ " 1", 0, 10, -1, 0 },
+		{ "1 ", 0, 10, -1, 0 },
+		{ "4x", 0, 10, -1, 0 },
+		{ "1e5", 0, 1000000, -1, 0 },
+		{ "0x", 0, 10, -1, 0 },
+		{ "0b2", 0, 10, -1, 0 },
+		{ "0xg", 0, 10, -1, 0 },
+	};
+	for (int i = 0; i < COUNT(cases); i++) {
+		uint64_t v = 12345;
+		int rc = util_parse_number(cases[i].text, cases[i].lo, cases[i].hi, &v);
+		CHECK(rc == cases[i].rc && (rc ? v == 12345 : v == cases[i].want),
+		      "util_parse_number('%s', %llu, %llu) = %d, %llu", cases[i].text, (unsigned long long)cases[i].lo,
+		      (unsigned long long)cases[i].hi, rc, (unsigned long long)v);
+	}
+}
+
 static const TestCase tests[] = {
+	{ "util_parse_number", test_util_parse_number },
 	{ "outset_commit_abort", test_outset_commit_abort },
 	{ "util_mkdir_and_read", test_util_mkdir_and_read },
 	{ "util_strings_and_hash", test_util_strings_and_hash },

@@ -391,6 +391,29 @@ static void test_yaml_numbers(void)
 	}
 	CHECK(diags_count(d) == 0, "number documents gave %d diagnostics", diags_count(d));
 	diags_free(d);
+	/* yread_int: a number too large for 64 bits is out of range, not "not a
+	 * number"; anything else not a number is still that */
+	static const struct {
+		const char *text, *msg;
+	} reads[] = {
+		{ "9223372036854775808", "cols 9223372036854775808 is out of range (1 to 255)" },
+		{ "-99999999999999999999", "cols -99999999999999999999 is out of range (1 to 255)" },
+		{ "0x10000000000000000", "cols 0x10000000000000000 is out of range (1 to 255)" },
+		{ "256", "cols 256 is out of range (1 to 255)" },
+		{ "12x", "expected a number for cols" },
+		{ "'-'", "expected a number for cols" },
+	};
+	for (int i = 0; i < COUNT(reads); i++) {
+		d = diags_new(NULL);
+		YDoc *doc = ydoc_load_string("r.yaml", reads[i].text, d);
+		int v = -1;
+		int ok = doc && doc->root ? yread_int(d, doc->root, "cols", 1, 255, 0, &v) : -99;
+		const Diag *g = diags_count(d) ? diags_get(d, 0) : NULL;
+		CHECK(ok == 0 && v == -1 && diags_count(d) == 1 && g && strcmp(g->msg, reads[i].msg) == 0,
+		      "yread_int(%s): %d, '%s'; want '%s'", reads[i].text, ok, g ? g->msg : "", reads[i].msg);
+		ydoc_free(doc);
+		diags_free(d);
+	}
 }
 
 /* ---- ydoc_read ---- */

@@ -83,7 +83,19 @@ struct HExpr {
 	HExpr **args;           /* HE_CALL */
 	int nargs;
 	int line, col;          /* where it was written (0 if made by the compiler) */
+	int depth;              /* of the tree: 1 for a leaf (set by the constructors) */
 };
+
+/* Limits that keep every recursive pass within its stack, whatever the
+ * input: the parser refuses expressions nested (parentheses, unary
+ * operators, calls, casts, select) deeper than HL_MAX_NESTING levels, and
+ * expression trees (chains of operators, Exprs built from Exprs) deeper
+ * than HL_MAX_DEPTH; the lowering refuses a definition deeper than
+ * HL_MAX_DEPTH once its inlined Funcs are substituted and its unrolled
+ * reductions expanded; a stage is split at most HL_MAX_SPLITS times. */
+#define HL_MAX_NESTING 200
+#define HL_MAX_DEPTH 1000
+#define HL_MAX_SPLITS 16
 
 const char *hb_name(HBinOp op);         /* "+", "min", ... */
 int hb_is_compare(HBinOp op);
@@ -192,6 +204,8 @@ HExpr *he_select(Arena *a, HExpr *c, HExpr *t, HExpr *f);
 HExpr *he_call(Arena *a, int callee, int is_image, HType t, HExpr **args, int nargs);
 /* A shallow copy (same children). */
 HExpr *he_copy(Arena *a, const HExpr *e);
+/* Sets e->depth from its children's, after they were replaced (a copy). */
+void he_set_depth(HExpr *e);
 /* The result type of op on operands of type t (comparisons give Bool, absd
  * and abs of signed types the unsigned type). */
 HType hb_result_type(HBinOp op, HType t);
@@ -316,9 +330,20 @@ typedef struct HTable {
 /* The value at idx, or NULL outside the box. */
 int64_t *htable_at(const HTable *t, const int64_t *idx);
 
+/* Checks input images (one per image, in declaration order; those the
+ * program does not read are skipped) against the regions r (hl_bounds)
+ * the program reads, for the interpreter, the lowered kernels and the
+ * buffer simulation alike: each must cover its region from 0 in every
+ * dimension; missing or extra dimensions of extent 1 are accepted and the
+ * image reshaped to its ImageParam's (a PGM, always 2-D, for a 1-D image).
+ * Errors name files[m], image m's file ("in.ppm: error: ..."), or with files
+ * NULL stand at the ImageParam in the program. 0 with errors in d. */
+int hli_check_inputs(const HProgram *p, const HRegions *r, Image *inputs, const char *const *files,
+		     __keep Diags *d);
+
 /* Runs the program on inputs (one per image, in declaration order; unused
- * images may be empty) and fills out (the output over its bounds, as 16-bit
- * values); 0 with errors in d. */
+ * images may be empty; checked by hli_check_inputs) and fills out (the
+ * output over its bounds, as 16-bit values); 0 with errors in d. */
 int hli_run(const HProgram *p, const Image *inputs, Image *out, __keep Diags *d);
 
 /* Realizes, over their regions, the Funcs with is_const set that the output

@@ -159,7 +159,21 @@ static HExpr *node(Arena *a, HExprKind k, HType t)
 	e->kind = k;
 	e->type = t;
 	e->sym = e->callee = e->rdom = -1;
+	e->depth = 1;
 	return e;
+}
+
+void he_set_depth(HExpr *e)
+{
+	int m = 0;
+	HExpr *const kids[3] = { e->a, e->b, e->c };
+	for (int i = 0; i < 3; i++)
+		if (kids[i] && kids[i]->depth > m)
+			m = kids[i]->depth;
+	for (int i = 0; i < e->nargs; i++)
+		if (e->args[i] && e->args[i]->depth > m)
+			m = e->args[i]->depth;
+	e->depth = m + 1;
 }
 
 HExpr *he_const(Arena *a, HType t, int64_t v)
@@ -182,6 +196,7 @@ HExpr *he_cast(Arena *a, HType t, HExpr *x)
 		return x;
 	HExpr *e = node(a, HE_CAST, t);
 	e->a = x;
+	he_set_depth(e);
 	return e;
 }
 
@@ -190,6 +205,7 @@ HExpr *he_un(Arena *a, HUnOp op, HType t, HExpr *x)
 	HExpr *e = node(a, HE_UN, t);
 	e->op = op;
 	e->a = x;
+	he_set_depth(e);
 	return e;
 }
 
@@ -199,6 +215,7 @@ HExpr *he_bin(Arena *a, HBinOp op, HType t, HExpr *x, HExpr *y)
 	e->op = op;
 	e->a = x;
 	e->b = y;
+	he_set_depth(e);
 	return e;
 }
 
@@ -208,6 +225,7 @@ HExpr *he_select(Arena *a, HExpr *c, HExpr *t, HExpr *f)
 	e->a = c;
 	e->b = t;
 	e->c = f;
+	he_set_depth(e);
 	return e;
 }
 
@@ -219,6 +237,7 @@ HExpr *he_call(Arena *a, int callee, int is_image, HType t, HExpr **args, int na
 	e->args = arena_alloc(a, sizeof *e->args * (size_t)(nargs ? nargs : 1));
 	memcpy(e->args, args, sizeof *args * (size_t)nargs);
 	e->nargs = nargs;
+	he_set_depth(e);
 	return e;
 }
 

@@ -147,26 +147,52 @@ static void realize(Interp *I, int f, const Interval *reg)
 	vec_foreach(&fn->defs, k) run_def(I, f, &fn->defs.data[k]);
 }
 
-static int check_inputs(const HProgram *p, const HRegions *r, const Image *inputs, Diags *d)
+/* "20 x 12 x 3": the extents of dims dimensions. */
+static void extents_str(char *buf, size_t n, int dims, const int64_t *ext)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (int i = 0; i < dims && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? " x " : "", (long long)ext[i]);
+}
+
+int hli_check_inputs(const HProgram *p, const HRegions *r, Image *inputs, const char *const *files, Diags *d)
 {
 	int ok = 1;
 	for (int m = 0; m < p->images.len; m++) {
 		const HImage *im = &p->images.data[m];
+		Image *in = &inputs[m];
 		if (!r->image_used[m])
 			continue;
-		if (inputs[m].dims != im->dims) {
-			diag_error(d, p->file, im->line, im->col, "the input image for '%s' has %d dimensions, not %d",
-				   im->name, inputs[m].dims, im->dims);
-			ok = 0;
+		int64_t need[4], have[4];
+		int fits = in->dims >= 1 && in->dims <= 4;
+		for (int i = 0; i < 4; i++) {
+			need[i] = i < im->dims ? r->image[m][i].hi + 1 : 1;
+			have[i] = i < in->dims ? in->extent[i] : 1;
+			fits = fits && have[i] >= need[i] && (i < im->dims || have[i] == 1);
+		}
+		if (fits) {
+			/* missing or extra dimensions of extent 1 (a PGM for a 1-D image) */
+			in->dims = im->dims;
+			for (int i = 0; i < 4; i++)
+				in->extent[i] = i < im->dims ? (int)have[i] : 0;
 			continue;
 		}
-		for (int i = 0; i < im->dims; i++)
-			if (r->image[m][i].hi >= inputs[m].extent[i]) {
-				diag_error(d, p->file, im->line, im->col,
-					   "the input image for '%s' is %d wide in dimension %d; the program reads it up to %lld",
-					   im->name, inputs[m].extent[i], i, (long long)r->image[m][i].hi);
-				ok = 0;
-			}
+		ok = 0;
+		char given[64], wanted[64];
+		extents_str(given, sizeof given, in->dims, have);
+		extents_str(wanted, sizeof wanted, im->dims, need);
+		const char *file = files ? files[m] : p->file;
+		int line = files ? 0 : im->line, col = files ? 0 : im->col;
+		if (in->dims != im->dims)
+			diag_error(d, file, line, col,
+				   "the image for '%s' is %s%s; the program reads '%s' as a %d-dimensional image of at "
+				   "least %s",
+				   im->name, given, in->dims == 3 ? " (3 channels)" : im->dims == 3 ? " (1 channel)" : "",
+				   im->name, im->dims, wanted);
+		else
+			diag_error(d, file, line, col, "the image for '%s' is %s; the program reads at least %s", im->name,
+				   given, wanted);
 	}
 	return ok;
 }
@@ -205,11 +231,14 @@ int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)
 	HRegions r;
 	if (!hl_bounds(p, &r, d))
 		return 0;
-	if (!check_inputs(p, &r, inputs, d)) {
+	Image *ins = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *ins);
+	memcpy(ins, inputs, sizeof *ins * (size_t)p->images.len);
+	if (!hli_check_inputs(p, &r, ins, NULL, d)) {
+		free(ins);
 		hl_bounds_free(&r);
 		return 0;
 	}
-	Interp I = { p, NULL, inputs, NULL };
+	Interp I = { p, NULL, ins, NULL };
 	I.funcs = xcalloc((size_t)(p->funcs.len ? p->funcs.len : 1), sizeof *I.funcs);
 	I.env = xcalloc((size_t)(p->syms.len ? p->syms.len : 1), sizeof *I.env);
 	for (int k = 0; k < r.norder; k++)
@@ -219,6 +248,7 @@ int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)
 		free(I.funcs[f].v);
 	free(I.funcs);
 	free(I.env);
+	free(ins);
 	hl_bounds_free(&r);
 	return ok;
 }

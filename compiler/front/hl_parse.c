@@ -625,6 +625,10 @@ static void check_program(Parser *P)
 		for (int k = 0; k < 2; k++) {
 			if (lv[k]->kind != LEVEL_AT)
 				continue;
+			/* compute_at alone sets the store level too: one error for both */
+			if (k == 1 && fn->compute.kind == LEVEL_AT && fn->store.line == fn->compute.line &&
+			    fn->store.col == fn->compute.col)
+				continue;
 			HFunc *g = &p->funcs.data[lv[k]->func];
 			if (!g->defined || hlp_dim_index(&g->defs.data[0].sched, lv[k]->var) < 0) {
 				P->failed = 0;
@@ -663,6 +667,7 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 		check_program(&P);
 	strmap_free(&P.names);
 	vec_free(&P.nm);
+	vec_free(&P.used);
 	hlx_free(&toks);
 	diags_flush(d);
 	if (diags_errors(d) > errors) {

@@ -34,6 +34,13 @@ typedef struct Name {
 	int64_t i;
 } Name;
 
+/* The first use of a Func in the definition of another: after it the Func
+ * cannot be given another definition (Halide's rule). */
+typedef struct FuncUse {
+	int by;                 /* the Func whose definition calls it, -1 if none yet */
+	int line, col;          /* the call */
+} FuncUse;
+
 typedef struct P {
 	HProgram *p;
 	Arena *a;
@@ -42,8 +49,10 @@ typedef struct P {
 	HTok *t;
 	int pos;
 	int failed;             /* the current statement has reported an error */
+	int nesting;            /* of the expression being parsed (HL_MAX_NESTING) */
 	StrMap names;
 	VEC(Name) nm;
+	VEC(FuncUse) used;      /* per Func */
 } Parser;
 
 /* No value (after an error). */

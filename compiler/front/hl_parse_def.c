@@ -18,7 +18,25 @@ int hlp_new_func(Parser *P, const char *name, int line, int col)
 	f.compute.func = f.store.func = f.compute.var = f.store.var = -1;
 	f.wrapper_of = f.wrapper_for = -1;
 	vec_push(&P->p->funcs, f);
+	FuncUse u = { -1, 0, 0 };
+	vec_push(&P->used, u);
 	return P->p->funcs.len - 1;
+}
+
+/* Records the Funcs other than f that e calls as used by f. */
+static void record_uses(Parser *P, int f, const HExpr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == HE_CALL && !e->is_image && e->callee != f && P->used.data[e->callee].by < 0) {
+		FuncUse u = { f, e->line, e->col };
+		P->used.data[e->callee] = u;
+	}
+	record_uses(P, f, e->a);
+	record_uses(P, f, e->b);
+	record_uses(P, f, e->c);
+	for (int i = 0; i < e->nargs; i++)
+		record_uses(P, f, e->args[i]);
 }
 
 static HDef *push_def(Parser *P, int f, HExpr **lhs, int n, HExpr *value, const HTok *t)
@@ -81,6 +99,10 @@ Val hlp_wrapper_of(Parser *P, Val v, const HTok *t, int for_func)
 	}
 	HExpr *call = he_call(P->a, v.k == V_IMAGE ? v.id : v.id, v.k == V_IMAGE, type, args, dims);
 	HDef *d = push_def(P, w, args, dims, call, t);
+	if (v.k == V_FUNC && P->used.data[v.id].by < 0) {
+		FuncUse u = { w, t->line, t->col };     /* as in Halide, a wrapper uses what it wraps */
+		P->used.data[v.id] = u;
+	}
 	for (int i = 0; i < dims; i++) {
 		vec_push(&d->sched.dims, wf->vars[i]);
 		vec_push(&d->sched.unrolled, 0);
@@ -336,12 +358,23 @@ void hlp_definition(Parser *P, int f, const HTok *ft)
 	if (P->failed || !hlp_expect(P, ";"))
 		return;
 	HFunc *fn = &P->p->funcs.data[f];
-	if (!fn->defined) {
-		if (k == 0)
-			pure_def(P, f, args, n, rhs, ft);
-		else if (implicit_pure(P, f, args, n, bops[k], rhs, ft))
-			update_def(P, f, args, n, bops[k], 1, rhs, ft, opt);
+	const FuncUse *u = &P->used.data[f];
+	if (fn->defined && u->by >= 0) {
+		hlp_err_tok(P, ft, "Func '%s' cannot be given another definition: '%s' already uses it (line %d)",
+			    fn->name, hlp_func_name(P, u->by), u->line);
 		return;
 	}
-	update_def(P, f, args, n, bops[k], k > 0, rhs, ft, opt);
+	int ok;
+	if (!fn->defined)
+		ok = k == 0 ? pure_def(P, f, args, n, rhs, ft)
+			    : implicit_pure(P, f, args, n, bops[k], rhs, ft) &&
+				      update_def(P, f, args, n, bops[k], 1, rhs, ft, opt);
+	else
+		ok = update_def(P, f, args, n, bops[k], k > 0, rhs, ft, opt);
+	if (ok) {
+		const HDef *d = &vec_last(&P->p->funcs.data[f].defs);
+		record_uses(P, f, d->value);
+		for (int i = 0; i < d->nlhs; i++)
+			record_uses(P, f, d->lhs[i]);
+	}
 }

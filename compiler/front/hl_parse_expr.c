@@ -144,6 +144,7 @@ static Val make_sum(Parser *P, Val v, const HTok *t)
 	s->rdom = rd[0];
 	s->a = e;
 	s->sym = s->callee = -1;
+	he_set_depth(s);
 	return hlp_vexpr(s, t->line, t->col);
 }
 
@@ -411,11 +412,41 @@ Val hlp_parse_postfix(Parser *P)
 	}
 }
 
+/* Enters one more level of nesting, the expression starting at the current
+ * token; 0 (an error there) beyond HL_MAX_NESTING. The caller leaves it
+ * (P->nesting--) whatever happens. */
+static int enter(Parser *P)
+{
+	if (++P->nesting <= HL_MAX_NESTING)
+		return 1;
+	hlp_err_tok(P, hlp_cur(P), "expressions nested deeper than %d levels", HL_MAX_NESTING);
+	return 0;
+}
+
+/* v, or an error at (line, col) if its tree is deeper than HL_MAX_DEPTH:
+ * a chain of operators, or Exprs built from Exprs. */
+static Val shallow(Parser *P, Val v, int line, int col)
+{
+	if (v.k == V_EXPR && v.e->depth > HL_MAX_DEPTH)
+		return hlp_err_at(P, line, col, "expression deeper than %d operations", HL_MAX_DEPTH);
+	return v;
+}
+
+static Val parse_unary(Parser *P);
+
+/* The operand of a unary operator, one level deeper. */
+static Val parse_operand(Parser *P)
+{
+	Val v = enter(P) ? parse_unary(P) : hlp_none;
+	P->nesting--;
+	return v;
+}
+
 static Val parse_unary(Parser *P)
 {
 	HTok *t = hlp_cur(P);
 	if (hlp_accept(P, "-") || hlp_accept(P, "+") || hlp_accept(P, "!") || hlp_accept(P, "~")) {
-		Val v = parse_unary(P);
+		Val v = parse_operand(P);
 		if (v.k == V_NONE)
 			return hlp_none;
 		if (hlx_is(t, "+"))
@@ -436,9 +467,10 @@ static Val parse_unary(Parser *P)
 				return hlp_err_tok(P, t, "operator '%s' on a boolean value", t->text);
 			e = he_un(P->a, hlx_is(t, "-") ? HU_NEG : HU_NOT, e->type, e);
 		}
-		return hlp_vexpr(he_fold(P->a, e), t->line, t->col);
+		return shallow(P, hlp_vexpr(he_fold(P->a, e), t->line, t->col), t->line, t->col);
 	}
-	return hlp_parse_postfix(P);
+	Val v = hlp_parse_postfix(P);
+	return shallow(P, v, v.line, v.col);
 }
 
 /* Binary levels, loosest first: each a list of (token, operator). */
@@ -477,17 +509,26 @@ static Val parse_level(Parser *P, int l)
 			return x;
 		HTok *t = hlp_next(P);
 		Val y = parse_level(P, l + 1);
-		x = hlp_binop(P, levels[l].op[found], x, y, t);
+		x = shallow(P, hlp_binop(P, levels[l].op[found], x, y, t), t->line, t->col);
 	}
 }
 
-Val hlp_parse_expr(Parser *P)
+static Val parse_expr(Parser *P)
 {
 	if (hlp_at(P, "?"))
 		return hlp_err_tok(P, hlp_cur(P), "the conditional operator is not supported: use select()");
 	Val v = parse_level(P, 0);
 	if (hlp_at(P, "?"))
 		return hlp_err_tok(P, hlp_cur(P), "the conditional operator is not supported: use select()");
+	return v;
+}
+
+/* An expression, one level deeper than where it stands (in parentheses, an
+ * argument). */
+Val hlp_parse_expr(Parser *P)
+{
+	Val v = enter(P) ? parse_expr(P) : hlp_none;
+	P->nesting--;
 	return v;
 }
 

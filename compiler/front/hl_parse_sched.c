@@ -75,6 +75,11 @@ static int do_split(Parser *P, HStageSched *s, int f, int def, Val *a, int64_t f
 	int i = find_dim(P, s, old, a[0], "split", f, def);
 	if (i < 0)
 		return 0;
+	if (s->splits.len >= HL_MAX_SPLITS) {
+		hlp_err_at(P, a[0].line, a[0].col, "split of '%s': %s is split %d times already, the most there can be",
+			   hl_sym_name(P->p, old), stage_name(P, f, def), HL_MAX_SPLITS);
+		return 0;
+	}
 	if (outer == inner || (outer != old && hlp_dim_index(s, outer) >= 0) || hlp_dim_index(s, inner) >= 0) {
 		hlp_err_at(P, a[1].line, a[1].col, "split of '%s': the new loop names must be fresh in %s",
 		       hl_sym_name(P->p, old), stage_name(P, f, def));

@@ -125,6 +125,7 @@ static HExpr *subst(Arena *a, const HExpr *e, const HSubst *s)
 		for (int i = 0; i < e->nargs; i++)
 			c->args[i] = subst(a, e->args[i], s);
 	}
+	he_set_depth(c);
 	return hs_simplify(a, c);
 }
 

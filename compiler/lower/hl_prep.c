@@ -65,6 +65,7 @@ static HExpr *fold_call(Arena *a, const HExpr *call, const HSubst *s)
 	c->args = arena_alloc(a, sizeof *c->args * (size_t)call->nargs);
 	for (int i = 0; i < call->nargs; i++)
 		c->args[i] = hs_subst(a, call->args[i], s);
+	he_set_depth(c);
 	HExpr *v = table_value(P, c);
 	return v ? v : c;
 }
@@ -102,14 +103,15 @@ static void add_term(HPrep *P, void *ctx, HExpr **vals)
 	Terms *t = ctx;
 	const HRDom *r = &P->p->rdoms.data[t->rd];
 	HSubst s = { r->sym, vals, r->ndims, NULL, NULL };
-	vec_push(&t->v, flat(P, hs_subst(P->p->arena, t->body, &s)));
+	if (!P->failed)
+		vec_push(&t->v, flat(P, hs_subst(P->p->arena, t->body, &s)));
 }
 
 static HExpr *expand_sum(HPrep *P, const HExpr *e)
 {
 	Terms t = { e->a, e->rdom, { 0 } };
 	for_each_point(P, e->rdom, add_term, &t);
-	HExpr *r = hs_balance_sum(P->p->arena, e->type, t.v.data, t.v.len);
+	HExpr *r = P->failed ? NULL : hs_balance_sum(P->p->arena, e->type, t.v.data, t.v.len);
 	vec_free(&t.v);
 	return r;
 }
@@ -124,7 +126,9 @@ static HExpr *flat_call(HPrep *P, const HExpr *e)
 	HExpr *c = he_copy(a, e);
 	c->args = arena_alloc(a, sizeof *c->args * (size_t)(e->nargs ? e->nargs : 1));
 	for (int i = 0; i < e->nargs; i++)
-		c->args[i] = flat(P, e->args[i]);
+		if (!(c->args[i] = flat(P, e->args[i])))
+			return NULL;
+	he_set_depth(c);
 	if (e->is_image || P->stored[e->callee])
 		return c;
 	if (P->is_const[e->callee]) {
@@ -142,12 +146,48 @@ static HExpr *flat_call(HPrep *P, const HExpr *e)
 	return hs_subst(a, body, &s);
 }
 
+/* The stored Func being flattened is too deep (once). */
+static void too_deep(HPrep *P)
+{
+	const HFunc *fn = &P->p->funcs.data[P->at_func];
+	const HDef *d = &fn->defs.data[P->at_def];
+	diag_error(P->d, P->p->file, d->line, d->col,
+		   "'%s' is deeper than %d operations once the Funcs it calls are inlined and its reductions "
+		   "unrolled: store some of those Funcs (compute_root or compute_at) or unroll less",
+		   fn->name, HL_MAX_DEPTH);
+	P->failed = 1;
+}
+
+static HExpr *flat_node(HPrep *P, const HExpr *e);
+
 /* e with inlined Funcs substituted, constant tables folded and sums
- * expanded; NULL after an error. */
+ * expanded; NULL after an error. The recursion (through the Funcs inlined
+ * into each other) and the result are bounded, so that neither this nor
+ * the later passes can run out of stack. */
 static HExpr *flat(HPrep *P, const HExpr *e)
 {
-	if (!e)
+	if (!e || P->failed)
 		return NULL;
+	if (++P->nesting > 4 * HL_MAX_DEPTH) {
+		P->nesting--;
+		too_deep(P);
+		return NULL;
+	}
+	HExpr *r = flat_node(P, e);
+	P->nesting--;
+	if (!r) {
+		P->failed = 1;
+		return NULL;
+	}
+	if (r->depth > HL_MAX_DEPTH) {
+		too_deep(P);
+		return NULL;
+	}
+	return r;
+}
+
+static HExpr *flat_node(HPrep *P, const HExpr *e)
+{
 	switch (e->kind) {
 	case HE_CONST:
 	case HE_VAR:
@@ -165,6 +205,7 @@ static HExpr *flat(HPrep *P, const HExpr *e)
 	c->c = e->c ? flat(P, e->c) : NULL;
 	if (!c->a || (e->b && !c->b) || (e->c && !c->c))
 		return NULL;
+	he_set_depth(c);
 	return hs_simplify(P->p->arena, c);
 }
 
@@ -222,6 +263,8 @@ static void fold_point(HPrep *P, void *ctx, HExpr **vals)
 	int rd = he_def_rdom(P->p, F->d);
 	const HRDom *r = &P->p->rdoms.data[rd];
 	HSubst s = { r->sym, vals, r->ndims, NULL, NULL };
+	if (P->failed)
+		return;
 	if (F->term) {
 		vec_push(&F->terms, flat(P, hs_subst(P->p->arena, F->term, &s)));
 		return;
@@ -248,6 +291,8 @@ static HExpr *fuse(HPrep *P, int f)
 	HExpr *acc = flat(P, fn->defs.data[0].value);
 	for (int k = 1; acc && k < fn->defs.len; k++) {
 		const HDef *d = &fn->defs.data[k];
+		if (f == P->at_func)
+			P->at_def = k;  /* an error is this update's */
 		Fold F = { f, fn, d, acc, NULL, { 0 } };
 		int rd = he_def_rdom(P->p, d);
 		if (rd < 0) {
@@ -259,6 +304,10 @@ static HExpr *fuse(HPrep *P, int f)
 		if (F.term && he_calls(F.term, f))
 			F.term = NULL;
 		for_each_point(P, rd, fold_point, &F);
+		if (P->failed) {
+			vec_free(&F.terms);
+			return NULL;
+		}
 		if (F.term) {
 			vec_push(&F.terms, acc);
 			acc = hs_balance_sum(P->p->arena, fn->type, F.terms.data, F.terms.len);
@@ -312,6 +361,8 @@ static HExpr *inline_def(HPrep *P, int g, const HExpr *at)
 static int flatten_stored(HPrep *P, int f)
 {
 	HFunc *fn = &P->p->funcs.data[f];
+	P->at_func = f;
+	P->at_def = 0;
 	if (fn->defs.len > 1 && updates_fusable(P, f, 1)) {
 		HExpr *v = fuse(P, f);
 		if (!v)
@@ -327,6 +378,7 @@ static int flatten_stored(HPrep *P, int f)
 	}
 	vec_foreach(&fn->defs, k) {
 		HDef *d = &fn->defs.data[k];
+		P->at_def = k;
 		HExpr *v = flat(P, d->value);
 		if (!v)
 			return 0;

@@ -37,10 +37,14 @@ typedef struct HPrep {
 	HExpr **inlined;        /* per Func: its single (fused) definition, when inlined */
 	char *inline_state;
 	Diags *d;
+	int failed;             /* an error was reported: every flattening stops */
+	int nesting;            /* of the flattening's recursion */
+	int at_func, at_def;    /* the stored Func and definition being flattened */
 } HPrep;
 
 /* Rewrites p's stored Funcs in place; 0 with errors in d (a reduction that
- * cannot be fused into an inlined Func, ...). */
+ * cannot be fused into an inlined Func, a definition deeper than
+ * HL_MAX_DEPTH once inlined and unrolled, ...). */
 int hp_prepare(HPrep *P, HProgram *p, __keep Diags *d);
 void hp_free(HPrep *P);
 /* Folds reads of constant tables at constant indices in e. */

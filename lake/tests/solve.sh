@@ -4,8 +4,9 @@
 # the registers replayed with `lake sim INFO --config REGS --cycles N`: every
 # requested operation must appear in the trace at its cycle with its address,
 # and no other operation on that port. Then the error contract (messages,
-# positions, exit status, nothing written) and byte-identical answers on a
-# rerun. LAKE=... picks the binary. Last line: "solve: N passed, M failed".
+# positions, exit status, nothing written), byte-identical answers on a
+# rerun, and the numeric options of sim, vectors and tb (out of range or not
+# numbers: exit status 2). LAKE=... picks the binary. Last line: "solve: N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/suite_lib.sh || exit 1
@@ -217,4 +218,35 @@ printf '01000000 00000000 # chain_id\n7f000000 00000001\n' >"$tmp/noreg.hex"
 check "sim: a write to no register is an error at its line" \
 	'! $lake sim "$tmp/dp32/dp32.info.yaml" --config "$tmp/noreg.hex" --cycles 1 >/dev/null 2>"$tmp/noreg.err" &&
 	 grep -q "noreg.hex:2:1: error: no configuration register at address 0x7f000000" "$tmp/noreg.err"'
+
+# numeric options of sim, vectors and tb: read whole and range-checked, exit
+# status 2 with exactly this message on stderr, nothing written
+# usage_error WHAT MESSAGE COMMAND...
+usage_error() {
+	local what=$1 msg=$2 status
+	shift 2
+	rm -rf "$tmp/opt"
+	timeout 20 "$@" >"$tmp/opt.out" 2>"$tmp/opt.err"
+	status=$?
+	if [ "$status" -eq 2 ] && [ "$(cat "$tmp/opt.err")" = "$msg" ] && [ ! -e "$tmp/opt" ]; then
+		pass "$what: $msg"
+	else
+		fail "$what: exit status $status, stderr: $(head -3 "$tmp/opt.err")"
+	fi
+}
+usage_error "sim --cycles with 20 digits" "lake: --cycles expects a number from 0 to 100000000, got '99999999999999999999'" \
+	$lake sim "$info" --config "$tmp/s1.regs" --cycles 99999999999999999999
+usage_error "vectors --cycles negative" "lake: --cycles expects a number from 0 to 100000000, got '-1'" \
+	$lake vectors "$info" --cycles -1 -o "$tmp/opt"
+usage_error "vectors --seed -1 (was read as 2^64 - 1)" "lake: --seed expects a number from 0 to 18446744073709551615, got '-1'" \
+	$lake vectors "$info" --cycles 5 --seed -1 -o "$tmp/opt"
+usage_error "vectors --seed past 64 bits" \
+	"lake: --seed expects a number from 0 to 18446744073709551615, got '18446744073709551616'" \
+	$lake vectors "$info" --cycles 5 --seed 18446744073709551616 -o "$tmp/opt"
+usage_error "tb --tiles past its range" "lake: --tiles expects a number from 1 to 16, got '17'" \
+	$lake tb "$info" --tiles 17 -o "$tmp/opt"
+usage_error "tb --tiles with a suffix" "lake: --tiles expects a number from 1 to 16, got '2x'" \
+	$lake tb "$info" --tiles 2x -o "$tmp/opt"
+check "vectors: the largest seed and a hex cycle count are read" \
+	'$lake vectors "$info" --cycles 0x10 --seed 18446744073709551615 -o "$tmp/big" -q && [ -s "$tmp/big/expected.trace" ]'
 suite_end "solve"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The verif tools themselves: bin/verif's usage and errors (a broken
-# design.yaml reported at its position), the connectivity generator under
-# ASan+UBSan giving byte-identical output to the optimized build (and twice
-# the same: deterministic), and the harness: its command errors
-# (file:line:col), a configuration read-back, and an expectation changed by
-# hand reported as exactly one mismatch at its line.
+# design.yaml reported at its position, a --seed not a number in range), the
+# connectivity generator under ASan+UBSan giving byte-identical output to the
+# optimized build (and twice the same: deterministic), and the harness: its
+# command errors (file:line:col), a configuration read-back, and an
+# expectation changed by hand reported as exactly one mismatch at its line.
 #   usage: verif/tests/tools.sh [DESIGN]   (default cgra_4x4; its model is built if needed)
 set -u
 cd "$(dirname "$0")/../.."
@@ -37,6 +37,18 @@ expect_error "a broken design.yaml is reported at its position" "$tmp/bad/design
 cp "rtl_out/$d/design.yaml" "$tmp/bad/design.yaml"
 sed -i '1,/^node/{/^node/s/^node 0 sb_in/node 0 sb_in 99/}' "$tmp/bad/routing.graph"
 expect_error "a broken routing.graph is reported at its position" "$tmp/bad/routing.graph:" $verif conn "$tmp/bad" -o "$tmp/x"
+
+# numeric options: the whole value a number in range, else exit status 2
+for v in 1e5 -1 18446744073709551616 ''; do
+	$verif conn "rtl_out/$d" -o "$tmp/seed" --seed "$v" >/dev/null 2>"$tmp/err"
+	status=$?
+	want="verif: --seed expects a number from 0 to 18446744073709551615, got '$v'"
+	if [ "$status" -eq 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -e "$tmp/seed" ]; then
+		pass "verif conn --seed '$v': $want"
+	else
+		fail "verif conn --seed '$v': exit status $status, $(head -3 "$tmp/err")"
+	fi
+done
 
 # ---- the generator: sanitizers, determinism ----
 if $verif conn "rtl_out/$d" -o "$tmp/a" -q >"$tmp/a.log" && $san conn "rtl_out/$d" -o "$tmp/b" -q >"$tmp/b.log" 2>"$tmp/b.err"; then
