@@ -12,8 +12,9 @@
 #                                       eval "$(scripts/slurm-local.sh env)"
 #
 # Everything lives in build/slurm/: slurm.conf, the daemons' state, spool, logs
-# and pid files, and munge/ (munged's key, socket, pid, log and seed, given by
-# its options). Nothing is written under /etc: the system's default
+# and pid files, and munge/ (munged's key, pid, log and seed, given by its
+# options), but munged's socket, in /run/cgra-munge-<hash of this checkout's
+# path>/. Nothing is written under /etc: the system's default
 # /etc/slurm/slurm.conf may be a site's, so srun finds this cluster through
 # SLURM_CONF=<root>/build/slurm/slurm.conf, which `env` prints; the munge
 # socket is named in slurm.conf (AuthInfo), so clients need nothing else.
@@ -27,7 +28,11 @@ root=$PWD
 dir=$root/build/slurm
 conf=$dir/slurm.conf
 mdir=$dir/munge
-msock=$mdir/munge.socket
+# munged wants every folder above its socket searchable by all, which a
+# clone in a private folder (mktemp -d) is not: the socket lives in /run,
+# in a folder named after this checkout, so two checkouts do not share it.
+msockdir=/run/cgra-munge-$(printf '%s' "$root" | sha1sum | cut -c1-12)
+msock=$msockdir/munge.socket
 export SLURM_CONF=$conf
 
 say() { echo "slurm-local: $*"; }
@@ -125,8 +130,8 @@ EOF
 # munged 0.5.15 takes every path as an option and runs as root without --force
 start_munged() {
 	running munged >/dev/null && return 0
-	mkdir -p "$mdir"
-	chmod 0755 "$mdir"
+	mkdir -p "$mdir" "$msockdir"
+	chmod 0755 "$mdir" "$msockdir"
 	[ -f "$mdir/munge.key" ] || mungekey --create --keyfile="$mdir/munge.key"
 	munged --key-file="$mdir/munge.key" --socket="$msock" \
 		--pid-file="$mdir/munged.pid" --log-file="$mdir/munged.log" --seed-file="$mdir/munged.seed"
@@ -191,6 +196,7 @@ down() {
 	# munged last: the Slurm daemons may still sign messages on their way out
 	stop slurmctld slurmd
 	stop munged
+	rmdir "$msockdir" 2>/dev/null || true
 	say "down"
 }
 
