@@ -93,7 +93,7 @@ model_np = $(patsubst %,build/verilator/%-noprobes/vsim,$(1))
 all: deps
 	@$(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory summary
-	@$(MAKE) --no-print-directory -k $(foreach a,$(APPS),$(call app_out,$(a))/sim.ok); \
+	@$(MAKE) --no-print-directory -s -k $(foreach a,$(APPS),$(call app_out,$(a))/sim.ok); \
 	bash scripts/app.sh --table --sim $(DESIGN) $(APPS)
 
 deps:
