@@ -21,14 +21,21 @@ typedef struct Spec {
 	Arena *arena;
 } Spec;
 
-static void set(Spec *sp, const char *path, const char *value)
+/* The index of the override at path, or -1. */
+static int find(const Spec *sp, const char *path)
 {
 	for (int i = 0; i < sp->nov; i++)
-		if (strcmp(sp->ov[i].path, path) == 0) {
-			sp->ov[i].value = value;
-			return;
-		}
-	if (ALWAYS(sp->nov < 32))
+		if (strcmp(sp->ov[i].path, path) == 0)
+			return i;
+	return -1;
+}
+
+static void set(Spec *sp, const char *path, const char *value)
+{
+	int i = find(sp, path);
+	if (i >= 0)
+		sp->ov[i].value = value;
+	else if (ALWAYS(sp->nov < 32))
 		sp->ov[sp->nov++] = (Override){ path, value };
 }
 
@@ -145,21 +152,14 @@ static void missing(FILE *f, const Spec *sp, const YNode *m, const char *path, i
 	}
 }
 
-static const Override *find(const Spec *sp, const char *path)
-{
-	for (int i = 0; i < sp->nov; i++)
-		if (strcmp(sp->ov[i].path, path) == 0)
-			return &sp->ov[i];
-	return NULL;
-}
-
 /* The pairs of map m at path; block: one per line (the top level). */
 static void pairs(FILE *f, const Spec *sp, const YNode *m, const char *path, int block)
 {
 	int first = 1;
 	for (int i = 0; i < m->len; i++) {
 		const char *p = child_path(sp->arena, path, m->keys[i]->value);
-		const Override *o = find(sp, p);
+		int k = find(sp, p);
+		const Override *o = k >= 0 ? &sp->ov[k] : NULL;
 		if (o && !o->value)
 			continue;
 		fputs(block || first ? "" : ", ", f);

@@ -56,17 +56,29 @@ static int knob_of(const YNode *n, int *width, Diags *d)
 	return -1;
 }
 
-/* A core spec named by a knob: NAME is folder/NAME.yaml, anything with a
+/* The length of s without its ".yaml" ending, if it has one. */
+static size_t stem_len(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 5 && strcmp(s + n - 5, ".yaml") == 0 ? n - 5 : n;
+}
+
+/* path as written in file: relative to file's folder unless absolute. */
+static const char *beside(const Sweep *s, const char *file, const char *path)
+{
+	const char *slash = strrchr(file, '/');
+	if (path[0] == '/' || !slash)
+		return path;
+	return arena_printf(s->arena, "%.*s/%s", (int)(slash - file), file, path);
+}
+
+/* A spec named in the sweep file: NAME is folder/NAME.yaml, anything with a
  * '/' or ending in .yaml a path relative to the sweep file's folder. */
 static const char *core_path(const Sweep *s, const char *value, const char *folder)
 {
-	size_t n = strlen(value);
-	if (!strchr(value, '/') && !(n > 5 && strcmp(value + n - 5, ".yaml") == 0))
+	if (!strchr(value, '/') && stem_len(value) == strlen(value))
 		return arena_printf(s->arena, "%s/%s.yaml", folder, value);
-	const char *slash = strrchr(s->file, '/');
-	if (value[0] == '/' || !slash)
-		return value;
-	return arena_printf(s->arena, "%.*s/%s", (int)(slash - s->file), s->file, value);
+	return beside(s, s->file, value);
 }
 
 /* Checks one value of a knob; 1 if it is one the knob takes. */
@@ -137,9 +149,7 @@ static void name_part(StrBuf *b, const char *knob, const char *value)
 {
 	const char *base = strrchr(value, '/');
 	base = base ? base + 1 : value;
-	size_t n = strlen(base);
-	if (n > 5 && strcmp(base + n - 5, ".yaml") == 0)
-		n -= 5;
+	size_t n = stem_len(base);
 	sb_printf(b, "%s%s_", b->len ? "-" : "", knob);
 	for (size_t i = 0; i < n; i++) {
 		char c = base[i];
@@ -376,9 +386,7 @@ static int read_base(Sweep *s, const YNode *n, Diags *d)
 	}
 	if (!ynode_expect(n, YN_SCALAR, "base: a design of canal/specs/ or a path to an interconnect spec", d))
 		return 0;
-	size_t len = strlen(n->value);
-	s->base_path = strchr(n->value, '/') || (len > 5 && strcmp(n->value + len - 5, ".yaml") == 0)
-		? core_path(s, n->value, NULL) : arena_printf(s->arena, "canal/specs/%s.yaml", n->value);
+	s->base_path = core_path(s, n->value, "canal/specs");
 	if (!*n->value || access(s->base_path, R_OK) != 0) {
 		ynode_error(d, n, "no interconnect spec '%s' (a design of canal/specs/ or a path)", s->base_path);
 		return 0;
@@ -409,10 +417,7 @@ const char *dse_point_spec_file(const Sweep *s, const Point *p, KnobKind k)
 	const YNode *n = ymap_get(ymap_get(ymap_get(s->base->root, "cores"), k == KNOB_PE ? "pe" : "mem"), "spec");
 	if (!n || n->kind != YN_SCALAR)
 		return NULL;
-	const char *slash = strrchr(s->base_path, '/');
-	if (n->value[0] == '/' || !slash)
-		return n->value;
-	return arena_printf(s->arena, "%.*s/%s", (int)(slash - s->base_path), s->base_path, n->value);
+	return beside(s, s->base_path, n->value);
 }
 
 /* A MEM spec needs its columns, and the columns a MEM spec: the first
@@ -454,8 +459,7 @@ Sweep *dse_sweep_load(const char *path, Diags *d)
 	s->file = arena_strdup(s->arena, path);
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
-	size_t n = strlen(base);
-	s->name = arena_strndup(s->arena, base, n > 5 && strcmp(base + n - 5, ".yaml") == 0 ? n - 5 : n);
+	s->name = arena_strndup(s->arena, base, stem_len(base));
 	int ok = ydoc_read(path, NULL, NULL, "a sweep: a mapping with base, points or cross", read_root, s, &s->doc, d);
 	if (ok && !util_is_identifier(s->name)) {
 		diag_error(d, path, 1, 1, "the sweep's name '%s' (its file name) must be an identifier", s->name);
