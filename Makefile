@@ -178,8 +178,8 @@ print-TESTS:
 # What each group needs: designs and Verilator models (design, model and
 # model_np above), each built once and shared.
 TEST_DESIGNS := cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint cgra_8x8 cgra_12x12 cgra_16x8_mac_dp \
-                cgra_8x8_mac_dp
-TEST_MODELS  := $(call model,cgra_8x8) $(call model_np,cgra_12x12 cgra_16x8_mac_dp) \
+                cgra_8x8_mac_dp cgra_6x5_noreg cgra_4x4_nomem
+TEST_MODELS  := $(call model,cgra_8x8) $(call model_np,cgra_12x12 cgra_16x8_mac_dp cgra_6x5_noreg cgra_4x4_nomem) \
                 build/verilator/cgra_4x4-trace/vsim $(call model,cgra_4x4 cgra_4x4_disjoint cgra_4x4_wilton) \
                 $(call model_np,cgra_4x4)
 
@@ -194,7 +194,7 @@ test-verif:      bin/verif build/san/bin/verif $(call model,cgra_8x8 cgra_4x4_di
                  $(call model_np,cgra_4x4) build/verilator/cgra_4x4-trace/vsim
 test-compiler:   bin/cgrac build/san/bin/cgrac $(call design,cgra_4x4 cgra_8x8_mac_dp)
 test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
-                 $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4)
+                 $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem)
 test-e2e-san:    build/san/bin/cgrac bin/verif $(call model_np,cgra_16x8_mac_dp cgra_4x4)
 test-halide:     bin/halide_run bin/appref bin/cgrac
 test-docs:       bin/peak bin/lake bin/canal bin/cgrac bin/dse $(call design,cgra_4x4)

@@ -34,6 +34,7 @@ typedef struct Flow {
 	double seconds[FS_COUNT];
 	double t0;
 	int round;              /* of register feedback, from 1 */
+	int pipeline;           /* pipelining on: asked for, unless lowered */
 	Collateral c;
 	int has_c;
 	LProgram L;
@@ -195,7 +196,7 @@ static int cover_run(Flow *F)
 
 static int pipeline_run(Flow *F)
 {
-	cm_pipeline(&F->cm, F->fl->pipeline);
+	cm_pipeline(&F->cm, F->pipeline);
 	return 1;
 }
 
@@ -222,7 +223,7 @@ static int ubuf_run(Flow *F)
 		g->kernels.data[k].nodes.data[i].kind == DN_ROM;
 	progress(F, "%d unified buffers on %s: %d MEM tiles (%d before shift registers), %lld registers, %d ROM "
 		    "reads, latency %lld cycles, %d schedule round%s, %.3f s\n",
-		 F->u.bufs.len, F->c.mem->name, F->m.tiles, F->m.naive_tiles, (long long)F->m.regs, (int)rom,
+		 F->u.bufs.len, F->c.mem ? F->c.mem->name : "no memory tile", F->m.tiles, F->m.naive_tiles, (long long)F->m.regs, (int)rom,
 		 (long long)(F->u.last_out - F->u.first_in), F->m.iterations, F->m.iterations == 1 ? "" : "s",
 		 util_now() - t0);
 	return 1;
@@ -266,6 +267,21 @@ static int mapped_run(Flow *F)
 		F->be = be_new(F->p->file, &F->c, &F->bo);
 	}
 	return be_netlist(F->be, &F->u, &F->m, &F->cm, F->d);
+}
+
+/* Lowered pipelining: when the routing network has no registers, the
+ * netlist holds the pipeline's in PEs (delay cells); if they do not fit the
+ * array, the walk resumes at pipelining with it off, trading the clock
+ * (longer combinational paths) for the PEs. */
+static int mapped_asks(Flow *F)
+{
+	int over = be_pe_overflow(F->be), delays = be_delay_cells(F->be);
+	if (!F->pipeline || !over || !delays)
+		return 0;
+	progress(F, "%d delay PE%s for the pipeline registers the interconnect lacks leave %d PE%s too many: "
+		    "pipelining lowered (off)\n", delays, delays == 1 ? "" : "s", over, over == 1 ? "" : "s");
+	F->pipeline = 0;
+	return 1;
 }
 
 static int mapped_emit(Flow *F)
@@ -345,8 +361,9 @@ static const Stage stages[FS_COUNT] = {
 		      "<app>.mem); --sim-buffers runs them",
 		      FS_UBUF, ubuf_run, ubuf_emit, ubuf_exec, ubuf_files },
 	[FS_MAPPED] = { "mapped", "backend/", "the PE instructions, the buffers",
-			"the netlist of PE, MEM and IO cells (<app>.mapped.json)", FS_MAPPED, mapped_run,
-			mapped_emit },
+			"the netlist of PE, MEM and IO cells (<app>.mapped.json); delay PEs for registers the "
+			"interconnect lacks, pipelining lowered when they do not fit",
+			FS_MAPPED, mapped_run, mapped_emit, NULL, NULL, mapped_asks, FS_PIPELINE },
 	[FS_PLACE] = { "place", "backend/", "the netlist, design.yaml",
 		       "a tile for every cell (<app>.place); long connections ask for registers: pipeline to place "
 		       "again",
@@ -448,6 +465,7 @@ int flow_run(HProgram *p, const FlowRequest *r, Diags *d)
 	F.p = p, F.r = r, F.fl = r->flags, F.d = d;
 	F.t0 = util_now();
 	F.round = 1;
+	F.pipeline = F.fl->pipeline;
 	int ok = 1;
 	for (int s = 0; ok && s <= (int)r->goal; s++) {
 		const Stage *st = &stages[s];

@@ -101,6 +101,8 @@ group_compiler() {
 group_e2e() {
 	suite "end to end: applications compiled, placed, routed and co-simulated bit-exact under Verilator" \
 		bash compiler/tests/e2e.sh
+	suite "legal chips: no switch-box registers (retiming, delay PEs, lowered pipelining), no MEM tile, a PE without input registers" \
+		bash compiler/tests/legal.sh
 }
 
 group_e2e-san() {

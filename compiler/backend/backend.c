@@ -71,7 +71,7 @@ int be_node_of(const Backend *B, int cell, const char *port)
 double be_cell_delay(const Backend *B, int cell)
 {
 	const NlCell *c = &B->nl.cells.data[cell];
-	return c->kind == NL_PE ? B->cm->insts.data[c->inst].rule->cost : 0;
+	return c->kind == NL_PE ? c->rule->cost : 0;
 }
 
 /* ---- netlist ---- */
@@ -83,7 +83,17 @@ static int load_interconnect(Backend *B, Diags *d)
 	B->cfg = B->g ? configmap_load(cp, d) : NULL;
 	free(gp);
 	free(cp);
+	for (int v = 0; B->g && v < B->g->nnodes; v++)
+		if (!strcmp(B->g->nodes[v].kind, "reg") && B->g->nodes[v].width >= 1 && B->g->nodes[v].width <= 64)
+			B->reg_widths |= (uint64_t)1 << (B->g->nodes[v].width - 1);
 	return B->g && B->cfg;
+}
+
+/* 1 if the routes of net i can hold pipeline registers. */
+static int route_registers(const Backend *B, int i)
+{
+	int w = B->nl.nets.data[i].width;
+	return w >= 1 && w <= 64 && B->reg_widths >> (w - 1) & 1;
 }
 
 int be_netlist(Backend *B, const UbProgram *u, const UbMap *m, const CMap *cm, Diags *d)
@@ -95,7 +105,25 @@ int be_netlist(Backend *B, const UbProgram *u, const UbMap *m, const CMap *cm, D
 	B->latency = u->last_out - u->first_in;
 	B->last_cycle = u->last_out;
 	B->has_netlist = 1;
-	return nl_build(&B->nl, u, m, cm, B->c, B->o->pack, d);
+	if (!nl_build(&B->nl, u, m, cm, B->c, B->o->pack, d))
+		return 0;
+	if (!B->reg_widths)
+		nl_retime_inputs(&B->nl, cm->pe, B->o->pack);
+	return nl_delay_cells(&B->nl, cm->pe, B->reg_widths, B->app, d);
+}
+
+int be_delay_cells(const Backend *B)
+{
+	return B->nl.delays;
+}
+
+int be_pe_overflow(const Backend *B)
+{
+	int tiles = 0;
+	for (int y = 0; y < B->c->rows; y++)
+		for (int x = 0; x < B->c->cols; x++)
+			tiles += B->c->tiles[y][x] == 'P';
+	return B->nl.pes > tiles ? B->nl.pes - tiles : 0;
 }
 
 /* ---- placement ---- */
@@ -130,7 +158,8 @@ static void unpack_long_routes(Backend *B)
 	vec_foreach(&n->nets, i) vec_foreach(&n->nets.data[i].sinks, k)
 	{
 		const NlSink *s = &n->nets.data[i].sinks.data[k];
-		if (s->packed && s->regs < regs_needed(sink_distance(n, i, k), B->o->hop_limit))
+		if (s->packed && route_registers(B, i) &&
+		    s->regs < regs_needed(sink_distance(n, i, k), B->o->hop_limit))
 			nl_unpack(n, B->cm, i, k);
 	}
 }
@@ -192,7 +221,7 @@ int be_register_requests(const Backend *B, RegRequests *r)
 	{
 		const NlSink *s = &n->nets.data[i].sinks.data[k];
 		int need = regs_needed(sink_distance(n, i, k), H);
-		if (s->demand == NL_FIXED || need <= s->regs)
+		if (s->demand == NL_FIXED || need <= s->regs || !route_registers(B, i))
 			continue;
 		asked++;
 		RegRequest q = { REG_PE_INPUT, s->index, 0 };

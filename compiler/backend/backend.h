@@ -163,8 +163,16 @@ void be_free(__take Backend *B);
 /* The netlist of u's statements mapped by m and cm (cm's registers after
  * pipelining; __keep, they must outlive the stages that follow). Replaces
  * the previous round's netlist, placement and routes; reads routing.graph
- * and config.map the first time. 0 with errors in d. */
+ * and config.map the first time. When the graph has no pipeline registers
+ * at all, the registers are first retimed onto the PEs' input registers;
+ * those a net of a width without them still needs become delay cells.
+ * 0 with errors in d. */
 int be_netlist(Backend *B, const UbProgram *u, const UbMap *m, const CMap *cm, __keep Diags *d);
+/* The netlist's delay cells: PEs holding the registers its routes cannot
+ * (netlist.h, nl_delay_cells). */
+int be_delay_cells(const Backend *B);
+/* PE cells beyond the array's PE tiles, 0 if they fit. */
+int be_pe_overflow(const Backend *B);
 /* Places the netlist (the same netlist and seed, the same placement); a
  * register packed into a PE input whose route would then be too long for
  * the hop limit goes back onto the route. 0 with an error in d when the

@@ -19,6 +19,7 @@ struct Backend {
 	const BeOptions *o;
 	RGraph *g;              /* routing.graph, read once */
 	ConfigMap *cfg;         /* config.map, read once */
+	uint64_t reg_widths;    /* bit w - 1: the graph has w-bit pipeline registers */
 	/* this round's */
 	const UbProgram *u;
 	const UbMap *m;

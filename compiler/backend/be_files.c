@@ -124,6 +124,7 @@ static void write_report(const void *arg, FILE *f)
 	fprintf(f, "# Written by cgrac: what %s uses of %s and how long each stage took.\n", B->base, B->g->design);
 	fprintf(f, "app: %s\ndesign: %s\npes: %d\nmems: %d\nios: %d\nregisters: %d\npacked_registers: %d\n", B->base,
 		B->g->design, B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used + B->nl.packed, B->nl.packed);
+	fprintf(f, "delay_pes: %d\npipelined: %s\n", B->nl.delays, B->cm->pipelined ? "true" : "false");
 	fprintf(f, "tracks: { 16: %d, 1: %d }\n", B->rr.tracks16, B->rr.tracks1);
 	fprintf(f, "critical_path_ns: %.3f\ncritical_path: \"%s\"\nclock_mhz: %.1f\n", B->crit, B->crit_path,
 		B->crit > 0 ? 1000.0 / B->crit : 0.0);

@@ -36,7 +36,7 @@ static int sta_pass(Backend *B, Sta *S)
 		const NlNet *net = &n->nets.data[i];
 		const RtRoute *r = &B->rr.routes[i];
 		const NlCell *dc = &n->cells.data[net->cell];
-		if (dc->kind == NL_PE && B->cm->insts.data[dc->inst].constant)
+		if (dc->kind == NL_PE && dc->inst >= 0 && B->cm->insts.data[dc->inst].constant)
 			continue;       /* a constant's value never changes: no path to time */
 		S->at[B->rnets[i].source] = S->arr[net->cell];
 		for (int e = 0; e < r->nedges; e++) {
@@ -61,7 +61,7 @@ static int sta_pass(Backend *B, Sta *S)
 	}
 	vec_foreach(&n->cells, c) if (n->cells.data[c].kind == NL_PE)
 	{
-		double t = S->in_arr[c] + B->cm->insts.data[n->cells.data[c].inst].rule->cost;
+		double t = S->in_arr[c] + n->cells.data[c].rule->cost;
 		if (t > S->arr[c] + 1e-12) {
 			S->arr[c] = t;
 			changed = 1;

@@ -166,10 +166,8 @@ static NlSink *connect(Builder *B, Drv d, int cell, const char *port, int extra,
 	return &net->sinks.data[net->sinks.len - 1];
 }
 
-/* The rule input of instance i that PE input j carries, or -1. */
-static int rule_input(const CMap *cm, int i, int j)
+int nl_rule_input(const PeRule *r, int j)
 {
-	const PeRule *r = cm->insts.data[i].rule;
 	for (int k = 0; k < r->ninputs; k++)
 		if (r->inputs[k].index == j)
 			return k;
@@ -180,8 +178,9 @@ static int rule_input(const CMap *cm, int i, int j)
  * register. */
 static int can_pack(const CMap *cm, int i, int j)
 {
-	int k = rule_input(cm, i, j);
-	return k >= 0 && cm->insts.data[i].rule->registered[k].nsets > 0;
+	const PeRule *r = cm->insts.data[i].rule;
+	int k = nl_rule_input(r, j);
+	return k >= 0 && r->registered[k].nsets > 0;
 }
 
 /* Packing: the last register before PE input j of instance i becomes the
@@ -258,6 +257,8 @@ static void pe_cells(Builder *B)
 		const CmInst *in = &B->cm->insts.data[i];
 		int c = add_cell(n, NL_PE, arena_printf(n->arena, "pe%d_%s", i, in->rule->ir));
 		n->cells.data[c].inst = i;
+		n->cells.data[c].rule = in->rule;
+		n->cells.data[c].word = in->word;
 		n->pe_of_inst[i] = c;
 		n->pes++;
 	}
@@ -382,10 +383,9 @@ void nl_unpack(Netlist *n, const CMap *cm, int i, int k)
 void nl_pe_word(const Netlist *n, const CMap *cm, int cell, uint64_t *word)
 {
 	const NlCell *c = &n->cells.data[cell];
-	const CmInst *in = &cm->insts.data[c->inst];
-	memcpy(word, in->word, (size_t)BITS_WORDS(cm->pe->inst_width) * sizeof *word);
+	memcpy(word, c->word, (size_t)BITS_WORDS(cm->pe->inst_width) * sizeof *word);
 	for (int j = 0; j < cm->pe->ninputs; j++)
-		if (c->late >> j & 1 && !peinfo_register_input(cm->pe, in->rule, rule_input(cm, c->inst, j), word))
+		if (c->late >> j & 1 && !peinfo_register_input(cm->pe, c->rule, nl_rule_input(c->rule, j), word))
 			ICE("PE input %d of %s is late but its rule has no input register", j, c->name);
 }
 

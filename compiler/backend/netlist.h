@@ -24,7 +24,9 @@ typedef enum { NL_PE, NL_MEM, NL_IO } NlKind;
 typedef struct NlCell {
 	NlKind kind;
 	char name[40];
-	int inst;               /* NL_PE: the compute-mapping instance */
+	int inst;               /* NL_PE: the compute-mapping instance, or -1 for a delay cell */
+	const PeRule *rule;     /* NL_PE: its rule */
+	const uint64_t *word;   /* NL_PE: its instruction, constants in, inputs read directly */
 	unsigned late;          /* NL_PE: bit j: PE input j is read through its input register */
 	int bank, tile;         /* NL_MEM: the bank and the tile of its chain (bank -1: a table) */
 	int rom;                /* NL_MEM holding a table (CMap.roms), or -1 */
@@ -60,6 +62,7 @@ typedef struct Netlist {
 	VEC(NlNet) nets;
 	int pes, mems, ios;
 	int packed;             /* registers packed into PE inputs */
+	int delays;             /* delay cells among the PEs (nl_delay_cells) */
 	int *io_of_stmt;        /* per statement: its IO cell, or -1 */
 	int *mem_of_bank;       /* per bank: the cell of its first tile (tiles follow) */
 	int *pe_of_inst;        /* per compute-mapping instance: its cell */
@@ -72,12 +75,27 @@ typedef struct Netlist {
  * with pack. 0 with an error in d (a value that no port drives). */
 int nl_build(Netlist *n, const UbProgram *u, const UbMap *m, const CMap *cm, const Collateral *c, int pack,
 	     __keep Diags *d);
+/* Retiming onto the PEs' input registers (delay.c): moves registers
+ * through PEs (memories and IOs keep their timing) while that lowers the
+ * registers left beyond what each PE input's own register holds (packing
+ * them there when pack); returns how many fewer are left. */
+int nl_retime_inputs(Netlist *n, const PeInfo *pe, int pack);
+/* Registers as cells (delay.c): every net whose width w has no pipeline
+ * registers in the routing graph (bit w - 1 of reg_widths clear) and whose
+ * sinks ask for some gets a chain of delay cells, PEs running a rule of pe
+ * that passes its input through the PE's input register; each such sink
+ * reads the cell as many cycles late as it asked, with no register on its
+ * route. 0 with an error in d naming the net, the sink and what it lacks
+ * when pe has no such rule for w. */
+int nl_delay_cells(Netlist *n, const PeInfo *pe, uint64_t reg_widths, const char *app, __keep Diags *d);
 /* Moves the packed register of sink k of net i back onto its route. */
 void nl_unpack(Netlist *n, const CMap *cm, int i, int k);
 /* The instruction of PE cell c (its rule's, inputs read late per c->late):
  * BITS_WORDS(inst_width) words into word. */
 void nl_pe_word(const Netlist *n, const CMap *cm, int cell, uint64_t *word);
 void nl_free(Netlist *n);
+/* The input of rule r that PE input j carries, or -1. */
+int nl_rule_input(const PeRule *r, int j);
 /* Cells, and nets with their sinks and register counts, for people. */
 void nl_print(const Netlist *n, FILE *f);
 

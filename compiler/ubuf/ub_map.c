@@ -462,20 +462,65 @@ static void count(const UbProgram *u, UbMap *m)
 	}
 }
 
+/* A design without memory tiles: every read port must be a wire or a
+ * register chain off a write port (a constant distance below the register
+ * limit); the buffers that need more are named in the error. */
+static int map_without_memory(UbProgram *u, UbMap *m, const LProgram *L, Diags *d)
+{
+	m->sr_max = SR_MAX_DEFAULT;
+	if (!ub_schedule(u, INT64_MAX / 4, d))
+		return 0;
+	VEC(char) names = { 0 };
+	int need = 0;
+	vec_foreach(&u->bufs, bi) {
+		const UbBuffer *b = &u->bufs.data[bi];
+		int mem = 0;
+		vec_foreach(&b->ports, k) {
+			const UbPort *p = &u->ports.data[b->ports.data[k]];
+			mem |= !p->write && !(is_sr(p) && p->dmin < m->sr_max);
+		}
+		if (!mem)
+			continue;
+		const char *sep = need++ ? ", " : "";
+		for (const char *t = sep; *t; t++)
+			vec_push(&names, *t);
+		for (const char *t = b->name; *t; t++)
+			vec_push(&names, *t);
+	}
+	vec_push(&names, 0);
+	if (need)
+		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "the application needs %d line buffer%s (%s: values read "
+			    "%d or more cycles after they are written, or not in the order written) and the design "
+			    "has no MEM tile", need, need == 1 ? "" : "s", names.data, m->sr_max);
+	vec_free(&names);
+	if (need)
+		return 0;
+	m->src = xcalloc((size_t)u->ports.len + 1, sizeof *m->src);
+	vec_foreach(&u->ports, pi) {
+		const UbPort *p = &u->ports.data[pi];
+		if (!p->write)
+			m->src[pi] = (UbSource){ UB_SRC_WRITE, p->src, -1, -1, p->dmin };
+	}
+	m->iterations = 1;
+	count(u, m);
+	return 1;
+}
+
 int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c, const int *latency,
 	     Diags *d)
 {
 	memset(m, 0, sizeof *m);
-	if (!c->mem) {
-		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "the design has no memory tile");
-		return 0;
-	}
 	double t0 = util_now();
-	Mapper M = { u, m, c->mem, c->mem_smt2, d, c->mem->units[0].fetch, 0 };
-	if (!ub_extract(u, L, g, M.fetch, d))
+	if (!ub_extract(u, L, g, c->mem ? c->mem->units[0].fetch : 1, d))
 		return 0;
 	vec_foreach(&u->stmts, s) if (latency && u->stmts.data[s].kernel) u->stmts.data[s].latency =
 	    latency[u->stmts.data[s].kernel - g->kernels.data];
+	if (!c->mem) {
+		int ok = map_without_memory(u, m, L, d);
+		m->seconds = util_now() - t0;
+		return ok;
+	}
+	Mapper M = { u, m, c->mem, c->mem_smt2, d, c->mem->units[0].fetch, 0 };
 	int min_delay = um_min_delay(c->mem);
 	m->sr_max = min_delay > SR_MAX_DEFAULT ? min_delay : SR_MAX_DEFAULT;
 	m->src = xcalloc((size_t)u->ports.len + 1, sizeof *m->src);
@@ -525,7 +570,7 @@ static void print_source(const UbProgram *u, const UbMap *m, int pi, FILE *f)
 void ub_map_print(const UbProgram *u, const UbMap *m, const MemInfo *mi, FILE *f)
 {
 	fprintf(f, "# buffer mapping of %s on %s: %d memory tiles, %lld registers (register chains up to %d)\n",
-		u->L->p->file, mi->name, m->tiles, (long long)m->regs, m->sr_max - 1);
+		u->L->p->file, mi ? mi->name : "no memory tile", m->tiles, (long long)m->regs, m->sr_max - 1);
 	vec_foreach(&u->bufs, bi) {
 		const UbBuffer *b = &u->bufs.data[bi];
 		fprintf(f, "buffer %s:\n", b->name);

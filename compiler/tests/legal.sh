@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Legal chips the default family does not cover, compiled and co-simulated
+# under Verilator bit for bit against the reference interpreter:
+#   - cgra_6x5_noreg (Wilton, 3 tracks, no switch-box registers): brighten_blur
+#     pipelined with its registers retimed onto PE input registers and the rest
+#     in delay PEs; gaussian, whose pipelined netlist does not fit, with
+#     pipelining lowered (said on stderr and in the report); blur3 unpipelined;
+#     without register packing, the registers have nowhere but delay PEs;
+#   - cgra_4x4_nomem (no MEM tile): a pointwise and a register-chain
+#     application map; one that needs a line buffer is refused naming it,
+#     nothing written;
+#   - a PE without input registers (peak/specs/tiny.yaml) on a chip without
+#     switch-box registers: a register the application needs is refused
+#     naming the net, the sink and what the chip lacks.
+#   usage: compiler/tests/legal.sh   (CGRAC=... picks the binary)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. scripts/suite_lib.sh
+suite_tmp
+cgrac=${CGRAC:-bin/cgrac}
+t=compiler/tests/legal
+
+# golden HL DIR: the input and the reference interpreter's output in DIR.
+golden() {
+	local a
+	a=$(basename "$1" .hl)
+	mkdir -p "$2"
+	$cgrac "$1" -q --gen-input -o "$2/$a.input.pgm" && $cgrac "$1" -q --run "$2/$a.input.pgm" -o "$2/golden.pgm"
+}
+
+# run DESIGN HL [OPTION...]: compiled into $tmp/DESIGN/APP (stderr in
+# compile.log) and co-simulated; one check each.
+run() {
+	local d=$1 hl=$2 a o
+	shift 2
+	a=$(basename "$hl" .hl)
+	o=$tmp/$d/$a
+	if ! golden "$hl" "$o" || ! $cgrac "$hl" --design "rtl_out/$d" -o "$o" "$@" >/dev/null 2>"$o/compile.log"; then
+		fail "$a on $d: not compiled: $(grep -m1 error: "$o/compile.log")"
+		return 1
+	fi
+	pass "$a on $d $*: compiled ($(sed -n 's/^pes: //p' "$o/$a.report.yaml") PEs, $(sed -n 's/^delay_pes: //p' "$o/$a.report.yaml") delay PEs)"
+	if APP_DIR=$o bash verif/sim.sh "$d" "$a" >"$o/sim.log" 2>&1; then
+		pass "$a on $d $*: bit-exact under Verilator"
+	else
+		fail "$a on $d $*: co-simulation: $(tail -n 1 "$o/sim.log")"
+	fi
+}
+
+field() { sed -n "s/^$1: //p" "$tmp/$2/$3/$3.report.yaml"; }
+
+for d in cgra_6x5_noreg cgra_4x4_nomem; do
+	suite_design "$d" "$tmp/$d.log" || fail "$d: not generated: $(tail -n 1 "$tmp/$d.log")"
+done
+
+# ---- no switch-box registers
+d=cgra_6x5_noreg
+grep -q '^reg ' "rtl_out/$d/routing.graph" && fail "$d has reg nodes" || pass "$d: no pipeline register in routing.graph"
+if run $d apps/brighten_blur/brighten_blur.hl; then
+	[ "$(field delay_pes $d brighten_blur)" -gt 0 ] && [ "$(field pipelined $d brighten_blur)" = true ] &&
+		pass "brighten_blur: pipelined, with delay PEs" || fail "brighten_blur: delay PEs or pipelining wrong"
+fi
+if run $d apps/gaussian/gaussian.hl; then
+	[ "$(field pipelined $d gaussian)" = false ] && grep -q 'pipelining lowered (off)' "$tmp/$d/gaussian/compile.log" &&
+		pass "gaussian: pipelining lowered, said on stderr and in the report" ||
+		fail "gaussian: pipelining not lowered as it should be"
+	[ "$(field delay_pes $d gaussian)" = 0 ] && pass "gaussian: its tap registers retimed onto PE inputs" ||
+		fail "gaussian: delay PEs left ($(field delay_pes $d gaussian))"
+fi
+if run $d $t/blur3.hl --no-pipeline; then
+	[ "$(field delay_pes $d blur3)" = 0 ] && pass "blur3: both tap registers retimed onto PE inputs" ||
+		fail "blur3: $(field delay_pes $d blur3) delay PEs left"
+fi
+if run $d $t/blur3.hl --no-register-packing --no-pipeline; then
+	[ "$(field packed_registers $d blur3)" = 2 ] && [ "$(field delay_pes $d blur3)" = 2 ] &&
+		pass "blur3 without packing: its two registers are delay PEs (their own input registers)" ||
+		fail "blur3 without packing: $(field delay_pes $d blur3) delay PEs, $(field packed_registers $d blur3) packed"
+fi
+
+# ---- no MEM tile
+d=cgra_4x4_nomem
+run $d $t/bright.hl
+run $d $t/blur3.hl
+mkdir -p "$tmp/nomem"
+if $cgrac $t/blur2d.hl --design rtl_out/$d -o "$tmp/nomem" 2>"$tmp/err"; then
+	fail "blur2d on $d: compiled without a line buffer"
+else
+	grep -q 'error: the application needs 1 line buffer (input: .*) and the design has no MEM tile' "$tmp/err" &&
+		pass "blur2d on $d: refused, the line buffer named" || fail "blur2d on $d: $(grep -m1 error "$tmp/err")"
+	[ -z "$(ls -A "$tmp/nomem")" ] && pass "blur2d on $d: nothing written" || fail "blur2d on $d: files written"
+fi
+
+# ---- a PE without input registers on a chip without switch-box registers
+mkdir -p "$tmp/tiny"
+cat >"$tmp/tiny/spec.yaml" <<EOF
+interconnect: tiny_noreg
+array: { cols: 3, rows: 3 }
+cores:
+  pe: { spec: $PWD/peak/specs/tiny.yaml }
+io: { side: north }
+tracks: { 16: 2, 1: 1 }
+EOF
+if bin/peak peak/specs/tiny.yaml -o "$tmp/tiny" -q $(printf -- '--ir %s ' peak/ir/*.yaml) && bin/canal "$tmp/tiny/spec.yaml" -o "$tmp/tiny" -q; then
+	mkdir -p "$tmp/tiny/out"
+	if $cgrac $t/and2.hl --design "$tmp/tiny" -o "$tmp/tiny/out" 2>"$tmp/err"; then
+		fail "and2 on tiny_noreg: compiled without any register"
+	else
+		grep -q "error: net 'io0.io2f_16' needs 1 register before pe[0-9]*_and.[A-Z] and the design has none for it: its 16-bit routing network has no pipeline registers, and no rule of the PE tiny passes a 16-bit value through the PE's input register" "$tmp/err" &&
+			pass "and2 on tiny_noreg: refused, the net and what it lacks named" ||
+			fail "and2 on tiny_noreg: $(grep -m1 error "$tmp/err")"
+		[ -z "$(ls -A "$tmp/tiny/out")" ] && pass "and2 on tiny_noreg: nothing written" ||
+			fail "and2 on tiny_noreg: files written"
+	fi
+else
+	fail "tiny_noreg: not generated"
+fi
+
+suite_end "legal chips"
