@@ -158,6 +158,12 @@ static int dfg_run(Flow *F)
 	F->has_c = 1;
 	if (!coll_load(F->r->design, &F->c, F->d))
 		return 0;
+	if (F->c.mem && F->c.mem->word != F->c.word) {
+		diag_error(F->d, F->p->file, 0, 0, "the design's PE %s computes on %d-bit words and its memory tile %s "
+			   "stores %d-bit words: the compiler needs one word width for both", F->c.pe, F->c.word,
+			   F->c.mem->name, F->c.mem->word);
+		return 0;
+	}
 	double t0 = util_now();
 	int ok = dfg_build(&F->g, &F->L, &F->c, F->d);
 	if (ok)

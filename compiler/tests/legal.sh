@@ -11,7 +11,8 @@
 #     nothing written;
 #   - a PE without input registers (peak/specs/tiny.yaml) on a chip without
 #     switch-box registers: a register the application needs is refused
-#     naming the net, the sink and what the chip lacks.
+#     naming the net, the sink and what the chip lacks;
+#   - a 32-bit PE beside a 16-bit memory tile: refused naming both widths.
 #   usage: compiler/tests/legal.sh   (CGRAC=... picks the binary)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -113,6 +114,32 @@ if bin/peak peak/specs/tiny.yaml -o "$tmp/tiny" -q $(printf -- '--ir %s ' peak/i
 	fi
 else
 	fail "tiny_noreg: not generated"
+fi
+
+# ---- a 32-bit PE beside the 16-bit memory tile
+mkdir -p "$tmp/w32"
+sed 's/Data: bits(16)/Data: bits(32)/; s/^pe: pe_lite/pe: pe_w32/' peak/specs/pe_lite.yaml >"$tmp/w32/pe_w32.yaml"
+cat >"$tmp/w32/spec.yaml" <<EOF
+interconnect: w32
+array: { cols: 4, rows: 2 }
+cores:
+  pe: { spec: $tmp/w32/pe_w32.yaml }
+  mem: { spec: $PWD/lake/specs/pub.yaml, columns: { every: 4, first: 3 } }
+io: { side: north }
+tracks: { 32: 2, 16: 2, 1: 1 }
+registers: { switchbox_outputs: true }
+EOF
+if bin/peak "$tmp/w32/pe_w32.yaml" -o "$tmp/w32" -q $(printf -- '--ir %s ' peak/ir/*.yaml) && bin/lake lake/specs/pub.yaml -o "$tmp/w32" -q &&
+	bin/canal "$tmp/w32/spec.yaml" -o "$tmp/w32" -q; then
+	mkdir -p "$tmp/w32/out"
+	if $cgrac apps/upsample/upsample.hl --design "$tmp/w32" -o "$tmp/w32/out" 2>"$tmp/err"; then
+		fail "upsample on w32: compiled across two word widths"
+	else
+		grep -q "error: the design's PE pe_w32 computes on 32-bit words and its memory tile pub stores 16-bit words: the compiler needs one word width for both" "$tmp/err" &&
+			pass "upsample on w32: refused, both word widths named" || fail "upsample on w32: $(grep -m1 error "$tmp/err")"
+	fi
+else
+	fail "w32: not generated"
 fi
 
 suite_end "legal chips"
