@@ -75,18 +75,6 @@ typedef struct Opts {
 	CgracFlags flags;
 } Opts;
 
-/* A number in [lo, hi] for option `opt`, or -1 with a message. */
-static long number_arg(const char *opt, const char *s, long lo, long hi)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*s == 0 || *end || v < lo || v > hi) {
-		fprintf(stderr, "cgrac: %s %s: expected a number from %ld to %ld\n", opt, s, lo, hi);
-		return -1;
-	}
-	return v;
-}
-
 static int parse_opts(int argc, char **argv, Opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -119,12 +107,7 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			o->lowered = !strcmp(a, "--run-lowered") ? 1 : !strcmp(a, "--sim-buffers") ? 2 : 0;
 			o->run = argv[++i];
 		} else if (!strcmp(a, "--seed") && more) {
-			char *end;
-			o->seed = strtol(argv[++i], &end, 10);
-			if (*end || o->seed < 0) {
-				fprintf(stderr, "cgrac: --seed %s: expected a number\n", argv[i]);
-				return 0;
-			}
+			o->seed = (long)util_option_number("cgrac", a, argv[++i], 0, INT64_MAX);
 		} else if (!strcmp(a, "--range") && more) {
 			if (sscanf(argv[++i], "%d:%d", &o->range_lo, &o->range_hi) != 2 || o->range_lo < 0 ||
 			    o->range_hi > 65535 || o->range_lo > o->range_hi) {
@@ -138,15 +121,9 @@ static int parse_opts(int argc, char **argv, Opts *o)
 		} else if (!strcmp(a, "--no-register-packing")) {
 			o->flags.pack = 0;
 		} else if (!strcmp(a, "--hop-limit") && more) {
-			long v = number_arg(a, argv[++i], 0, 1000);
-			if (v < 0)
-				return 0;
-			o->flags.hop_limit = (int)v;
+			o->flags.hop_limit = (int)util_option_number("cgrac", a, argv[++i], 0, 1000);
 		} else if (!strcmp(a, "--place-seed") && more) {
-			long v = number_arg(a, argv[++i], 0, 2147483647L);
-			if (v < 0)
-				return 0;
-			o->flags.place_seed = (uint64_t)v;
+			o->flags.place_seed = util_option_number("cgrac", a, argv[++i], 0, 2147483647L);
 		} else if (!strcmp(a, "--check")) {
 			o->check = 1;
 		} else if (!strcmp(a, "-q")) {

@@ -10,6 +10,8 @@
 #    too small) for --run, --run-lowered and --sim-buffers: one error naming
 #    the image file, exit status 1, nothing written; a 1-D program reading a
 #    PGM gives the same image through all three;
+#  - numeric options (--seed, --hop-limit, --place-seed): a number in range,
+#    the whole string, else exit status 2;
 #  - -o: the whole flow without it is a usage error (exit status 2); --check
 #    and --emit, which print, need none;
 #  - a folder given as the application or as an image: "Is a directory";
@@ -279,5 +281,13 @@ stream_to_accelerator(input);
 EOF
 once "compute_at a loop that does not exist (its store level too)" \
 	"$tmp/at.hl:6:17: error: compute_at of 'g': 'z' is not a loop of f.s0" "$tmp/at.hl" --check
+
+# ---- numeric options: the whole string, in range, whatever its length (exit status 2)
+refused "--seed of 23 digits" 2 "cgrac: --seed expects a number from 0 to 9223372036854775807, got '99999999999999999999999'" \
+	apps/gaussian/gaussian.hl --gen-input --seed 99999999999999999999999 -o "$out.pgm"
+refused "--hop-limit with a suffix" 2 "cgrac: --hop-limit expects a number from 0 to 1000, got '2x'" \
+	apps/gaussian/gaussian.hl --design $design --hop-limit 2x -o "$out"
+refused "--place-seed of 2^31" 2 "cgrac: --place-seed expects a number from 0 to 2147483647, got '2147483648'" \
+	apps/gaussian/gaussian.hl --design $design --place-seed 2147483648 -o "$out"
 
 suite_end "cgrac command line"
