@@ -27,6 +27,13 @@ typedef struct CanalEdit {
 	int line, col;
 } CanalEdit;
 
+/* Every `every`-th column or row from `first`: index i matches when
+ * i >= first and (i - first) % every == 0. every 0 is no pattern given,
+ * which matches every index. */
+typedef struct CanalPattern {
+	int every, first;
+} CanalPattern;
+
 typedef struct CanalSpec {
 	const char *name;
 	int name_line, name_col;
@@ -35,7 +42,7 @@ typedef struct CanalSpec {
 	const char *pe_spec, *mem_spec;   /* paths as written (relative to the spec's folder) */
 	const char *pe_path, *mem_path;   /* resolved */
 	int pe_line, pe_col, mem_line, mem_col;
-	int mem_every, mem_first;
+	CanalPattern mem_cols;            /* the columns of memory tiles */
 	int has_mem;
 	int nwidths;
 	int width[CANAL_MAX_WIDTHS];      /* in the order given */
@@ -45,6 +52,7 @@ typedef struct CanalSpec {
 	int cb_tracks[CANAL_MAX_TRACKS];  /* else these */
 	int ncb_tracks;
 	int sb_registers;
+	CanalPattern reg_cols, reg_rows;  /* the tiles with those registers */
 	CanalEdit *edits;
 	int nedits;
 } CanalSpec;
@@ -90,8 +98,13 @@ typedef struct CanalGraph {
 	int nnodes, capnodes;
 } CanalGraph;
 
+/* 1 if column or row i is one of pattern p's. */
+int canal_pattern_match(const CanalPattern *p, int i);
 /* The kind of tile at (x, y). */
 CanalTileKind canal_tile_kind(const CanalSpec *s, int x, int y);
+/* 1 if the switch-box outputs of tile (x, y) have registers: x matches
+ * reg_cols and y reg_rows; the IO row (y 0) follows reg_cols alone. */
+int canal_tile_registers(const CanalSpec *s, int x, int y);
 const CoreInfo *canal_tile_core(const CanalGraph *g, int x, int y);
 
 /* Builds the graph by its passes; NULL (errors in d, at the spec's edits)

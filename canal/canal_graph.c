@@ -72,13 +72,26 @@ int canal_find(const CanalGraph *g, const char *name)
 
 /* ---- the array ---- */
 
+int canal_pattern_match(const CanalPattern *p, int i)
+{
+	return p->every == 0 || (i >= p->first && (i - p->first) % p->every == 0);
+}
+
 CanalTileKind canal_tile_kind(const CanalSpec *s, int x, int y)
 {
 	if (y == 0)
 		return TILE_IO;
-	if (s->has_mem && x >= s->mem_first && (x - s->mem_first) % s->mem_every == 0)
+	if (s->has_mem && canal_pattern_match(&s->mem_cols, x))
 		return TILE_MEM;
 	return TILE_PE;
+}
+
+/* The IO row follows the columns alone: the rows pattern is over core rows,
+ * and an IO tile's registers pipeline the column it feeds. */
+int canal_tile_registers(const CanalSpec *s, int x, int y)
+{
+	return s->sb_registers && canal_pattern_match(&s->reg_cols, x) &&
+	       (y == 0 || canal_pattern_match(&s->reg_rows, y));
 }
 
 const CoreInfo *canal_tile_core(const CanalGraph *g, int x, int y)
@@ -199,7 +212,8 @@ static int driver(const CanalGraph *g, int sb_out)
 	return sb_out;
 }
 
-/* Pass 4: a bypassable register after every switch-box multiplexer. */
+/* Pass 4: a bypassable register after every switch-box multiplexer of the
+ * tiles the spec's registers pattern picks (all of them without one). */
 static void pass_registers(CanalGraph *g, const Layout *lay)
 {
 	const CanalSpec *s = g->spec;
@@ -209,7 +223,7 @@ static void pass_registers(CanalGraph *g, const Layout *lay)
 	int n = g->nnodes;
 	for (int id = 0; id < n; id++) {
 		const CanalNode c = g->nodes[id];
-		if (c.kind != CN_SB_OUT)
+		if (c.kind != CN_SB_OUT || !canal_tile_registers(s, c.x, c.y))
 			continue;
 		int reg = add_node(g, CN_REG, c.width, c.x, c.y, c.side, c.track,
 				   track_name(g, "reg", c.width, c.x, c.y, c.side, c.track, ""));

@@ -114,6 +114,13 @@ static long chip_edges(const CanalGraph *g)
 	return edges;
 }
 
+/* A registers pattern in the summary of a spec, if it has one. */
+static void print_pattern(const char *join, const char *what, const CanalPattern *p)
+{
+	if (p->every)
+		printf("%s every %d %s from %d", join, p->every, what, p->first);
+}
+
 static int check_one(const char *path, const char *cores)
 {
 	Diags *d = diags_new(stderr);
@@ -129,10 +136,12 @@ static int check_one(const char *path, const char *cores)
 	}
 	const CanalSpec *s = c.f->spec;
 	printf("%s: interconnect %s: %d x %d tiles and a row of IO, MEM every %d columns from %d, %d "
-	       "networks, %s switch boxes%s", path, s->name, s->cols, s->rows, s->has_mem ? s->mem_every : 0,
-	       s->has_mem ? s->mem_first : 0, s->nwidths,
+	       "networks, %s switch boxes%s", path, s->name, s->cols, s->rows, s->has_mem ? s->mem_cols.every : 0,
+	       s->has_mem ? s->mem_cols.first : 0, s->nwidths,
 	       (const char *[]){ "disjoint", "wilton", "imran" }[s->topology],
 	       s->sb_registers ? " with output registers" : "");
+	print_pattern("", "columns", &s->reg_cols);
+	print_pattern(s->reg_cols.every ? " and" : "", "rows", &s->reg_rows);
 	if (c.g)
 		printf("; %d nodes, %ld edges", c.g->nnodes, chip_edges(c.g));
 	printf("\n");

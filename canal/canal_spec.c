@@ -16,6 +16,42 @@ typedef struct Reader {
 	Diags *d;
 } Reader;
 
+/* ---- patterns of columns and rows ---- */
+
+/* How a pattern is read: its key (columns or rows, which messages use as the
+ * plural), its noun in messages, whether it picks rows, the default of
+ * every, and whether first must be below every (a registers pattern names
+ * each phase once; MEM columns may start anywhere in the array). */
+typedef struct PatternKind {
+	const char *key, *noun;
+	int rows;
+	int every;
+	int first_below_every;
+} PatternKind;
+
+/* A pattern { every, first } of the array's columns or of its rows of tiles
+ * (row 0 the IO row): every 1 to 255, first 0 to 255 (or below every) and a
+ * column or row of the array, each error at its value. */
+static void read_pattern(Reader *r, const YNode *n, const PatternKind *k, CanalPattern *p)
+{
+	static const char *const keys[] = { "every", "first", NULL };
+	const CanalSpec *s = r->s;
+	int size = k->rows ? s->rows : s->cols, last = k->rows ? s->rows : s->cols - 1;
+	if (!ynode_expect(n, YN_MAP, arena_printf(r->arena, "%s: { every, first }", k->key), r->d))
+		return;
+	ymap_check_keys(n, keys, k->key, r->d);
+	const YNode *first = ymap_get(n, "first");
+	p->every = k->every;   /* kept when every is wrong, so that nothing divides by 0 */
+	int every_ok = yread_int(r->d, ymap_get(n, "every"), "every", 1, CANAL_MAX_DIM, k->every, &p->every);
+	if (!yread_int(r->d, first, "first", 0, CANAL_MAX_DIM, 0, &p->first))
+		return;
+	if (k->first_below_every && every_ok && p->first >= p->every)
+		ynode_error(r->d, first, "first %d is out of range (0 to %d, below every)", p->first, p->every - 1);
+	else if (size > 0 && p->first > last)
+		ynode_error(r->d, first ? first : n, "%s %d is outside the array (%s 0 to %d)", k->noun, p->first,
+			    k->key, last);
+}
+
 /* ---- cores ---- */
 
 /* A core spec path, relative to the folder of the interconnect spec; the
@@ -46,7 +82,7 @@ static void read_cores(Reader *r, const YNode *n)
 {
 	static const char *const keys[] = { "pe", "mem", NULL };
 	static const char *const mem_keys[] = { "spec", "columns", NULL };
-	static const char *const col_keys[] = { "every", "first", NULL };
+	static const PatternKind mem_columns = { "columns", "MEM column", 0, 4, 0 };
 	CanalSpec *s = r->s;
 	if (!ynode_expect(n, YN_MAP, "cores { pe: { spec }, mem: { spec, columns } }", r->d))
 		return;
@@ -66,14 +102,7 @@ static void read_cores(Reader *r, const YNode *n)
 		ynode_error(r->d, mem, "the mem core needs 'columns: { every, first }'");
 		return;
 	}
-	if (!ynode_expect(cols, YN_MAP, "columns: { every, first }", r->d))
-		return;
-	ymap_check_keys(cols, col_keys, "columns", r->d);
-	yread_int(r->d, ymap_get(cols, "every"), "every", 1, CANAL_MAX_DIM, 4, &s->mem_every);
-	if (yread_int(r->d, ymap_get(cols, "first"), "first", 0, CANAL_MAX_DIM, 0, &s->mem_first) &&
-	    s->cols > 0 && s->mem_first >= s->cols)
-		ynode_error(r->d, ymap_get(cols, "first") ? ymap_get(cols, "first") : cols,
-			   "MEM column %d is outside the array (columns 0 to %d)", s->mem_first, s->cols - 1);
+	read_pattern(r, cols, &mem_columns, &s->mem_cols);
 }
 
 /* ---- routing ---- */
@@ -154,6 +183,32 @@ static void read_edits(Reader *r, const YNode *n)
 		}
 		s->edits[s->nedits++] = (CanalEdit){ strcmp(op, "add") == 0, arena_strdup(r->arena, pair->items[0]->value),
 						     arena_strdup(r->arena, pair->items[1]->value), e->line, e->col };
+	}
+}
+
+/* ---- registers ---- */
+
+/* registers: { switchbox_outputs, columns, rows }. The patterns pick the
+ * tiles whose switch-box outputs get registers, so they need those on. */
+static void read_registers(Reader *r, const YNode *n)
+{
+	static const char *const keys[] = { "switchbox_outputs", "columns", "rows", NULL };
+	static const PatternKind kinds[] = { { "columns", "register column", 0, 1, 1 },
+					     { "rows", "register row", 1, 1, 1 } };
+	CanalSpec *s = r->s;
+	CanalPattern *pattern[] = { &s->reg_cols, &s->reg_rows };
+	if (!ynode_expect(n, YN_MAP, "registers { switchbox_outputs, columns, rows }", r->d))
+		return;
+	ymap_check_keys(n, keys, "registers", r->d);
+	int known = yread_bool(r->d, ymap_get(n, "switchbox_outputs"), "switchbox_outputs", &s->sb_registers);
+	for (int i = 0; i < 2; i++) {
+		const YNode *p = ymap_get(n, kinds[i].key);
+		if (!p)
+			continue;
+		if (known && !s->sb_registers)
+			ynode_error(r->d, p, "'%s' needs 'switchbox_outputs: true': it picks the tiles whose switch-box "
+				    "outputs have registers", kinds[i].key);
+		read_pattern(r, p, &kinds[i], pattern[i]);
 	}
 }
 
@@ -271,7 +326,6 @@ static void read_root(void *ctx, const YNode *root)
 	static const char *const keys[] = { "interconnect", "array", "cores", "io", "tracks", "switchbox",
 					    "connection_box", "registers", "edits", NULL };
 	static const char *const topologies[] = { "disjoint", "wilton", "imran", NULL };
-	static const char *const reg_keys[] = { "switchbox_outputs", NULL };
 	Reader *r = ctx;
 	CanalSpec *s = r->s;
 	ymap_check_keys(root, keys, "an interconnect spec", r->d);
@@ -305,10 +359,8 @@ static void read_root(void *ctx, const YNode *root)
 		read_cb(r, n);
 		check_cb_tracks(r, n);
 	}
-	if ((n = ymap_get(root, "registers")) && ynode_expect(n, YN_MAP, "registers { switchbox_outputs }", r->d)) {
-		ymap_check_keys(n, reg_keys, "registers", r->d);
-		yread_bool(r->d, ymap_get(n, "switchbox_outputs"), "switchbox_outputs", &s->sb_registers);
-	}
+	if ((n = ymap_get(root, "registers")))
+		read_registers(r, n);
 	if ((n = ymap_get(root, "edits")))
 		read_edits(r, n);
 }

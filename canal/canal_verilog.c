@@ -6,12 +6,12 @@
  * node is a register on clk, cleared by rst. Tiles whose structure (nodes,
  * internal edges, fields relative to the tile) is identical share one module
  * named by kind, <design>_io_tile, _pe_tile, _mem_tile (then _2, _3, ... when
- * edits make tiles of one kind differ). A tile module is two instances: its
- * interconnect <design>_<kind>_ic (switch and connection boxes, pipeline
- * registers, the interconnect's configuration registers (feature 0x80) and,
- * for a PE, the registers inst0.. of the instruction, with the read-back) and
- * its core (the PE or memory module; a memory takes the bus itself for
- * features below 0x80). Every node of a tile is thus a signal of the tile
+ * edits or a registers pattern make tiles of one kind differ). A tile module
+ * is two instances: its interconnect <design>_<kind>_ic (switch and
+ * connection boxes, pipeline registers, the interconnect's configuration
+ * registers (feature 0x80) and, for a PE, the registers inst0.. of the
+ * instruction, with the read-back) and its core (the PE or memory module; a
+ * memory takes the bus itself for features below 0x80). Every node of a tile is thus a signal of the tile
  * module named by its local name, visible from outside even when a simulator
  * compiles the interconnect and core modules separately (Verilator's
  * hierarchical mode). The tile's ports: an input per switch-box input (or per

@@ -5,7 +5,9 @@
 # newer; make test-canal makes it first), check that canal writes the same cgra.v
 # twice and one module per kind of tile (IO, PE, MEM), and that
 # `verilator --lint-only -Wall` is clean on cgra.v with the cores' Verilog;
-# then build the last design with Verilator (C++ at -O0) and report the time.
+# with cgra_4x4, the same for it with switch-box registers on every second
+# column only (pattern below); then build the last design with Verilator
+# (C++ at -O0) and report the time.
 #   usage: canal/tests/lint.sh [--no-build] [DESIGN...]
 set -u
 cd "$(dirname "$0")/../.."
@@ -50,8 +52,47 @@ check() {
 	fi
 }
 
+# The registers pattern: cgra_4x4 with registers on every second column from
+# 1 (on cgra_4x4's cores): in routing.graph a reg node after each switch-box
+# output of exactly the tiles of columns 1 and 3 (the IO row's included: it
+# follows the columns) and none elsewhere; an IO and a PE module with and
+# without them; the same cgra.v twice; lint -Wall clean.
+pattern() {
+	local d=reg_cols out=$tmp/reg_cols bad mods files
+	mkdir -p "$out/again"
+	cp rtl_out/cgra_4x4/*.info.yaml rtl_out/cgra_4x4/*.v "$out/" && cp "$out"/*.info.yaml "$out/again/"
+	sed -e "s/^interconnect: .*/interconnect: $d/" -e "s#\.\./\.\./#$PWD/#" \
+		-e 's/^registers: .*/registers: { switchbox_outputs: true, columns: { every: 2, first: 1 } }/' \
+		canal/specs/cgra_4x4.yaml >"$out/$d.yaml"
+	if ! bin/canal "$out/$d.yaml" -o "$out" -q || ! bin/canal "$out/$d.yaml" -o "$out/again" -q; then
+		fail "$d: canal refuses columns: { every: 2, first: 1 }"; return 1
+	fi
+	bad=$(awk '$1 == "node" && ($3 == "sb_out" || $3 == "reg") { n[$5 " " $6 " " $3]++; t[$5 " " $6] = $5 }
+		END { for (k in t) { tiles++; bad += n[k " reg"] != (t[k] % 2 == 1 ? n[k " sb_out"] : 0) }
+			print bad + 0 "/" tiles + 0 }' \
+		"$out/routing.graph")
+	if [ "$bad" = 0/20 ] && [ "$(grep -c '^node [0-9]* reg ' "$out/routing.graph")" = $((10 * 16)) ]; then
+		pass "$d: reg nodes on every switch-box output of columns 1 and 3 (IO row included), none elsewhere"
+	else
+		fail "$d: reg nodes on the wrong tiles of routing.graph ($bad tiles differ)"
+	fi
+	mods=$(sed -n 's/^module \(.*_tile[_0-9]*\) (.*/\1/p' "$out/cgra.v" | tr '\n' ' ' | sed 's/ $//')
+	if [ "$mods" = "${d}_io_tile ${d}_io_tile_2 ${d}_pe_tile ${d}_pe_tile_2 ${d}_mem_tile" ] &&
+		cmp -s "$out/cgra.v" "$out/again/cgra.v"; then
+		pass "$d: a tile module with and one without registers, the same cgra.v twice ($mods)"
+	else
+		fail "$d: tile modules '$mods' (expected IO and PE with and without registers, MEM), or cgra.v differs"
+	fi
+	mapfile -t files < <(verilog "$out")
+	if verilator --lint-only -Wall --top-module "$d" "${files[@]}" >"$tmp/$d.lint.log" 2>&1; then
+		pass "$d: verilator --lint-only -Wall is clean"
+	else
+		grep -m10 -E '^%' "$tmp/$d.lint.log"; fail "$d: verilator --lint-only -Wall reports problems"
+	fi
+}
+
 for d in "${designs[@]}"; do
-	check "$d"
+	check "$d" && [ "$d" = cgra_4x4 ] && pattern
 done
 if [ "$build" = 1 ]; then
 	d=${designs[${#designs[@]} - 1]}

@@ -2,8 +2,9 @@
  * (bijections, the Imran rotation, Wilton as in VPR), fan-in of switch and
  * connection boxes, reachability of core inputs from neighbouring core
  * outputs and from the IO row, edits (and what they may not do: loops with no
- * register, driving a core output, an input twice), the design's name against
- * its cores' modules, missing networks and determinism.
+ * register, driving a core output, an input twice), registers on the tiles
+ * a pattern picks, the design's name against its cores' modules, missing
+ * networks and determinism.
  * Cores are built in code with the ports of pe_base and pub; the specs name
  * the real core specs so that their paths check. Run from the repository
  * root. Closing line: "canal: N passed, M failed". */
@@ -265,6 +266,52 @@ static void test_reachability(void)
 	}
 }
 
+/* A registers pattern (even columns, odd rows): a register and its bypass
+ * after every switch-box output of exactly the tiles it picks, the IO row by
+ * its columns alone; elsewhere the multiplexer drives the neighbour itself. */
+static void test_register_pattern(void)
+{
+	Fixture x;
+	char *text = xasprintf("interconnect: t\n"
+			       "array: { cols: 5, rows: 4 }\n"
+			       "cores:\n"
+			       "  pe:  { spec: ../../peak/specs/pe_base.yaml }\n"
+			       "  mem: { spec: ../../lake/specs/pub.yaml, columns: { every: 4, first: 3 } }\n"
+			       "io: { side: north }\n"
+			       "tracks: { 16: 2, 1: 1 }\n"
+			       "registers: { switchbox_outputs: true, columns: { every: 2, first: 0 }, "
+			       "rows: { every: 2, first: 1 } }\n");
+	CHECK(setup(&x, text), "a registers pattern builds");
+	int regs[5][5] = { { 0 } }, sbs[5][5] = { { 0 } }, bad_site = 0, bad_tiles = 0;
+	for (int i = 0; x.g && i < x.g->nnodes; i++) {
+		const CanalNode *n = &x.g->nodes[i];
+		if (n->kind != CN_SB_OUT)
+			continue;
+		int rmux = 0, reg = 0;
+		for (int k = 0; k < n->nout; k++) {
+			const CanalNode *o = &x.g->nodes[n->out[k]];
+			int site = o->x == n->x && o->y == n->y && o->side == n->side && o->track == n->track;
+			rmux += site && o->kind == CN_RMUX;
+			reg += site && o->kind == CN_REG;
+		}
+		int want = canal_tile_registers(x.f->spec, n->x, n->y);
+		bad_site += rmux != want || reg != want;
+		sbs[n->y][n->x]++;
+		regs[n->y][n->x] += reg;
+	}
+	for (int y = 0; x.g && y < 5; y++)
+		for (int xx = 0; xx < 5; xx++) {
+			int want = xx % 2 == 0 && (y == 0 || y % 2 == 1);
+			bad_tiles += regs[y][xx] != (want ? sbs[y][xx] : 0) ||
+				     canal_tile_registers(x.f->spec, xx, y) != want;
+		}
+	CHECK(x.g && bad_site == 0, "each switch-box output has a register and a bypass where its tile has them, "
+	      "none elsewhere (%d differ)", bad_site);
+	CHECK(x.g && bad_tiles == 0, "registers on the tiles of even columns and odd rows, the IO row's by column "
+	      "(%d tiles differ)", bad_tiles);
+	teardown(&x);
+}
+
 static void test_edits(void)
 {
 	Fixture x;
@@ -504,6 +551,7 @@ static const TestCase tests[] = {
 	{ "wilton_as_vpr", test_wilton_as_vpr },
 	{ "fanin", test_fanin },
 	{ "reachability", test_reachability },
+	{ "register_pattern", test_register_pattern },
 	{ "edits", test_edits },
 	{ "edit_checks", test_edit_checks },
 	{ "module_names", test_module_names },
