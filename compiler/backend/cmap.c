@@ -315,10 +315,15 @@ static void place_rom(Mapper *M, int n)
 	const char *table = M->m->g->L->p->funcs.data[dn->buffer].name;
 	if (!mi || mi->lookup.port.unit < 0) {
 		M->failed = 1;
-		diag_error(M->d, M->file, M->k->store->line, M->k->store->col,
-			   "the IR operation 'a table look-up (ROM)' of table '%s' has no rule on the PE %s that covers "
-			   "it, and the memory tile %s has no look-up port (the Lake spec's `lookup:`)", table, M->pe->name,
-			   mi ? mi->name : "(none)");
+		if (mi)
+			diag_error(M->d, M->file, M->k->store->line, M->k->store->col,
+				   "the IR operation 'a table look-up (ROM)' of table '%s' has no rule on the PE %s that "
+				   "covers it, and the memory tile %s has no look-up port (the Lake spec's `lookup:`)", table,
+				   M->pe->name, mi->name);
+		else
+			diag_error(M->d, M->file, M->k->store->line, M->k->store->col,
+				   "the IR operation 'a table look-up (ROM)' of table '%s' has no rule on the PE %s that "
+				   "covers it, and the design has no MEM tile to hold the table", table, M->pe->name);
 		return;
 	}
 	const HTable *t = &M->m->g->L->prep.tables[dn->buffer];

@@ -8,7 +8,7 @@
 #     without register packing, the registers have nowhere but delay PEs;
 #   - cgra_4x4_nomem (no MEM tile): a pointwise and a register-chain
 #     application map; one that needs a line buffer is refused naming it,
-#     nothing written;
+#     nothing written, and one with a look-up table names the table;
 #   - a PE without input registers (peak/specs/tiny.yaml) on a chip without
 #     switch-box registers: a register the application needs is refused
 #     naming the net, the sink and what the chip lacks;
@@ -89,6 +89,13 @@ else
 	grep -q 'error: the application needs 1 line buffer (input: .*) and the design has no MEM tile' "$tmp/err" &&
 		pass "blur2d on $d: refused, the line buffer named" || fail "blur2d on $d: $(grep -m1 error "$tmp/err")"
 	[ -z "$(ls -A "$tmp/nomem")" ] && pass "blur2d on $d: nothing written" || fail "blur2d on $d: files written"
+fi
+
+if $cgrac apps/unsharp/unsharp.hl --design rtl_out/$d -o "$tmp/nomem" 2>"$tmp/err"; then
+	fail "unsharp on $d: compiled its table without a memory tile"
+else
+	grep -q "unsharp.hl:24:1: error: the IR operation 'a table look-up (ROM)' of table 'lut' has no rule on the PE pe_base that covers it, and the design has no MEM tile to hold the table" "$tmp/err" &&
+		pass "unsharp on $d: refused, its table named" || fail "unsharp on $d: $(grep -m1 error "$tmp/err")"
 fi
 
 # ---- a PE without input registers on a chip without switch-box registers
