@@ -170,13 +170,15 @@ static void read_manifest(Reader *r, const YDoc *doc)
 	}
 }
 
-Design *design_load(const char *dir, int *loaded, Diags *d)
+/* DIR/design.yaml, or text (named so) when it is not NULL. */
+static Design *load(const char *dir, const char *text, int *loaded, Diags *d)
 {
 	Arena *a = arena_new();
 	Reader r = { arena_alloc(a, sizeof(Design)), d, 1 };
 	r.m->arena = a;
 	r.m->dir = arena_strdup(a, dir);
-	YDoc *doc = ydoc_load_file(design_path(r.m, "design.yaml"), d);
+	const char *path = design_path(r.m, "design.yaml");
+	YDoc *doc = text ? ydoc_load_string(path, text, d) : ydoc_load_file(path, d);
 	if (loaded)
 		*loaded = doc != NULL;
 	if (!doc)
@@ -189,6 +191,16 @@ Design *design_load(const char *dir, int *loaded, Diags *d)
 		return NULL;
 	}
 	return r.m;
+}
+
+Design *design_load(const char *dir, int *loaded, Diags *d)
+{
+	return load(dir, NULL, loaded, d);
+}
+
+Design *design_load_string(const char *dir, const char *text, int *loaded, Diags *d)
+{
+	return load(dir, text, loaded, d);
 }
 
 void design_free(Design *m)

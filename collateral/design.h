@@ -31,6 +31,9 @@ typedef struct Design {
  * *loaded, unless loaded is NULL, tells whether the file was read as YAML
  * at all (whatever its manifest's errors). */
 __give Design *design_load(const char *dir, int *loaded, __keep Diags *d);
+/* The same for the text of a manifest in memory, named DIR/design.yaml in
+ * messages (the folder's files are not read either way). */
+__give Design *design_load_string(const char *dir, const char *text, int *loaded, __keep Diags *d);
 void design_free(__take Design *m);
 /* The kind of tile (x, y): 'I', 'P' or 'M'. */
 char design_tile(const Design *m, int x, int y);

@@ -2,7 +2,7 @@
  * small design.yaml read; each broken manifest (an array of 2^63 columns, a
  * keyword as the design's name, a network listed twice, a core file outside
  * the folder, tiles of the wrong kind in a row, ...) giving exactly its error
- * at its position.
+ * at its position; the same manifest read from text (design_load_string).
  *
  * Each test is a function run by main (check.h); the last line is
  * "design: N passed, M failed"; the exit status is 1 if anything failed. */
@@ -123,9 +123,32 @@ static void test_design_errors(void)
 	}
 }
 
+/* design_load_string: the same manifest from text, its errors named
+ * DIR/design.yaml. */
+static void test_design_string(void)
+{
+	Diags *d = diags_new(NULL);
+	int loaded = 0;
+	Design *m = design_load_string("chipdir", manifest, &loaded, d);
+	CHECK(m && loaded && diags_errors(d) == 0 && m->cols == 4 && design_tile(m, 3, 2) == 'M' &&
+	      !strcmp(design_path(m, m->graph_file), "chipdir/routing.graph"), "the manifest reads from text");
+	design_free(m);
+	char *text = text_replace1(manifest, "rows: 2", "rows: 256");
+	m = design_load_string("chipdir", text, &loaded, d);
+	const Diag *g = diags_errors(d) ? diags_get(d, 0) : NULL;
+	CHECK(!m && loaded && g && !strcmp(g->file, "chipdir/design.yaml") && g->line == 2 && g->col == 25,
+	      "an error of text at chipdir/design.yaml:2:25, got %s:%d:%d", g ? g->file : "", g ? g->line : 0,
+	      g ? g->col : 0);
+	m = design_load_string("chipdir", "design: [", &loaded, d);
+	CHECK(!m && !loaded, "text that is no YAML is not loaded");
+	free(text);
+	diags_free(d);
+}
+
 static const TestCase tests[] = {
 	{ "design_read", test_design_read },
 	{ "design_errors", test_design_errors },
+	{ "design_string", test_design_string },
 };
 
 int main(void)
