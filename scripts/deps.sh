@@ -4,8 +4,10 @@
 set -euo pipefail
 
 # (ccache: make test's Verilator builds share what they compile alike, in build/ccache;
-# yosys: the area of generated designs, scripts/area.sh, for design-space sweeps)
-packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev ccache yosys)
+# yosys: the area of generated designs, scripts/area.sh, for design-space sweeps;
+# clang, libclang-rt-14-dev: libFuzzer and clang's sanitizers for the input readers' harnesses, fuzz/)
+packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev ccache yosys
+          clang libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -27,7 +27,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 results=build/test
 
 # ---- the groups, longest first (the order make starts them in) ----
-GROUPS_LONGEST_FIRST=(lake-bench verif peak peak-bench canal e2e compiler unit lake e2e-san dse halide docs)
+GROUPS_LONGEST_FIRST=(lake-bench verif peak peak-bench canal e2e fuzz compiler unit lake e2e-san dse halide docs)
 
 group_unit() {
 	local t
@@ -123,6 +123,11 @@ group_dse() {
 	suite "slurm-local: a one-node Slurm cluster up, jobs through srun, down" bash scripts/tests/slurm.sh
 	suite "make app and make sim: real prerequisites, nothing redone (brighten_blur on cgra_4x4)" \
 		bash scripts/tests/make.sh
+}
+
+group_fuzz() {
+	suite "fuzz: each libFuzzer harness on its committed corpus and its regression inputs, then a few seconds of fuzzing" \
+		bash fuzz/run.sh smoke
 }
 
 group_docs() {
