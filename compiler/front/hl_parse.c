@@ -595,6 +595,12 @@ static void check_program(Parser *P)
 		return;
 	}
 	HFunc *out = &p->funcs.data[p->output];
+	/* declared only: it has no loops, no stage 0 to look into */
+	if (!out->defined) {
+		hlp_err_at(P, p->accel_line, p->accel_col, "hw_accelerate: the output Func '%s' has no definition",
+			   out->name);
+		return;
+	}
 	for (int i = 0; i < out->dims; i++) {
 		int ok = 0;
 		vec_foreach(&out->bounds, k) ok |= out->bounds.data[k].var == out->vars[i];
