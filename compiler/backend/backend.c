@@ -310,8 +310,17 @@ int be_route(Backend *B, Diags *d)
 	int ok = rt_route(B->g, B->rnets, B->nl.nets.len, &ro, &B->rr);
 	if (!ok) {
 		fputs(B->rr.report ? B->rr.report : "", stderr);
-		diag_error(d, B->app, 0, 0, "the application cannot be routed on %s (the router's report is above)",
-			   B->g->design);
+		if (B->rr.overused > 0 && B->rr.over_node >= 0)
+			diag_error(d, B->app, 0, 0, "the application cannot be routed on %s: too few %d-bit tracks for "
+				   "its placement, %d routing node%s still carrying two nets or more after %d iterations "
+				   "(the first %s; the router's report is above)", B->g->design,
+				   B->g->nodes[B->rr.over_node].width, B->rr.overused, B->rr.overused == 1 ? "" : "s",
+				   B->rr.iterations, B->g->nodes[B->rr.over_node].name);
+		else {
+			const char *rep = B->rr.report ? B->rr.report : "";
+			diag_error(d, B->app, 0, 0, "the application cannot be routed on %s: %.*s", B->g->design,
+				   (int)strcspn(rep, "\n"), rep);
+		}
 		return 0;
 	}
 	retime(B);

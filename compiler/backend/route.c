@@ -105,6 +105,7 @@ typedef struct Router {
 	Heap heap;
 	VEC(int) path;
 	StrBuf report;
+	int overused, over_node;        /* after the last iteration, when it failed */
 } Router;
 
 void rt_options_default(RtOptions *o)
@@ -767,6 +768,8 @@ static void report_overuse(Router *rt, int over, int iterations)
 		}
 	if (uses.len)
 		qsort(uses.data, (size_t)uses.len, sizeof *uses.data, use_cmp);
+	rt->overused = over;
+	rt->over_node = uses.len ? uses.data[0].node : -1;
 	for (int a = 0, b; a < uses.len; a = b) {
 		for (b = a; b < uses.len && uses.data[b].node == uses.data[a].node; b++)
 			;
@@ -842,6 +845,8 @@ int rt_route(const RGraph *g, const RtNet *nets, int nnets, const RtOptions *o, 
 		ok = negotiate(&rt, r);
 	}
 	fill_result(&rt, r);
+	r->overused = ok ? 0 : rt.overused;
+	r->over_node = ok ? -1 : rt.over_node;
 	r->seconds = util_now() - t0;
 	r->report = ok ? NULL : rt.report.s;
 	if (ok)

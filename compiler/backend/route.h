@@ -68,6 +68,8 @@ typedef struct RtResult {
 	double seconds;
 	char *report;           /* on failure: the over-used nodes and their nets, or the sink that
 				 * has no path (with its register count); NULL on success */
+	int overused;           /* on failure by congestion: the nodes still shared, else 0 */
+	int over_node;          /* the first of them, or -1 */
 } RtResult;
 
 void rt_options_default(RtOptions *o);
