@@ -12,7 +12,9 @@
 #   - a PE without input registers (peak/specs/tiny.yaml) on a chip without
 #     switch-box registers: a register the application needs is refused
 #     naming the net, the sink and what the chip lacks;
-#   - a 32-bit PE beside a 16-bit memory tile: refused naming both widths.
+#   - a 32-bit PE beside a 16-bit memory tile: refused naming both widths;
+#   - a chip of one 16-bit track too few for gaussian: refused naming the
+#     tracks, nothing written.
 #   usage: compiler/tests/legal.sh   (CGRAC=... picks the binary)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -147,6 +149,32 @@ if bin/peak "$tmp/w32/pe_w32.yaml" -o "$tmp/w32" -q $(printf -- '--ir %s ' peak/
 	fi
 else
 	fail "w32: not generated"
+fi
+
+# ---- one 16-bit track: an application that needs more is refused naming the tracks
+mkdir -p "$tmp/t1/out"
+cp rtl_out/cgra_6x5_noreg/pe_base.* rtl_out/cgra_6x5_noreg/pub.* "$tmp/t1/"
+cat >"$tmp/t1/spec.yaml" <<EOF
+interconnect: one_track
+array: { cols: 6, rows: 6 }
+cores:
+  pe: { spec: $PWD/peak/specs/pe_base.yaml }
+  mem: { spec: $PWD/lake/specs/pub.yaml, columns: { every: 6, first: 5 } }
+io: { side: north }
+tracks: { 16: 1, 1: 1 }
+registers: { switchbox_outputs: true }
+EOF
+if bin/canal "$tmp/t1/spec.yaml" -o "$tmp/t1" -q; then
+	if $cgrac apps/gaussian/gaussian.hl --design "$tmp/t1" -o "$tmp/t1/out" 2>"$tmp/err"; then
+		fail "gaussian on one_track: routed on one track"
+	else
+		grep -q "error: the application cannot be routed on one_track: too few 16-bit tracks for its placement, [0-9]* routing nodes still carrying two nets or more after 50 iterations (the first sb16_x[0-9]*_y[0-9]*_[NESW]_[a-z]*_t0; the router's report is above)" "$tmp/err" &&
+			pass "gaussian on one_track: refused, the tracks named" || fail "gaussian on one_track: $(grep -m1 error "$tmp/err")"
+		[ -z "$(ls -A "$tmp/t1/out")" ] && pass "gaussian on one_track: nothing written" ||
+			fail "gaussian on one_track: files written"
+	fi
+else
+	fail "one_track: not generated"
 fi
 
 suite_end "legal chips"
