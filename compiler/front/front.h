@@ -84,6 +84,8 @@ struct HExpr {
 	int nargs;
 	int line, col;          /* where it was written (0 if made by the compiler) */
 	int depth;              /* of the tree: 1 for a leaf (set by the constructors) */
+	int size;               /* nodes of the tree, shared subtrees counted each time they appear
+				 * (set by the constructors; at most INT_MAX) */
 };
 
 /* Limits that keep every recursive pass within its stack, whatever the
@@ -92,9 +94,14 @@ struct HExpr {
  * expression trees (chains of operators, Exprs built from Exprs) deeper
  * than HL_MAX_DEPTH; the lowering refuses a definition deeper than
  * HL_MAX_DEPTH once its inlined Funcs are substituted and its unrolled
- * reductions expanded; a stage is split at most HL_MAX_SPLITS times. */
+ * reductions expanded; a stage is split at most HL_MAX_SPLITS times. An
+ * expression tree, counted with its shared parts as often as they appear
+ * (an Expr used twice, a Func inlined twice), holds at most HL_MAX_SIZE
+ * operations, in the parser and after inlining, so that no pass over it
+ * takes exponential time. */
 #define HL_MAX_NESTING 200
 #define HL_MAX_DEPTH 1000
+#define HL_MAX_SIZE 100000
 #define HL_MAX_SPLITS 16
 
 const char *hb_name(HBinOp op);         /* "+", "min", ... */
@@ -204,7 +211,7 @@ HExpr *he_select(Arena *a, HExpr *c, HExpr *t, HExpr *f);
 HExpr *he_call(Arena *a, int callee, int is_image, HType t, HExpr **args, int nargs);
 /* A shallow copy (same children). */
 HExpr *he_copy(Arena *a, const HExpr *e);
-/* Sets e->depth from its children's, after they were replaced (a copy). */
+/* Sets e->depth and e->size from its children's, after they were replaced (a copy). */
 void he_set_depth(HExpr *e);
 /* The result type of op on operands of type t (comparisons give Bool, absd
  * and abs of signed types the unsigned type). */

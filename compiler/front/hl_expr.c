@@ -3,6 +3,7 @@
  * unsigned types widen to the wider; otherwise both become the signed type of
  * the wider width), evaluation of constant operations with Halide's semantics,
  * constant folding, structural equality and printing. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,20 +161,30 @@ static HExpr *node(Arena *a, HExprKind k, HType t)
 	e->type = t;
 	e->sym = e->callee = e->rdom = -1;
 	e->depth = 1;
+	e->size = 1;
 	return e;
+}
+
+static void add_kid(const HExpr *k, int *depth, int64_t *size)
+{
+	if (!k)
+		return;
+	if (k->depth > *depth)
+		*depth = k->depth;
+	*size += k->size;
 }
 
 void he_set_depth(HExpr *e)
 {
 	int m = 0;
-	HExpr *const kids[3] = { e->a, e->b, e->c };
-	for (int i = 0; i < 3; i++)
-		if (kids[i] && kids[i]->depth > m)
-			m = kids[i]->depth;
+	int64_t n = 1;
+	add_kid(e->a, &m, &n);
+	add_kid(e->b, &m, &n);
+	add_kid(e->c, &m, &n);
 	for (int i = 0; i < e->nargs; i++)
-		if (e->args[i] && e->args[i]->depth > m)
-			m = e->args[i]->depth;
+		add_kid(e->args[i], &m, &n);
 	e->depth = m + 1;
+	e->size = n > INT_MAX ? INT_MAX : (int)n;
 }
 
 HExpr *he_const(Arena *a, HType t, int64_t v)

@@ -131,6 +131,14 @@ Name *hlp_lookup(Parser *P, const char *s)
 	return strmap_get(&P->names, s, &i) ? &P->nm.data[i] : NULL;
 }
 
+int hlp_failed_func(Parser *P, int f)
+{
+	if (!P->def_failed.data[f])
+		return 0;
+	P->failed = 1;
+	return 1;
+}
+
 int hlp_declare(Parser *P, const HTok *t, Name n)
 {
 	for (int i = 0; reserved[i]; i++)
@@ -473,6 +481,19 @@ static void decl_rdom(Parser *P)
 		hlp_expect(P, ";");
 }
 
+/* Declares t as a broken name after its declaration failed, unless the
+ * name is taken or reserved (that error, if any, is the one reported). */
+static void declare_broken(Parser *P, const HTok *t)
+{
+	if (hlp_lookup(P, t->text))
+		return;
+	for (int i = 0; reserved[i]; i++)
+		if (strcmp(reserved[i], t->text) == 0)
+			return;
+	strmap_put(&P->names, t->text, P->nm.len);
+	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0 }));
+}
+
 static void decl_value(Parser *P, int is_int)
 {
 	do {
@@ -480,16 +501,20 @@ static void decl_value(Parser *P, int is_int)
 		if (!hlp_expect_name(P) || !hlp_expect(P, "="))
 			return;
 		Val v = hlp_parse_expr(P);
-		if (P->failed)
-			return;
 		Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0 };
+		if (P->failed) {
+			declare_broken(P, t);
+			return;
+		}
 		if (is_int) {
 			if (v.k != V_INT) {
 				hlp_err_at(P, v.line, v.col, "int %s: expected an integer constant expression", t->text);
+				declare_broken(P, t);
 				return;
 			}
 			nm.i = v.i;
 		} else if (!(nm.e = hlp_to_expr(P, v))) {
+			declare_broken(P, t);
 			return;
 		}
 		if (!hlp_declare(P, t, nm))
@@ -529,8 +554,16 @@ static void statement(Parser *P)
 		hlp_err_tok(P, t, "unknown name '%s'", t->text);
 		return;
 	}
-	if (n->k == N_FUNC && hlp_at(P, "("))
-		return hlp_definition(P, n->id, t);
+	if (n->k == N_BROKEN) {
+		P->failed = 1;
+		return;
+	}
+	if (n->k == N_FUNC && hlp_at(P, "(")) {
+		hlp_definition(P, n->id, t);
+		if (P->failed)
+			P->def_failed.data[n->id] = 1;
+		return;
+	}
 	if ((n->k == N_FUNC || n->k == N_IMAGE) && hlp_at(P, ".")) {
 		Val v = { .k = n->k == N_FUNC ? V_FUNC : V_IMAGE, .id = n->id, .line = t->line, .col = t->col };
 		return hlp_schedule_chain(P, v);
@@ -596,6 +629,8 @@ static void check_program(Parser *P)
 	}
 	HFunc *out = &p->funcs.data[p->output];
 	/* declared only: it has no loops, no stage 0 to look into */
+	if (!out->defined && P->def_failed.data[p->output])
+		return;
 	if (!out->defined) {
 		hlp_err_at(P, p->accel_line, p->accel_col, "hw_accelerate: the output Func '%s' has no definition",
 			   out->name);
@@ -674,6 +709,7 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	strmap_free(&P.names);
 	vec_free(&P.nm);
 	vec_free(&P.used);
+	vec_free(&P.def_failed);
 	hlx_free(&toks);
 	diags_flush(d);
 	if (diags_errors(d) > errors) {

@@ -26,7 +26,10 @@ typedef struct Val {
 } Val;
 
 /* What a declared name stands for. */
-typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT } NameKind;
+/* N_BROKEN: an Expr or int whose declaration failed (its error reported):
+ * a use of it fails the statement silently instead of adding an unknown
+ * name to every later line. */
+typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN } NameKind;
 typedef struct Name {
 	NameKind k;
 	int id;                 /* symbol, Func, image or RDom */
@@ -53,6 +56,7 @@ typedef struct P {
 	StrMap names;
 	VEC(Name) nm;
 	VEC(FuncUse) used;      /* per Func */
+	VEC(char) def_failed;   /* per Func: a definition of it reported an error */
 } Parser;
 
 /* No value (after an error). */
@@ -80,6 +84,9 @@ void hlp_sync(Parser *P);
 
 Name *hlp_lookup(Parser *P, const char *s);
 int hlp_declare(Parser *P, const HTok *t, Name n);
+/* 1 if Func f has no definition because its definition failed (reported):
+ * fails the statement without a second error. */
+int hlp_failed_func(Parser *P, int f);
 int hlp_new_sym(Parser *P, HSymKind k, const char *name, int line, int col);
 const char *hlp_func_name(Parser *P, int f);
 Val hlp_vint(int64_t i, const HTok *t);

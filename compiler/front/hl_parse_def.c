@@ -20,6 +20,7 @@ int hlp_new_func(Parser *P, const char *name, int line, int col)
 	vec_push(&P->p->funcs, f);
 	FuncUse u = { -1, 0, 0 };
 	vec_push(&P->used, u);
+	vec_push(&P->def_failed, 0);
 	return P->p->funcs.len - 1;
 }
 
@@ -75,6 +76,8 @@ Val hlp_wrapper_of(Parser *P, Val v, const HTok *t, int for_func)
 		base = im->name;
 	} else {
 		HFunc *f = &p->funcs.data[v.id];
+		if (!f->defined && hlp_failed_func(P, v.id))
+			return hlp_none;
 		if (!f->defined)
 			return hlp_err_tok(P, t, "in() of Func '%s', which has no definition", f->name);
 		dims = f->dims;

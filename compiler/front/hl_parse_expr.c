@@ -337,6 +337,7 @@ static Val name_value(Parser *P, const HTok *t)
 	case N_FUNC: v.k = V_FUNC; v.id = n->id; return v;
 	case N_IMAGE: v.k = V_IMAGE; v.id = n->id; return v;
 	case N_RDOM: v.k = V_RDOM; v.id = n->id; return v;
+	case N_BROKEN: P->failed = 1; return hlp_none;    /* its error is reported */
 	}
 	return hlp_none;
 }
@@ -423,12 +424,16 @@ static int enter(Parser *P)
 	return 0;
 }
 
-/* v, or an error at (line, col) if its tree is deeper than HL_MAX_DEPTH:
- * a chain of operators, or Exprs built from Exprs. */
+/* v, or an error at (line, col) if its tree is deeper than HL_MAX_DEPTH
+ * (a chain of operators, or Exprs built from Exprs) or larger than
+ * HL_MAX_SIZE. */
 static Val shallow(Parser *P, Val v, int line, int col)
 {
 	if (v.k == V_EXPR && v.e->depth > HL_MAX_DEPTH)
 		return hlp_err_at(P, line, col, "expression deeper than %d operations", HL_MAX_DEPTH);
+	if (v.k == V_EXPR && v.e->size > HL_MAX_SIZE)
+		return hlp_err_at(P, line, col, "expression of more than %d operations once its Exprs are "
+				  "substituted (an Expr used several times counts each time)", HL_MAX_SIZE);
 	return v;
 }
 

@@ -263,6 +263,8 @@ static Val method(Parser *P, Val v, const HTok *m)
 	}
 	int f = v.id, def = v.k == V_STAGE ? v.def : 0;
 	HFunc *fn = &P->p->funcs.data[f];
+	if (!fn->defined && hlp_failed_func(P, f))
+		return hlp_none;
 	if (!fn->defined)
 		return hlp_err_tok(P, m, "'%s' on Func '%s', which has no definition", m->text, fn->name);
 	HStageSched *s = &fn->defs.data[def].sched;

@@ -147,14 +147,14 @@ static HExpr *flat_call(HPrep *P, const HExpr *e)
 }
 
 /* The stored Func being flattened is too deep (once). */
-static void too_deep(HPrep *P)
+static void too_deep(HPrep *P, int large)
 {
 	const HFunc *fn = &P->p->funcs.data[P->at_func];
 	const HDef *d = &fn->defs.data[P->at_def];
 	diag_error(P->d, P->p->file, d->line, d->col,
-		   "'%s' is deeper than %d operations once the Funcs it calls are inlined and its reductions "
+		   "'%s' is %s than %d operations once the Funcs it calls are inlined and its reductions "
 		   "unrolled: store some of those Funcs (compute_root or compute_at) or unroll less",
-		   fn->name, HL_MAX_DEPTH);
+		   fn->name, large ? "larger" : "deeper", large ? HL_MAX_SIZE : HL_MAX_DEPTH);
 	P->failed = 1;
 }
 
@@ -170,7 +170,7 @@ static HExpr *flat(HPrep *P, const HExpr *e)
 		return NULL;
 	if (++P->nesting > 4 * HL_MAX_DEPTH) {
 		P->nesting--;
-		too_deep(P);
+		too_deep(P, 0);
 		return NULL;
 	}
 	HExpr *r = flat_node(P, e);
@@ -179,8 +179,8 @@ static HExpr *flat(HPrep *P, const HExpr *e)
 		P->failed = 1;
 		return NULL;
 	}
-	if (r->depth > HL_MAX_DEPTH) {
-		too_deep(P);
+	if (r->depth > HL_MAX_DEPTH || r->size > HL_MAX_SIZE) {
+		too_deep(P, r->depth <= HL_MAX_DEPTH);
 		return NULL;
 	}
 	return r;

@@ -10,6 +10,8 @@
 #    too small) for --run, --run-lowered and --sim-buffers: one error naming
 #    the image file, exit status 1, nothing written; a 1-D program reading a
 #    PGM gives the same image through all three;
+#  - an Expr or a Func doubled 40 or 30 times (2^40 operations once
+#    substituted): refused, once, without walking the tree;
 #  - numeric options (--seed, --hop-limit, --place-seed): a number in range,
 #    the whole string, else exit status 2;
 #  - -o: the whole flow without it is a usage error (exit status 2); --check
@@ -149,6 +151,31 @@ cmp -s "$tmp/o1.pgm" "$tmp/o2.pgm" && pass "a chain of 900 additions: the same i
 		'stream_to_accelerator(input);'
 } >"$tmp/exprs.hl"
 refused "1200 Exprs each adding to the last" 1 "$tmp/exprs.hl:1003:18: error: $deep" "$tmp/exprs.hl" "${emit[@]}"
+
+# ---- sharing: an Expr (or an inlined Func) used twice counts twice; 40 doublings are 2^40
+# operations, refused in the parser at the first Expr beyond 100000, with one error (the
+# later uses of the refused Expr say nothing more), before any pass walks them ----
+{
+	printf '%s\n' 'ImageParam input(UInt(16), 2, "input");' 'Var x("x"), y("y");' 'Func f("f");' \
+		'Expr e0 = input(x, y);'
+	for ((k = 1; k <= 40; k++)); do echo "Expr e$k = e$((k - 1)) + e$((k - 1));"; done
+	printf '%s\n' 'f(x, y) = e40;' 'f.bound(x, 0, 8).bound(y, 0, 8);' 'hw_accelerate(f);' 'stream_to_accelerator(input);'
+} >"$tmp/doubled.hl"
+large='expression of more than 100000 operations once its Exprs are substituted (an Expr used several times counts each time)'
+refused "40 Exprs each the last twice" 1 "$tmp/doubled.hl:19:16: error: $large" "$tmp/doubled.hl" --check
+[ "$(grep -c 'error:' "$tmp/err")" = 1 ] && pass "40 Exprs each the last twice: one error" ||
+	fail "40 Exprs each the last twice: $(grep -c 'error:' "$tmp/err") errors"
+{
+	printf '%s\n' 'ImageParam input(UInt(16), 2, "input");' 'Var x("x"), y("y");'
+	printf 'Func f0'
+	for ((k = 1; k <= 30; k++)); do printf ', f%d' $k; done
+	printf ';\nf0(x, y) = input(x, y);\n'
+	for ((k = 1; k <= 30; k++)); do echo "f$k(x, y) = f$((k - 1))(x, y) + f$((k - 1))(x, y);"; done
+	printf 'f30.bound(x, 0, 8).bound(y, 0, 8);\nhw_accelerate(f30);\nstream_to_accelerator(input);\n'
+} >"$tmp/doubledf.hl"
+refused "30 Funcs each calling the last twice, inlined" 1 \
+	"$tmp/doubledf.hl:34:1: error: 'f30' is larger than 100000 operations once the Funcs it calls are inlined and its reductions unrolled: store some of those Funcs (compute_root or compute_at) or unroll less" \
+	"$tmp/doubledf.hl" "${emit[@]}"
 
 # ---- Funcs inlined into each other, an unrolled reduction ----
 funcs() {       # funcs NAME N [SCHEDULE]: f0 = input, f_k = f_{k-1} + 1 (line 4 + k), output fN
