@@ -3,9 +3,12 @@
  * into points (each a folder with its interconnect spec and its settings,
  * and a make file that runs them), scripts/dse_point.sh runs one point,
  * `dse report` gathers the points' results into a CSV file, Markdown tables
- * and SVG charts. */
+ * and SVG charts. `dse random` writes the random chip of a seed for the
+ * property test (scripts/property.sh). */
 #ifndef DSE_DSE_H
 #define DSE_DSE_H
+
+#include <stdint.h>
 
 #include "../common/arena.h"
 #include "../common/diag.h"
@@ -70,6 +73,10 @@ const YNode *dse_point_value(const Sweep *s, const Point *p, KnobKind k);
  * working folder: the knob's, or the base's; NULL for no MEM. */
 const char *dse_point_spec_file(const Sweep *s, const Point *p, KnobKind k);
 
+/* path (relative to the working folder, or absolute) as seen from folder
+ * dir, which exists; NULL if either cannot be resolved. */
+const char *dse_relative(__keep Arena *a, const char *dir, const char *path);
+
 /* Writes every point's folder under dir (spec.yaml, point.env) and
  * dir/points.mk, each only where its text changed (so make redoes only the
  * points that changed); 0 with a message on stderr if a file cannot be
@@ -80,6 +87,20 @@ int dse_plan(const Sweep *s, const char *dir);
  * results.md, runtime_area.svg and resources.svg; prints a summary line.
  * 0 if a file cannot be written or a result is missing or malformed. */
 int dse_report(const Sweep *s, const char *dir, double seconds);
+
+/* ---- random chips (dse_random.c) ---- */
+
+/* What `dse random` may vary besides the seed. */
+typedef struct RandomOpts {
+	uint64_t seed;
+	const char *mem_spec;   /* the MEM spec a chip with memory tiles names */
+	int reg_pattern;        /* switch-box registers on some columns or rows only */
+} RandomOpts;
+
+/* Writes dir/pe.yaml, dir/spec.yaml and dir/seed.txt, the random chip of
+ * o->seed (the same bytes for the same options and folder), and prints
+ * seed.txt's line; 0 with a message on stderr if a file cannot be written. */
+int dse_random(const RandomOpts *o, const char *dir);
 
 /* ---- charts (dse_svg.c) ---- */
 

@@ -1,11 +1,14 @@
 /* dse_main.c - the `dse` command: plans a design-space sweep into point
  * folders and a make file, and reports its results (dse/README.md). `make
- * dse SWEEP=...` runs the three steps: plan, the points, report. */
+ * dse SWEEP=...` runs the three steps: plan, the points, report. `dse
+ * random` writes the random chip of a seed for the property test
+ * (scripts/property.sh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/diag.h"
+#include "../common/util.h"
 #include "dse.h"
 
 static const char usage[] =
@@ -19,7 +22,42 @@ static const char usage[] =
 	"           resources.svg; S, the sweep's wall time, goes into the summary\n"
 	"       dse check SWEEP.yaml\n"
 	"           check the sweep and print its points\n"
+	"       dse random --seed N -o DIR [--mem MEM.yaml] [--no-register-pattern]\n"
+	"           the random chip of seed N (0 to 2^64-1) for the property test (scripts/property.sh):\n"
+	"           DIR/pe.yaml (a PE of some of pe_base's operations and fields), DIR/spec.yaml (a legal\n"
+	"           interconnect spec named prop_N naming that PE and, in four chips of five, MEM.yaml,\n"
+	"           default lake/specs/pub.yaml) and DIR/seed.txt (the choices in one line, also printed);\n"
+	"           the same seed and options give the same bytes. --no-register-pattern: switch-box\n"
+	"           registers on every tile or none, never on some columns or rows only\n"
 	"Sweep files: dse/README.md. Errors are reported as file:line:col; nothing is written then.\n";
+
+/* dse random's options after the command word; 2 on a usage error. */
+static int random_main(int argc, char **argv)
+{
+	RandomOpts o = { .mem_spec = "lake/specs/pub.yaml", .reg_pattern = 1 };
+	const char *dir = NULL;
+	int seeded = 0;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+			o.seed = util_option_number("dse", "--seed", argv[++i], 0, UINT64_MAX);
+			seeded = 1;
+		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+			dir = argv[++i];
+		} else if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc) {
+			o.mem_spec = argv[++i];
+		} else if (strcmp(argv[i], "--no-register-pattern") == 0) {
+			o.reg_pattern = 0;
+		} else {
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (!seeded || !dir) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	return dse_random(&o, dir) ? 0 : 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -30,6 +68,8 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		}
+	if (cmd && strcmp(cmd, "random") == 0)
+		return random_main(argc, argv);
 	int bad = !cmd || (strcmp(cmd, "plan") != 0 && strcmp(cmd, "report") != 0 && strcmp(cmd, "check") != 0);
 	for (int i = 2; i < argc && !bad; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {

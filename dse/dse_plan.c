@@ -39,9 +39,7 @@ static void set(Spec *sp, const char *path, const char *value)
 		sp->ov[sp->nov++] = (Override){ path, value };
 }
 
-/* path (relative to the working folder, or absolute) as seen from folder
- * dir, which exists; NULL if either cannot be resolved. */
-static const char *relative(Arena *a, const char *dir, const char *path)
+const char *dse_relative(Arena *a, const char *dir, const char *path)
 {
 	char from[PATH_MAX], to[PATH_MAX];
 	if (!realpath(dir, from) || !realpath(path, to))
@@ -261,8 +259,8 @@ static char *point_spec(const Sweep *s, const Point *p, int k, const char *dir)
 		default: break;
 		}
 	}
-	const char *pe_rel = pe ? relative(s->arena, dir, pe) : NULL;
-	const char *mem_rel = mem ? relative(s->arena, dir, mem) : NULL;
+	const char *pe_rel = pe ? dse_relative(s->arena, dir, pe) : NULL;
+	const char *mem_rel = mem ? dse_relative(s->arena, dir, mem) : NULL;
 	if (!pe_rel || (mem && !mem_rel)) {
 		fprintf(stderr, "dse: cannot resolve the core specs of point %s from %s\n", p->label, dir);
 		return NULL;
