@@ -200,6 +200,7 @@ test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
                  $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem)
 test-e2e-san:    build/san/bin/cgrac bin/verif $(call model_np,cgra_16x8_mac_dp cgra_4x4)
 test-halide:     bin/halide_run bin/appref bin/cgrac
+test-property:   bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif
 test-fuzz:       $(FUZZ_BINS)
 test-docs:       bin/peak bin/lake bin/canal bin/cgrac bin/dse $(call design,cgra_4x4)
 test-dse:        bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif build/san/bin/dse $(call design,cgra_4x4) \

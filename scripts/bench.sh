@@ -9,7 +9,9 @@
 #    build time and simulation speed of cgra_8x8 and cgra_32x16, and the
 #    connectivity bench of cgra_8x8;
 #  - cgrac: front end, unified buffers, and the whole flow to a bitstream per
-#    application with its co-simulation (figures of issue 7).
+#    application with its co-simulation (figures of issue 7);
+#  - the property test on 200 random chips, five of them under Verilator
+#    (scripts/property.sh): the count of each outcome and the failures.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -173,3 +175,7 @@ for d in cgra_32x16 cgra_16x8_mac_dp; do
 		bash verif/sim.sh "$d" "$app" 2>&1 | tail -1 | sed 's/^/                                    /'
 	done
 done
+
+# ---- the property test ----
+echo "== the property test: 200 random chips, 5 under Verilator (scripts/property.sh --verilator 5 1-200)"
+bash scripts/property.sh --verilator 5 1-200 | sed -n '/^== outcomes/,$p' | sed 's/^/  /'

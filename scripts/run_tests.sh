@@ -27,7 +27,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 results=build/test
 
 # ---- the groups, longest first (the order make starts them in) ----
-GROUPS_LONGEST_FIRST=(lake-bench verif peak peak-bench canal e2e fuzz compiler unit lake e2e-san dse halide docs)
+GROUPS_LONGEST_FIRST=(lake-bench verif peak peak-bench canal property e2e fuzz compiler unit lake e2e-san dse halide docs)
 
 group_unit() {
 	local t
@@ -114,6 +114,13 @@ group_halide() {
 	suite "halide-check: the applications under real Halide vs. cgrac's golden images and the C references" \
 		bash apps/reference/tests/halide_check.sh
 	suite "cgrac interpreter vs. the C references on random inputs" bash apps/reference/tests/interp_check.sh
+}
+
+group_property() {
+	suite "property: 20 random chips, their applications bit-exact or refused for a precise reason, one under Verilator" \
+		bash scripts/property.sh --verilator 1 1-20
+	suite "property test checks: dse random deterministic and legal, bad usage, corrupted golden images reported" \
+		bash scripts/tests/property.sh
 }
 
 group_dse() {
