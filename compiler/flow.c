@@ -272,20 +272,26 @@ static int mapped_run(Flow *F)
 		F->bo = (BeOptions){ F->fl->place_seed, F->fl->quiet, F->fl->hop_limit, F->fl->pack };
 		F->be = be_new(F->p->file, &F->c, &F->bo);
 	}
+	be_netlist_lowerable(F->be, F->pipeline);
 	return be_netlist(F->be, &F->u, &F->m, &F->cm, F->d);
 }
 
 /* Lowered pipelining: when the routing network has no registers, the
  * netlist holds the pipeline's in PEs (delay cells); if they do not fit the
- * array, the walk resumes at pipelining with it off, trading the clock
- * (longer combinational paths) for the PEs. */
+ * array, or the PE has no rule to make them, the walk resumes at pipelining
+ * with it off, trading the clock (longer combinational paths) for the PEs;
+ * what is still lacking then is an error. */
 static int mapped_asks(Flow *F)
 {
 	int over = be_pe_overflow(F->be), delays = be_delay_cells(F->be);
-	if (!F->pipeline || !over || !delays)
+	if (!F->pipeline || (!be_lacking(F->be) && (!over || !delays)))
 		return 0;
-	progress(F, "%d delay PE%s for the pipeline registers the interconnect lacks leave %d PE%s too many: "
-		    "pipelining lowered (off)\n", delays, delays == 1 ? "" : "s", over, over == 1 ? "" : "s");
+	if (be_lacking(F->be))
+		progress(F, "the pipeline registers the interconnect lacks cannot be delay PEs on %s: pipelining "
+			    "lowered (off)\n", F->c.pe);
+	else
+		progress(F, "%d delay PE%s for the pipeline registers the interconnect lacks leave %d PE%s too many: "
+			    "pipelining lowered (off)\n", delays, delays == 1 ? "" : "s", over, over == 1 ? "" : "s");
 	F->pipeline = 0;
 	return 1;
 }

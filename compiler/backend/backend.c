@@ -109,7 +109,18 @@ int be_netlist(Backend *B, const UbProgram *u, const UbMap *m, const CMap *cm, D
 		return 0;
 	if (!B->reg_widths)
 		nl_retime_inputs(&B->nl, cm->pe, B->o->pack);
-	return nl_delay_cells(&B->nl, cm->pe, B->reg_widths, B->app, d);
+	B->lacking = !nl_delay_cells(&B->nl, cm->pe, B->reg_widths, B->app, B->may_lower ? NULL : d);
+	return !B->lacking || B->may_lower;
+}
+
+void be_netlist_lowerable(Backend *B, int may_lower)
+{
+	B->may_lower = may_lower;
+}
+
+int be_lacking(const Backend *B)
+{
+	return B->lacking;
 }
 
 int be_delay_cells(const Backend *B)

@@ -168,6 +168,11 @@ void be_free(__take Backend *B);
  * those a net of a width without them still needs become delay cells.
  * 0 with errors in d. */
 int be_netlist(Backend *B, const UbProgram *u, const UbMap *m, const CMap *cm, __keep Diags *d);
+/* Whether pipelining can still be lowered: if so, a netlist needing delay
+ * cells that the PE cannot make is built without an error, be_lacking
+ * saying so, for the flow to lower pipelining and build it again. */
+void be_netlist_lowerable(Backend *B, int may_lower);
+int be_lacking(const Backend *B);
 /* The netlist's delay cells: PEs holding the registers its routes cannot
  * (netlist.h, nl_delay_cells). */
 int be_delay_cells(const Backend *B);

@@ -20,6 +20,8 @@ struct Backend {
 	RGraph *g;              /* routing.graph, read once */
 	ConfigMap *cfg;         /* config.map, read once */
 	uint64_t reg_widths;    /* bit w - 1: the graph has w-bit pipeline registers */
+	int may_lower;          /* pipelining can still be lowered (be_netlist_lowerable) */
+	int lacking;            /* this round's netlist needs delay cells the PE cannot make */
 	/* this round's */
 	const UbProgram *u;
 	const UbMap *m;

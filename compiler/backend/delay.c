@@ -10,13 +10,15 @@
  * apart. What a sink's count costs: nothing for the register a PE input
  * can read itself through (when its rule can), a delay cell for each
  * further one, shared along its net (a net costs its deepest sink's). The
- * search moves one PE at a time by one register, forward (a register off
- * each input onto each output) or backward, whenever the cost drops, and
- * forward also when it stays (a register on its way down an adder tree to
- * an input register that is free: every such move lowers the sum of r, so
- * the search ends), until no move is left: on a kernel's adder tree this
- * takes a tap's second register through the multiplier and the adder
- * onto the next adder's input register.
+ * search moves a PE by one register, forward (a register off each input
+ * onto each output) or backward, and then, if that alone saves no delay
+ * cell, the PEs the register went to, a chain of up to CHAIN_DEPTH more,
+ * keeping the chain only when it saves one: on a kernel's adder tree this
+ * takes a tap's second register through the multiplier and the adder onto
+ * the next adder's free input register. A chain that saves nothing is
+ * never kept, nor one that makes the longest combinational path of PE
+ * delays longer than it was: pipelining put the registers where they cut
+ * those paths, and draining them towards the memories would cost clock.
  * Constant PEs never change value: the registers after them are dropped.
  *
  * Delay cells. The registers that retiming leaves become PEs configured as
@@ -36,6 +38,7 @@
  * register on its route (its own packed PE-input register still counts on
  * top). Every sink of the net shares the chain, as the registers of one
  * routed tree would be shared. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,7 +196,16 @@ typedef struct Retime {
 	int *r;                 /* per cell */
 	VEC(Ref) *in;           /* per cell: the sinks on its inputs */
 	VEC(int) *out;          /* per cell: the nets it drives */
+	unsigned *seen;         /* per net: the epoch it was last priced in */
+	unsigned epoch;
+	double *at;             /* per cell: arrival (logic_depth) */
+	unsigned *at_epoch;     /* per cell: the epoch of at */
+	double depth0;          /* the longest combinational path before retiming */
+	VEC(int) moved;         /* the chain being tried */
 } Retime;
+
+/* Cells a chain of moves may pass through before it must save a delay cell. */
+#define CHAIN_DEPTH 4
 
 static int is_constant(const NlCell *c)
 {
@@ -232,15 +244,6 @@ static int net_cost(const Retime *T, int i)
 		worst = extra > worst ? extra : worst;
 	}
 	return worst;
-}
-
-/* The cost of the nets around cell v: its inputs' and its outputs'. */
-static int local_cost(const Retime *T, int v)
-{
-	int c = 0;
-	vec_foreach(&T->in[v], k) c += net_cost(T, T->in[v].data[k].net);
-	vec_foreach(&T->out[v], k) c += net_cost(T, T->out[v].data[k]);
-	return c;
 }
 
 /* 1 if moving cell v by d (+1: a register from each output onto each
@@ -291,34 +294,135 @@ static void apply(Retime *T)
 	}
 }
 
+/* The delay cells of the nets around the moved cells, each net once. */
+static int chain_cost(Retime *T)
+{
+	T->epoch++;
+	int c = 0;
+	vec_foreach(&T->moved, m) {
+		int v = T->moved.data[m];
+		for (int side = 0; side < 2; side++) {
+			int len = side ? T->out[v].len : T->in[v].len;
+			for (int k = 0; k < len; k++) {
+				int i = side ? T->out[v].data[k] : T->in[v].data[k].net;
+				if (T->seen[i] != T->epoch) {
+					T->seen[i] = T->epoch;
+					c += net_cost(T, i);
+				}
+			}
+		}
+	}
+	return c;
+}
+
+/* 1 if cell v is a PE that can move. */
+static int moves(const Retime *T, int v)
+{
+	const NlCell *c = &T->n->cells.data[v];
+	return c->kind == NL_PE && !is_constant(c);
+}
+
+/* The arrival of cell v's output (ns): its rule's delay after the latest
+ * of its inputs that no register separates from a PE (memories and IOs
+ * start at 0); memoized per epoch of `at`. */
+static double arrival(Retime *T, int v)
+{
+	if (T->at_epoch[v] == T->epoch)
+		return T->at[v];
+	const NlCell *c = &T->n->cells.data[v];
+	double a = 0;
+	if (c->kind == NL_PE) {
+		vec_foreach(&T->in[v], k) {
+			Ref e = T->in[v].data[k];
+			int u = T->n->nets.data[e.net].cell;
+			if (count(T, e.net, e.sink) == 0 && !is_constant(&T->n->cells.data[u])) {
+				double x = arrival(T, u);
+				a = x > a ? x : a;
+			}
+		}
+		a += c->rule->cost;
+	}
+	T->at_epoch[v] = T->epoch;
+	T->at[v] = a;
+	return a;
+}
+
+/* The longest path of PE delays no register cuts (routing left out). */
+static double logic_depth(Retime *T)
+{
+	T->epoch++;
+	double worst = 0;
+	vec_foreach(&T->n->cells, v) {
+		double a = arrival(T, v);
+		worst = a > worst ? a : worst;
+	}
+	return worst;
+}
+
+/* 1 if the chain's moves (each by d, done) lower the delay cells of the
+ * nets around them without lengthening the longest combinational path
+ * beyond what it was before retiming. */
+static int saves(Retime *T, int d)
+{
+	int now = chain_cost(T);
+	vec_foreach(&T->moved, m) T->r[T->moved.data[m]] -= d;
+	int then = chain_cost(T);
+	vec_foreach(&T->moved, m) T->r[T->moved.data[m]] += d;
+	return now < then && logic_depth(T) <= T->depth0 + 1e-9;
+}
+
+/* Moves v by d, then, unless the chain so far saves a delay cell, the
+ * cells the register went to (v's sinks going forward, its drivers going
+ * back), up to depth more; 1 if a chain saved one (its moves kept), else 0
+ * with everything undone. */
+static int chain(Retime *T, int v, int d, int depth)
+{
+	if (!moves(T, v) || !movable(T, v, d))
+		return 0;
+	vec_foreach(&T->moved, m) if (T->moved.data[m] == v) return 0;
+	vec_push(&T->moved, v);
+	T->r[v] += d;
+	if (saves(T, d))
+		return 1;
+	if (depth > 0 && d < 0) {
+		vec_foreach(&T->out[v], k) {
+			const NlNet *net = &T->n->nets.data[T->out[v].data[k]];
+			vec_foreach(&net->sinks, j) if (chain(T, net->sinks.data[j].cell, d, depth - 1)) return 1;
+		}
+	} else if (depth > 0) {
+		vec_foreach(&T->in[v], k) if (chain(T, T->n->nets.data[T->in[v].data[k].net].cell, d, depth - 1)) return 1;
+	}
+	T->r[v] -= d;
+	T->moved.len--;
+	return 0;
+}
+
 int nl_retime_inputs(Netlist *n, const PeInfo *pe, int pack)
 {
-	Retime T = { n, pe, pack, NULL, NULL, NULL };
+	Retime T;
+	memset(&T, 0, sizeof T);
+	T.n = n, T.pe = pe, T.pack = pack;
 	int nc = n->cells.len;
 	T.r = xcalloc((size_t)nc + 1, sizeof *T.r);
 	T.in = xcalloc((size_t)nc + 1, sizeof *T.in);
 	T.out = xcalloc((size_t)nc + 1, sizeof *T.out);
+	T.seen = xcalloc((size_t)n->nets.len + 1, sizeof *T.seen);
+	T.at = xcalloc((size_t)nc + 1, sizeof *T.at);
+	T.at_epoch = xcalloc((size_t)nc + 1, sizeof *T.at_epoch);
 	index_cells(&T);
+	T.depth0 = logic_depth(&T);
 	int before = 0, after;
 	vec_foreach(&n->nets, i) before += net_cost(&T, i);
-	for (int pass = 0, moved = 1; moved && pass < 4 * nc + 4; pass++) {
-		moved = 0;
-		for (int v = 0; v < nc; v++) {
-			if (n->cells.data[v].kind != NL_PE || is_constant(&n->cells.data[v]))
-				continue;
+	for (int pass = 0, saved = 1; saved && pass < nc + 4; pass++) {
+		saved = 0;
+		for (int v = 0; v < nc; v++)
 			for (int d = -1; d <= 1; d += 2) {
-				if (!movable(&T, v, d))
-					continue;
-				int c0 = local_cost(&T, v);
-				T.r[v] += d;
-				int c1 = local_cost(&T, v);
-				if (c1 < c0 || (c1 == c0 && d < 0)) {
-					moved = 1;
+				T.moved.len = 0;
+				if (chain(&T, v, d, CHAIN_DEPTH)) {
+					saved = 1;
 					break;
 				}
-				T.r[v] -= d;
 			}
-		}
 	}
 	after = 0;
 	vec_foreach(&n->nets, i) after += net_cost(&T, i);
@@ -327,9 +431,13 @@ int nl_retime_inputs(Netlist *n, const PeInfo *pe, int pack)
 		vec_free(&T.in[c]);
 		vec_free(&T.out[c]);
 	}
+	vec_free(&T.moved);
 	free(T.in);
 	free(T.out);
 	free(T.r);
+	free(T.seen);
+	free(T.at);
+	free(T.at_epoch);
 	return before - after;
 }
 
@@ -348,7 +456,8 @@ int nl_delay_cells(Netlist *n, const PeInfo *pe, uint64_t reg_widths, const char
 		if (have[w] < 0)
 			have[w] = (signed char)find_delay(n->arena, pe, w, &found[w]);
 		if (!have[w]) {
-			lacking(n, pe, i, R, app, d);
+			if (d)
+				lacking(n, pe, i, R, app, d);
 			ok = 0;
 			continue;
 		}

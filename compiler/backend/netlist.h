@@ -85,8 +85,8 @@ int nl_retime_inputs(Netlist *n, const PeInfo *pe, int pack);
  * sinks ask for some gets a chain of delay cells, PEs running a rule of pe
  * that passes its input through the PE's input register; each such sink
  * reads the cell as many cycles late as it asked, with no register on its
- * route. 0 with an error in d naming the net, the sink and what it lacks
- * when pe has no such rule for w. */
+ * route. 0 with an error in d (d NULL: none) naming the net, the sink and
+ * what it lacks when pe has no such rule for w. */
 int nl_delay_cells(Netlist *n, const PeInfo *pe, uint64_t reg_widths, const char *app, __keep Diags *d);
 /* Moves the packed register of sink k of net i back onto its route. */
 void nl_unpack(Netlist *n, const CMap *cm, int i, int k);
