@@ -106,6 +106,7 @@ typedef struct Router {
 	VEC(int) path;
 	StrBuf report;
 	int overused, over_node;        /* after the last iteration, when it failed */
+	int plain;              /* every node costs 1: congestion left out (route_net) */
 } Router;
 
 void rt_options_default(RtOptions *o)
@@ -389,7 +390,7 @@ static double estimate(const Router *rt, int v, int k, int t, int R)
 
 static double node_cost(const Router *rt, int v)
 {
-	return (1.0 + rt->hist[v]) * (1.0 + rt->pres * rt->occ[v]);
+	return rt->plain ? 1.0 : (1.0 + rt->hist[v]) * (1.0 + rt->pres * rt->occ[v]);
 }
 
 static uint64_t count_bit(int k)
@@ -523,21 +524,53 @@ static void rip_up(Router *rt, int ni)
 		tr->sink[j] = -1;
 }
 
-/* Rips net ni up and routes it again; 0 (report written) if a sink has no path. */
+/* Routes net ni's sinks in the order `first`, then the others in theirs;
+ * the sink that found no path, or -1. */
+static int route_sinks(Router *rt, int ni, int first)
+{
+	const RtNet *net = &rt->nets[ni];
+	rip_up(rt, ni);
+	rt->net_stamp++;
+	tree_add(rt, &rt->trees[ni], net->source, 0, -1);
+	if (first >= 0 && !route_sink(rt, ni, first))
+		return first;
+	for (int j = 0; j < net->nsinks; j++)
+		if (j != first && !route_sink(rt, ni, j))
+			return j;
+	return -1;
+}
+
+/* Rips net ni up and routes it again; 0 (report written) if a sink has no
+ * path. A sink's path must branch off the tree where it holds no more
+ * registers than the sink asks for: when the sinks routed before it took
+ * the only way (one track, registers on few tiles), the net is routed
+ * again with that sink first, each sink leading at most once; and if the
+ * congestion costs still steer one sink's path across another's only way,
+ * all of that again with every node costing the same (the negotiation
+ * sorts out the sharing in later iterations). */
 static int route_net(Router *rt, int ni)
 {
 	const RtNet *net = &rt->nets[ni];
 	Tree *tr = &rt->trees[ni];
-	rip_up(rt, ni);
-	rt->net_stamp++;
-	tree_add(rt, tr, net->source, 0, -1);
-	for (int j = 0; j < net->nsinks; j++)
-		if (!route_sink(rt, ni, j)) {
-			sb_printf(&rt->report, "net '%s': no path from %s to sink %s with %d register%s\n",
-				  net_name(net), rt->g->nodes[net->source].name, rt->g->nodes[net->sinks[j].node].name,
-				  net->sinks[j].regs, net->sinks[j].regs == 1 ? "" : "s");
-			return 0;
+	int failed = route_sinks(rt, ni, -1), first_failed = failed;
+	for (rt->plain = 0; failed >= 0 && rt->plain < 2; rt->plain++) {
+		if (rt->plain)
+			failed = route_sinks(rt, ni, -1);
+		for (int tries = 0; failed >= 0 && tries < net->nsinks; tries++) {
+			int lead = failed;
+			failed = route_sinks(rt, ni, lead);
+			if (failed == lead)
+				break;
 		}
+	}
+	rt->plain = 0;
+	if (failed >= 0) {
+		int j = first_failed;
+		sb_printf(&rt->report, "net '%s': no path from %s to sink %s with %d register%s\n", net_name(net),
+			  rt->g->nodes[net->source].name, rt->g->nodes[net->sinks[j].node].name, net->sinks[j].regs,
+			  net->sinks[j].regs == 1 ? "" : "s");
+		return 0;
+	}
 	vec_foreach(&tr->t, i)
 		rt->occ[tr->t.data[i].node]++;
 	return 1;
