@@ -34,6 +34,15 @@ common_opts() {
 # The artifacts (crash-, leak-, timeout-, oom-, slow-unit- files) of a harness.
 artifacts() { ls "$out/crashes/$1" 2>/dev/null | grep -v '^slow-unit-' | sort; }
 
+# lock KEY: holds build/fuzz/locks/KEY.lock until this script exits (fd 9),
+# so that two runs in one tree (two make fuzz, or two make test) never
+# share a working corpus, a log or a result; 1 if another run holds it.
+lock() {
+	mkdir -p "$out/locks"
+	exec 9>"$out/locks/$1.lock"
+	flock -n 9
+}
+
 # fuzz NAME SECONDS CORPUS LOG [OPTION...]: one libFuzzer run on a fresh copy
 # of the committed corpus; its status.
 fuzz() {
@@ -47,15 +56,19 @@ fuzz() {
 # The last "cov: N ft: M" of a log, and its executed units.
 log_stats() {
 	local log=$1 cov ft execs
-	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	cov=$(grep -ao 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+	ft=$(grep -ao 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+	execs=$(grep -a '^stat::number_of_executed_units:' "$log" | sed 's/.*: *//' | tail -1)
 	echo "${execs:-0} ${cov:-0} ${ft:-0}"
 }
 
 cmd_run() {
 	local name=$1 seconds=$2 before after new t0 status
 	[ -x "$out/bin/fuzz_$name" ] || { echo "fuzz: no harness $out/bin/fuzz_$name (make fuzz-build)" >&2; return 1; }
+	if ! lock "$name"; then
+		echo "fuzz: $name is being fuzzed by another run in this tree ($out/locks/$name.lock); not run" >&2
+		return 0
+	fi
 	mkdir -p "$out/results"
 	rm -f "$out/results/$name"
 	before=$(artifacts "$name")
@@ -65,11 +78,19 @@ cmd_run() {
 	status=$?
 	after=$(artifacts "$name")
 	new=$(comm -13 <(echo "$before") <(echo "$after") | grep -c .)
-	[ "$status" -eq 0 ] || [ "$new" -gt 0 ] || new=1    # a crash libFuzzer could not save
+	# 72: libFuzzer's exit on SIGINT or SIGTERM (interrupted, not a crash);
+	# another failure without a new file is a crash libFuzzer could not save
+	local note=
+	case $status in
+	0) ;;
+	72 | 130 | 143) note=" (interrupted)" ;;
+	*) [ "$new" -gt 0 ] || new=1 ;;
+	esac
 	read -r execs cov ft < <(log_stats "$out/logs/$name.log")
 	echo "$name $execs $cov $ft $new $(($(date +%s) - t0))" >"$out/results/$name"
-	printf 'fuzz: %-10s %10s executions  cov %6s  ft %6s  %s\n' "$name" "$execs" "$cov" "$ft" \
-		"$([ "$new" -eq 0 ] && echo "no crash" || echo "$new crash(es): $out/crashes/$name/, log $out/logs/$name.log")"
+	printf 'fuzz: %-10s %10s executions  cov %6s  ft %6s  %s%s\n' "$name" "$execs" "$cov" "$ft" \
+		"$([ "$new" -eq 0 ] && echo "no crash" || echo "$new crash(es): $out/crashes/$name/, log $out/logs/$name.log")" \
+		"$note"
 	if [ "$new" -gt 0 ]; then
 		comm -13 <(echo "$before") <(echo "$after") | sed "s|^|      $out/crashes/$name/|"
 		grep -m1 -E '^==[0-9]+==ERROR|^SUMMARY|runtime error|check failed|ALARM|out-of-memory' \
@@ -121,6 +142,11 @@ replay() {
 
 cmd_smoke() {
 	local name seconds=${SMOKE_S:-4} n r
+	if ! lock smoke; then
+		echo "FAIL: another smoke run holds $out/locks/smoke.lock"
+		echo "fuzz: 0 passed, 1 failed"
+		return 1
+	fi
 	for name in "$@"; do
 		if [ ! -x "$out/bin/fuzz_$name" ]; then
 			echo "FAIL $name: no harness $out/bin/fuzz_$name (make test-fuzz builds them)"
@@ -140,9 +166,15 @@ cmd_smoke() {
 	[ "$fail" -eq 0 ]
 }
 
-case "${1:-}" in
-run) [ $# -eq 3 ] || { echo "usage: fuzz/run.sh run NAME SECONDS" >&2; exit 2; }; cmd_run "$2" "$3" ;;
-summary) shift; cmd_summary "$@" ;;
-smoke) shift; [ $# -gt 0 ] || set -- "${ALL[@]}"; cmd_smoke "$@" ;;
-*) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
-esac
+main() {
+	case "${1:-}" in
+	run) [ $# -eq 3 ] || { echo "usage: fuzz/run.sh run NAME SECONDS" >&2; return 2; }; cmd_run "$2" "$3" ;;
+	summary) shift; cmd_summary "$@" ;;
+	smoke) shift; [ $# -gt 0 ] || set -- "${ALL[@]}"; cmd_smoke "$@" ;;
+	*) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; return 2 ;;
+	esac
+}
+
+# One line, read whole before it runs: a run that lasts an hour is not
+# disturbed by an edit of this file meanwhile (bash reads a script as it goes).
+main "$@"; exit
