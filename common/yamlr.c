@@ -26,6 +26,7 @@ typedef struct Loader {
 	yaml_parser_t parser;
 	StrMap anchors;  /* anchor name -> index into anchored */
 	NodeVec anchored;
+	NodeVec open;     /* the collections being read, outermost first */
 	int failed;
 } Loader;
 
@@ -101,6 +102,7 @@ static int load_children(Loader *l, YNode *n, yaml_event_type_t end)
 		return 0;
 	}
 	NodeVec kids = { 0 };
+	vec_push(&l->open, n);
 	for (;;) {
 		yaml_event_t ev;
 		if (!next_event(l, &ev))
@@ -116,6 +118,7 @@ static int load_children(Loader *l, YNode *n, yaml_event_type_t end)
 		vec_push(&kids, k);
 	}
 	l->depth--;
+	l->open.len--;
 	if (l->failed) {
 		vec_free(&kids);
 		return 0;
@@ -182,8 +185,20 @@ static YNode *load_node(Loader *l, yaml_event_t *ev)
 		check_duplicate_keys(l, n);
 		return n;
 	case YAML_ALIAS_EVENT:
-		if (strmap_get(&l->anchors, (const char *)ev->data.alias.anchor, &k))
+		if (strmap_get(&l->anchors, (const char *)ev->data.alias.anchor, &k)) {
+			/* inside its own anchored node, an alias would make the tree a
+			 * cycle, which no reader could walk to its end */
+			vec_foreach(&l->open, i) {
+				if (l->open.data[i] != l->anchored.data[k])
+					continue;
+				diag_error(l->d, l->doc->file, (int)ev->start_mark.line + 1,
+					   (int)ev->start_mark.column + 1, "alias '%s' inside the node it names",
+					   (const char *)ev->data.alias.anchor);
+				l->failed = 1;
+				return NULL;
+			}
 			return l->anchored.data[k];
+		}
 		diag_error(l->d, l->doc->file, (int)ev->start_mark.line + 1,
 			   (int)ev->start_mark.column + 1, "unknown alias '%s'",
 			   (const char *)ev->data.alias.anchor);
@@ -236,6 +251,7 @@ YDoc *ydoc_load_string(const char *file, const char *text, Diags *d)
 	yaml_parser_delete(&l.parser);
 	strmap_free(&l.anchors);
 	vec_free(&l.anchored);
+	vec_free(&l.open);
 	if (l.failed || diags_errors(d) > errors_before) {
 		ydoc_free(doc);
 		return NULL;

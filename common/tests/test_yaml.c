@@ -198,6 +198,8 @@ static void test_yaml_errors(void)
 	expect_load_error("a: 1\n b: 2\n", 0, 0, "malformed YAML");
 	expect_load_error("a: \"open\n", 0, 0, "malformed YAML");
 	expect_load_error("a: *nowhere\n", 1, 4, "unknown alias 'nowhere'");
+	expect_load_error("a: &s [1, *s]\n", 1, 11, "alias 's' inside the node it names");
+	expect_load_error("a: &m {x: {y: [*m]}}\n", 1, 16, "alias 'm' inside the node it names");
 	expect_load_error("a: 1\n---\nb: 2\n", 2, 1, "second");
 	expect_load_error("? [x]\n: 1\n", 1, 3, "mapping keys must be plain names");
 }
