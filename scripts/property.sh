@@ -82,6 +82,8 @@ main() {
 	done
 	[[ $verilator =~ ^[0-9]+$ && $jobs =~ ^[1-9][0-9]*$ && $corrupt =~ ^(none|buffers|verilator)$ &&
 		-n $root && ${#seeds[@]} -gt 0 ]] || usage
+	# each seed once: two runs of one seed would share its folder
+	mapfile -t seeds < <(printf '%s\n' "${seeds[@]}" | awk '!seen[$0]++')
 	CGRAC=${CGRAC:-bin/cgrac}
 	local b
 	for b in bin/dse bin/peak bin/lake bin/canal "$CGRAC" bin/verif; do
@@ -125,7 +127,9 @@ run_all() {
 			i=$((i + 1)) running=$((running + 1))
 			continue
 		fi
-		[ $running -eq 0 ] || { wait -n; running=$((running - 1)); }
+		[ $running -gt 0 ] || break   # a step that left no .done: tally counts it
+		wait -n
+		running=$((running - 1))
 		while [ $shown -lt ${#list[@]} ] && [ -f "$root/${list[$shown]}/$step.done" ]; do
 			cat "$root/${list[$shown]}/$step.out"
 			shown=$((shown + 1))
