@@ -99,6 +99,7 @@ static int read_pnm(const char *path, const unsigned char *s, size_t n, Image *o
 	out->extent[0] = (int)w;
 	out->extent[1] = (int)h;
 	out->extent[2] = channels;
+	out->bits = bytes * 8;
 	image_alloc(out);
 	for (long y = 0; y < h; y++)
 		for (long x = 0; x < w; x++)
@@ -169,12 +170,14 @@ int image_write(const Image *im, const char *path, FILE *f, char **err)
 				 : fmt == FMT_PPM ? "PPM (3 channels)" : "this format (use .pgm, .ppm or .raw)");
 		return 0;
 	}
-	fprintf(f, "P%c\n%d %d\n65535\n", channels == 1 ? '5' : '6', w, h);
+	int byte = im->bits == 8;
+	fprintf(f, "P%c\n%d %d\n%d\n", channels == 1 ? '5' : '6', w, h, byte ? 255 : 65535);
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++)
 			for (int c = 0; c < channels; c++) {
 				uint16_t v = im->px[x + w * (y + h * c)];
-				fputc(v >> 8, f);
+				if (!byte)
+					fputc(v >> 8, f);
 				fputc(v & 0xff, f);
 			}
 	return 1;

@@ -1,8 +1,10 @@
 /* image.h - the images applications read and write: PGM (P5, one channel) and
  * PPM (P6, three channels), 8-bit (maxval < 256) or 16-bit big-endian samples,
  * and raw files (16-bit little-endian samples, x fastest, then y, then the
- * channel; no header, so the caller gives the size). Written PGM/PPM files
- * always have maxval 65535. Pixel (x, y) of channel c is
+ * channel; no header, so the caller gives the size). A PGM/PPM file is written
+ * with maxval 255 and a byte per sample when the image's samples are 8 bits
+ * wide (bits 8: the low byte of each value, the two's complement of a signed
+ * one), else with maxval 65535. Pixel (x, y) of channel c is
  * px[x + w * (y + h * c)]. */
 #ifndef COMMON_IMAGE_H
 #define COMMON_IMAGE_H
@@ -15,6 +17,7 @@ typedef struct Image {
 	int dims;               /* 1 to 4 */
 	int extent[4];
 	uint16_t *px;
+	int bits;               /* of a sample in the file: 8, or 16 (also when 0) */
 } Image;
 
 /* Reads path (its format from the extension .pgm, .ppm or .raw; a raw file

@@ -205,7 +205,7 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d)
 		if (!r.image_used[m])
 			continue;
 		const HImage *hi = &p->images.data[m];
-		Image im = { .dims = hi->dims };
+		Image im = { .dims = hi->dims, .bits = ht_sample_bits(hi->type) };
 		for (int i = 0; i < hi->dims; i++)
 			im.extent[i] = (int)r.image[m][i].hi + 1;
 		input_generate(&spec, k++, &im);

@@ -66,6 +66,7 @@ typedef struct AppImage {
 typedef struct Stream {
 	const char *name, *port, *image;
 	int out, width, ndims;
+	int tbits, tsigned;             /* the values' type ('type', default uint<width>) */
 	long long dims[MAX_DIMS];
 	int fixed_dim;                  /* -1 without */
 	long long fixed_value;
@@ -234,10 +235,44 @@ static int read_index(App *p, Stream *s, const YNode *map)
 	return ok;
 }
 
+/* The stream's optional 'type' (uint8, int8, uint16, int16, bool; uint<width>
+ * without it): an input sample enters the port as its value in the type,
+ * zero- or sign-extended to the port's width; an output pixel is compared in
+ * the type's bits (an 8-bit image file holds the low byte). */
+static int read_type(App *p, Stream *s, const YNode *m)
+{
+	static const char *const names[] = { "uint8", "int8", "uint16", "int16", "bool", NULL };
+	static const int bits[] = { 8, 8, 16, 16, 1 };
+	const YNode *t = ymap_get(m, "type");
+	s->tbits = s->width;
+	s->tsigned = 0;
+	if (!t)
+		return 1;
+	int k = yread_choice(p->d, t, "type", names);
+	if (k < 0)
+		return 0;
+	if (bits[k] > s->width && s->width) {
+		ynode_error(p->d, t, "%s values do not fit the %d-bit port", names[k], s->width);
+		return 0;
+	}
+	s->tbits = bits[k];
+	s->tsigned = k == 1 || k == 3;
+	return 1;
+}
+
+/* Sample v of stream s's image as the port's word. */
+static uint16_t stream_word(const Stream *s, uint16_t v)
+{
+	uint32_t mask = (1u << s->tbits) - 1, w = v & mask;
+	if (s->tsigned && (w >> (s->tbits - 1)) & 1)
+		w |= ~mask;
+	return (uint16_t)(w & ((1u << s->width) - 1));
+}
+
 static int read_stream(App *p, Stream *s, const YNode *m)
 {
-	static const char *const keys[] = { "name", "dir", "port", "width", "image", "dims", "fixed", "start",
-					     "loops", "index", NULL };
+	static const char *const keys[] = { "name", "dir", "port", "width", "type", "image", "dims", "fixed",
+					     "start", "loops", "index", NULL };
 	static const char *const dirs[] = { "in", "out", NULL };
 	s->node = m;
 	s->fixed_dim = -1;
@@ -251,6 +286,7 @@ static int read_stream(App *p, Stream *s, const YNode *m)
 	long long width = 0;
 	ok &= field(p, m, "width", 1, 16, 1, 0, &width);
 	s->width = (int)width;
+	ok &= read_type(p, s, m);
 	s->image = text(p, m, "image", "an image file");
 	s->image_node = ymap_get(m, "image");
 	if (s->image && !image_format_known(s->image)) {
@@ -553,7 +589,7 @@ static int expand(App *p, Stream *s, unsigned char *seen)
 			scale *= (long)s->dims[dim];
 		}
 		s->pixel[k] = px;
-		uint16_t v = im->px[px];
+		uint16_t v = s->out ? im->px[px] : stream_word(s, im->px[px]);
 		if (v >> s->width) {
 			ynode_error(p->d, s->image_node, "pixel %s of '%s' is %u, which does not fit the %d-bit port %s",
 				    pixel_text(p, im, px), s->image, v, s->width, s->port);
@@ -604,7 +640,7 @@ static int schedule(App *p)
 			}
 			if (!s->out) {
 				u->owner[c] = i;
-				u->value[c] = im->im.px[px];
+				u->value[c] = stream_word(s, im->im.px[px]);
 				if (c > u->last)
 					u->last = c;
 				continue;
@@ -617,7 +653,7 @@ static int schedule(App *p)
 				ok = 0;
 				break;
 			}
-			if (im->im.px[px] >> s->width) {
+			if (im->im.px[px] >> s->tbits) {
 				ynode_error(p->d, s->image_node, "golden pixel %s of '%s' is %u, which does not fit the "
 					    "%d-bit port %s", pixel_text(p, &im->im, px), s->image, im->im.px[px], s->width,
 					    s->port);
@@ -885,7 +921,7 @@ static Mismatch *compare(App *p, long *nmis, long *npx)
 		long n = image_size(&im->im);
 		*npx += n;
 		for (long k = 0; k < n; k++)
-			if (im->got[k] != im->im.px[k])
+			if ((im->got[k] ^ im->im.px[k]) & ((1u << p->streams[im->src[k]].tbits) - 1))
 				vec_push(&m, ((Mismatch){ i, k, im->cycle[k] }));
 	}
 	if (m.len)

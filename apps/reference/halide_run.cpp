@@ -12,9 +12,12 @@
 //
 // run: the inputs are the ImageParams in the order of the file's
 // stream_to_accelerator calls (PGM for 2 dimensions, PPM for 3 with the channel
-// third); the output Func is the one hw_accelerate names, realized over the
-// region its bound() calls give (every dimension must have one), written as PGM
-// (2 dimensions) or PPM (3 dimensions of which the last has extent 3), or .raw.
+// third), each sample taken as a value of the input's type (8 or 16 bits,
+// signed or not); the output Func is the one hw_accelerate names, realized over
+// the region its bound() calls give (every dimension must have one), written as
+// PGM (2 dimensions) or PPM (3 dimensions of which the last has extent 3), or
+// .raw: maxval 255 for an 8-bit output (the value's two's complement byte),
+// 65535 for a 16-bit one.
 //
 // The JIT target is the host's OS and architecture with no optional CPU features
 // (set HL_JIT_TARGET to override): Halide 14 takes some AVX-512 CPUs for
@@ -134,6 +137,46 @@ Region output_region(const Func &f)
 	return r;
 }
 
+// 1 if images hold values of t: an integer type of 8 or 16 bits.
+bool image_type(const Halide::Type &t)
+{
+	return t.is_int_or_uint() && (t.bits() == 8 || t.bits() == 16);
+}
+
+// Element pos of buf, of type T.
+template <typename T> T &element(const Buffer<> &buf, const int *pos)
+{
+	Buffer<T> typed = buf.as<T>();
+	return (*typed.get())(pos);
+}
+
+// Sample v of a file as a value of buf's type, stored into element pos of buf.
+void set_sample(Buffer<> &buf, const int *pos, uint16_t v)
+{
+	const Halide::Type t = buf.type();
+	if (t == Halide::UInt(8))
+		element<uint8_t>(buf, pos) = (uint8_t)v;
+	else if (t == Halide::Int(8))
+		element<int8_t>(buf, pos) = (int8_t)(uint8_t)v;
+	else if (t == Halide::UInt(16))
+		element<uint16_t>(buf, pos) = v;
+	else
+		element<int16_t>(buf, pos) = (int16_t)v;
+}
+
+// Element pos of buf as a file's sample (the value's two's complement bits).
+uint16_t get_sample(const Buffer<> &buf, const int *pos)
+{
+	const Halide::Type t = buf.type();
+	if (t == Halide::UInt(8))
+		return element<uint8_t>(buf, pos);
+	if (t == Halide::Int(8))
+		return (uint16_t)element<int8_t>(buf, pos);
+	if (t == Halide::UInt(16))
+		return element<uint16_t>(buf, pos);
+	return (uint16_t)element<int16_t>(buf, pos);
+}
+
 // The one output Func; throws unless the file named exactly one.
 const Func &output_of(const HalideApp &app)
 {
@@ -141,8 +184,8 @@ const Func &output_of(const HalideApp &app)
 		throw std::runtime_error("expected one hw_accelerate call, found " +
 					 std::to_string(app.outputs.size()));
 	const Func &f = app.outputs[0];
-	if (f.outputs() != 1 || f.output_types()[0] != Halide::UInt(16))
-		throw std::runtime_error("the output " + f.name() + " must be a uint16 Func");
+	if (f.outputs() != 1 || !image_type(f.output_types()[0]))
+		throw std::runtime_error("the output " + f.name() + " must be an 8- or 16-bit integer Func");
 	return f;
 }
 
@@ -165,26 +208,25 @@ void bind_input(ImageParam &p, const char *path)
 	ImagePtr im(refimg_read(path));
 	if (!im)
 		throw std::runtime_error(std::string("cannot read ") + path);
-	if (p.type() != Halide::UInt(16))
-		throw std::runtime_error("input " + p.name() + " must be uint16");
+	if (!image_type(p.type()))
+		throw std::runtime_error("input " + p.name() + " must be of an 8- or 16-bit integer type");
 	if (p.dimensions() == 2 && im->c != 1)
 		throw std::runtime_error(std::string(path) + " has " + std::to_string(im->c) +
 					 " channels; input " + p.name() + " has 2 dimensions");
 	if (p.dimensions() != 2 && p.dimensions() != 3)
 		throw std::runtime_error("input " + p.name() + " must have 2 or 3 dimensions");
-	Buffer<uint16_t> buf = p.dimensions() == 2 ? Buffer<uint16_t>(im->w, im->h)
-						   : Buffer<uint16_t>(im->w, im->h, im->c);
+	Buffer<> buf = p.dimensions() == 2 ? Buffer<>(p.type(), im->w, im->h)
+					   : Buffer<>(p.type(), im->w, im->h, im->c);
 	for (int c = 0; c < im->c; c++)
 		for (int y = 0; y < im->h; y++)
-			for (int x = 0; x < im->w; x++)
-				if (p.dimensions() == 2)
-					buf(x, y) = refimg_get(im.get(), x, y, 0);
-				else
-					buf(x, y, c) = refimg_get(im.get(), x, y, c);
+			for (int x = 0; x < im->w; x++) {
+				int pos[3] = { x, y, c };
+				set_sample(buf, pos, refimg_get(im.get(), x, y, c));
+			}
 	p.set(buf);
 }
 
-void write_output(const Buffer<uint16_t> &buf, const char *path)
+void write_output(const Buffer<> &buf, const char *path)
 {
 	int dims = buf.dimensions();
 	if (dims != 2 && dims != 3)
@@ -196,10 +238,11 @@ void write_output(const Buffer<uint16_t> &buf, const char *path)
 	for (int c = 0; c < channels; c++)
 		for (int y = 0; y < im->h; y++)
 			for (int x = 0; x < im->w; x++) {
-				int xx = x + buf.dim(0).min(), yy = y + buf.dim(1).min();
-				uint16_t v = dims == 2 ? buf(xx, yy) : buf(xx, yy, c + buf.dim(2).min());
-				refimg_set(im.get(), x, y, c, v);
+				int pos[3] = { x + buf.dim(0).min(), y + buf.dim(1).min(),
+					       dims == 3 ? c + buf.dim(2).min() : 0 };
+				refimg_set(im.get(), x, y, c, get_sample(buf, pos));
 			}
+	im->bits = buf.type().bits() == 8 ? 8 : 16;
 	if (refimg_write(path, im.get()) != 0)
 		throw std::runtime_error(std::string("cannot write ") + path);
 }
@@ -232,7 +275,7 @@ int cmd_run(HalideApp &app, const std::vector<std::string> &args)
 						 std::to_string(o - i) + " given");
 		for (size_t k = i; k < o; k++)
 			bind_input(app.inputs[k - i], args[k].c_str());
-		Buffer<uint16_t> out(r.extent);
+		Buffer<> out(f.output_types()[0], r.extent);
 		out.set_min(r.min);
 		out_func.realize(out, jit_target());
 		write_output(out, args[o + 1].c_str());

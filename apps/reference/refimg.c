@@ -21,7 +21,7 @@ RefImage *refimg_new(int w, int h, int c)
 		free(im);
 		return NULL;
 	}
-	im->w = w, im->h = h, im->c = c;
+	im->w = w, im->h = h, im->c = c, im->bits = 16;
 	return im;
 }
 
@@ -195,12 +195,14 @@ static void write_samples(FILE *f, const RefImage *im, int raw)
 		}
 		return;
 	}
-	fprintf(f, "P%c\n%d %d\n65535\n", im->c == 1 ? '5' : '6', im->w, im->h);
+	int byte = im->bits == 8;
+	fprintf(f, "P%c\n%d %d\n%s\n", im->c == 1 ? '5' : '6', im->w, im->h, byte ? "255" : "65535");
 	for (int y = 0; y < im->h; y++)
 		for (int x = 0; x < im->w; x++)
 			for (int ch = 0; ch < im->c; ch++) {
 				uint16_t v = refimg_get(im, x, y, ch);
-				putc(v >> 8, f);
+				if (!byte)
+					putc(v >> 8, f);
 				putc(v & 0xff, f);
 			}
 }

@@ -4,7 +4,8 @@
  * Formats:
  *   PGM (P5, one channel) and PPM (P6, three channels); pixel (x, y) channel c
  *   is f(x, y, c). maxval <= 255: one byte per sample; maxval > 255: two bytes,
- *   big-endian. Files written here always have maxval 65535.
+ *   big-endian. Files are written with maxval 65535, or 255 (the low byte of
+ *   each sample) for an image whose bits are 8.
  *   raw: 16-bit little-endian samples, x fastest, then y, then c; no header, so
  *   the reader is told the size.
  * The kind of a file is told by its extension (.pgm, .ppm, .raw).
@@ -24,6 +25,7 @@ extern "C" {
 typedef struct RefImage {
 	int w, h, c;    /* width, height, channels */
 	uint16_t *px;   /* px[(c * h + y) * w + x] */
+	int bits;       /* of a written sample: 8, or 16 (refimg_new sets 16) */
 } RefImage;
 
 /* A zeroed w x h x c image (each at least 1, w * h * c at most 2^28); NULL if

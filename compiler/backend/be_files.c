@@ -42,6 +42,10 @@ static void write_stream(const Backend *B, int si, FILE *f)
 		fprintf(f, "    image: %s.input.%s\n", B->base, image_ext(r));
 	else
 		fprintf(f, "    image: golden.%s\n", image_ext(r));
+	/* the values' type, when it is not the word's unsigned integers */
+	HType t = s->input ? L->p->images.data[s->image].type : L->p->funcs.data[L->p->output].type;
+	if (t.is_signed || t.bits != W)
+		fprintf(f, "    type: %s\n", ht_name(t));
 	fputs("    dims: [", f);
 	for (int j = 0; j < r->dims; j++)
 		fprintf(f, "%s%lld", j ? ", " : "",

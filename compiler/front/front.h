@@ -47,6 +47,14 @@ int64_t ht_min(HType t);
 int64_t ht_max(HType t);
 /* v reduced to the type: wrapped to its bits, sign-extended if signed. */
 int64_t ht_wrap(HType t, int64_t v);
+/* The W-bit word an image sample of type t enters the array as: the sample's
+ * value in t (a uint8 image's sample 300 is 44, an int8 image's 200 is -56),
+ * in W bits (two's complement). Every model of the array (the lowered kernels,
+ * the buffer simulator, the Verilator harness) streams inputs this way. */
+uint64_t ht_stream_word(HType t, uint16_t sample, int W);
+/* The width of an image file's samples holding values of t: 8 for 8-bit
+ * types (and Bool), else 16 (common/image.h). */
+int ht_sample_bits(HType t);
 
 /* ---- expressions ---- */
 

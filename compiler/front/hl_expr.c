@@ -50,6 +50,17 @@ int64_t ht_wrap(HType t, int64_t v)
 	return (int64_t)u;
 }
 
+int ht_sample_bits(HType t)
+{
+	return t.bits <= 8 ? 8 : 16;
+}
+
+uint64_t ht_stream_word(HType t, uint16_t sample, int W)
+{
+	uint64_t mask = W >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << W) - 1;
+	return (uint64_t)ht_wrap(t, sample) & mask;
+}
+
 /* ---- operators ---- */
 
 static const char *const bin_names[HB_COUNT] = {

@@ -208,6 +208,7 @@ static int output_image(const HProgram *p, Buf *b, Image *out, Diags *d)
 	}
 	memset(out, 0, sizeof *out);
 	out->dims = b->dims;
+	out->bits = ht_sample_bits(fn->type);
 	for (int i = 0; i < b->dims; i++)
 		out->extent[i] = (int)b->extent[i];
 	image_alloc(out);

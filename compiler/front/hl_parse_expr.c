@@ -9,15 +9,6 @@
 
 /* ---- types ---- */
 
-static int check_type(Parser *P, HType t, const HTok *at_tok)
-{
-	if (t.bits == 8) {
-		hlp_err_tok(P, at_tok, "8-bit types are not supported: the hardware word is 16 bits; use uint16_t or int16_t");
-		return 0;
-	}
-	return 1;
-}
-
 /* A C++ type name in cast<T> or a concise cast name. */
 static int ctype(const char *s, HType *t)
 {
@@ -36,15 +27,53 @@ static int ctype(const char *s, HType *t)
 	return 0;
 }
 
-static HExpr *make_cast(Parser *P, HType t, Val v, const HTok *tok)
+/* The concise saturating casts of Halide::ConciseCasts. */
+static int sat_ctype(const char *s, HType *t)
 {
-	if (!check_type(P, t, tok))
-		return NULL;
+	static const struct { const char *n; HType t; } tab[] = {
+		{ "u8_sat", { 0, 8 } }, { "i8_sat", { 1, 8 } }, { "u16_sat", { 0, 16 } },
+		{ "i16_sat", { 1, 16 } }, { "u32_sat", { 0, 32 } }, { "i32_sat", { 1, 32 } },
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
+		if (strcmp(tab[i].n, s) == 0) {
+			*t = tab[i].t;
+			return 1;
+		}
+	return 0;
+}
+
+static HExpr *make_cast(Parser *P, HType t, Val v)
+{
 	if (v.k == V_INT)
 		return he_const(P->a, t, v.i);
 	HExpr *e = hlp_to_expr(P, v);
 	if (!e)
 		return NULL;
+	return he_fold(P->a, he_cast(P->a, t, e));
+}
+
+/* Halide's saturating_cast<T>(e): e clamped to the values both its type and T
+ * hold, then cast (an integer literal is an Int(32) Expr there, so it is
+ * clamped to T). */
+static HExpr *make_sat_cast(Parser *P, HType t, Val v, const HTok *tok)
+{
+	if (v.k == V_INT)
+		return he_const(P->a, t, v.i < ht_min(t) ? ht_min(t) : v.i > ht_max(t) ? ht_max(t) : v.i);
+	HExpr *e = hlp_to_expr(P, v);
+	if (!e)
+		return NULL;
+	if (ht_is_bool(t) || ht_is_bool(e->type)) {
+		hlp_err_tok(P, tok, "saturating cast from %s to %s: only integer types saturate", ht_name(e->type),
+			    ht_name(t));
+		return NULL;
+	}
+	HType s = e->type;
+	int64_t lo = ht_min(t) > ht_min(s) ? ht_min(t) : ht_min(s);
+	int64_t hi = ht_max(t) < ht_max(s) ? ht_max(t) : ht_max(s);
+	if (hi < ht_max(s))
+		e = he_fold(P->a, he_bin(P->a, HB_MIN, s, e, he_const(P->a, s, hi)));
+	if (lo > ht_min(s))
+		e = he_fold(P->a, he_bin(P->a, HB_MAX, s, e, he_const(P->a, s, lo)));
 	return he_fold(P->a, he_cast(P->a, t, e));
 }
 
@@ -222,15 +251,16 @@ static Val make_abs(Parser *P, Val v, const HTok *t)
 	return hlp_vexpr(he_fold(P->a, he_un(P->a, HU_ABS, rt, e)), t->line, t->col);
 }
 
-/* cast<T>(e) */
+/* cast<T>(e), saturating_cast<T>(e) */
 static Val parse_cast(Parser *P, const HTok *t)
 {
+	int sat = hlx_is(t, "saturating_cast");
 	if (!hlp_expect(P, "<"))
 		return hlp_none;
 	HTok *tt = hlp_cur(P);
 	HType ty;
 	if (tt->kind != TK_NAME || !ctype(tt->text, &ty))
-		return hlp_err_tok(P, tt, "expected a type (uint16_t, int16_t, uint32_t, int32_t, bool) before %s",
+		return hlp_err_tok(P, tt, "expected a type (uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, bool) before %s",
 			       hlp_tok_desc(tt));
 	hlp_next(P);
 	if (!hlp_expect(P, ">"))
@@ -238,8 +268,8 @@ static Val parse_cast(Parser *P, const HTok *t)
 	Val a[1];
 	int n = hlp_parse_args(P, a, 1);
 	if (n != 1)
-		return n < 0 ? hlp_none : hlp_err_tok(P, t, "cast<%s> takes one argument", tt->text);
-	HExpr *e = make_cast(P, ty, a[0], tt);
+		return n < 0 ? hlp_none : hlp_err_tok(P, t, "%s<%s> takes one argument", t->text, tt->text);
+	HExpr *e = sat ? make_sat_cast(P, ty, a[0], t) : make_cast(P, ty, a[0]);
 	return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
 }
 
@@ -260,18 +290,16 @@ static Val parse_type(Parser *P, const HTok *t)
 	if (n != 1 || a[0].k != V_INT)
 		return hlp_err_tok(P, t, "%s() takes a bit width", t->text);
 	if (a[0].i != 8 && a[0].i != 16 && a[0].i != 32)
-		return hlp_err_at(P, a[0].line, a[0].col, "bit width %lld of %s(): expected 16 or 32",
+		return hlp_err_at(P, a[0].line, a[0].col, "bit width %lld of %s(): expected 8, 16 or 32",
 			      (long long)a[0].i, t->text);
 	v.t = (HType){ hlx_is(t, "Int"), (uint8_t)a[0].i };
-	if (!check_type(P, v.t, t))
-		return hlp_none;
 	return v;
 }
 
 static Val builtin(Parser *P, const HTok *t)
 {
 	HType ty;
-	if (hlx_is(t, "cast"))
+	if (hlx_is(t, "cast") || hlx_is(t, "saturating_cast"))
 		return parse_cast(P, t);
 	if (hlx_is(t, "UInt") || hlx_is(t, "Int") || hlx_is(t, "Bool"))
 		return parse_type(P, t);
@@ -290,7 +318,13 @@ static Val builtin(Parser *P, const HTok *t)
 	if (ctype(t->text, &ty)) {
 		if (n != 1)
 			return hlp_err_tok(P, t, "%s() takes one argument", t->text);
-		HExpr *e = make_cast(P, ty, a[0], t);
+		HExpr *e = make_cast(P, ty, a[0]);
+		return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
+	}
+	if (sat_ctype(t->text, &ty)) {
+		if (n != 1)
+			return hlp_err_tok(P, t, "%s() takes one argument", t->text);
+		HExpr *e = make_sat_cast(P, ty, a[0], t);
 		return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
 	}
 	if (hlx_is(t, "select"))
@@ -314,14 +348,14 @@ static Val builtin(Parser *P, const HTok *t)
 static int is_builtin(const HTok *t)
 {
 	static const char *const b[] = {
-		"cast", "select", "min", "max", "abs", "absd", "clamp", "sum", "Expr", "UInt", "Int",
-		"Bool", NULL,
+		"cast", "saturating_cast", "select", "min", "max", "abs", "absd", "clamp", "sum", "Expr",
+		"UInt", "Int", "Bool", NULL,
 	};
 	HType ty;
 	for (int i = 0; b[i]; i++)
 		if (hlx_is(t, b[i]))
 			return 1;
-	return ctype(t->text, &ty) && strcmp(t->text, "int") != 0;
+	return (ctype(t->text, &ty) && strcmp(t->text, "int") != 0) || sat_ctype(t->text, &ty);
 }
 
 static Val name_value(Parser *P, const HTok *t)
@@ -360,7 +394,7 @@ static Val parse_primary(Parser *P)
 		hlp_next(P);
 		if (hlx_is(t, "true") || hlx_is(t, "false"))
 			return hlp_vexpr(he_const(P->a, HT_BOOL, hlx_is(t, "true")), t->line, t->col);
-		if (is_builtin(t) && (hlp_at(P, "(") || (hlx_is(t, "cast") && hlp_at(P, "<"))))
+		if (is_builtin(t) && (hlp_at(P, "(") || ((hlx_is(t, "cast") || hlx_is(t, "saturating_cast")) && hlp_at(P, "<"))))
 			return builtin(P, t);
 		return name_value(P, t);
 	}

@@ -10,6 +10,7 @@
 typedef struct DVal {
 	int node;
 	HType t;                /* how the word is read: W-bit signed/unsigned, or bool */
+	int dirty;              /* a type narrower than the word: only its low bits are right */
 } DVal;
 
 typedef struct Builder {
@@ -24,7 +25,7 @@ typedef struct Builder {
 	int failed;
 } Builder;
 
-static const DVal bad = { -1, { 0, 0 } };
+static const DVal bad = { -1, { 0, 0 }, 0 };
 
 static void berr(Builder *B, const HExpr *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void berr(Builder *B, const HExpr *e, const char *fmt, ...)
@@ -81,7 +82,7 @@ static DVal op_node(Builder *B, const HExpr *at, const char *op, int width, HTyp
 		n.in[i] = in[i].node;
 		len += snprintf(key + len, sizeof key - (size_t)len, " %d", in[i].node);
 	}
-	DVal v = { add_node(B, n, key), t };
+	DVal v = { add_node(B, n, key), t, 0 };
 	return v;
 }
 
@@ -95,7 +96,7 @@ static DVal const_node(Builder *B, const HExpr *at, int64_t value, HType t)
 	DNode n = { DN_CONST, op, { 0 }, 0, bit ? 1 : B->W, v, -1, 0, NULL, 0 };
 	char key[64];
 	snprintf(key, sizeof key, "%s %lld", op, (long long)v);
-	DVal r = { add_node(B, n, key), t };
+	DVal r = { add_node(B, n, key), t, 0 };
 	return r;
 }
 
@@ -122,7 +123,7 @@ static DVal load(Builder *B, const HExpr *e)
 	DNode n = { DN_LOAD, "load", { 0 }, 0, ht_is_bool(e->type) ? 1 : B->W, 0, e->callee, e->is_image, e->args,
 		    e->nargs };
 	char *s = he_str(B->L->p, e);
-	DVal v = { add_node(B, n, s), e->type };
+	DVal v = { add_node(B, n, s), e->type, 0 };
 	free(s);
 	if (e->type.bits > B->W) {
 		berr(B, e, "'%s' holds %s values, wider than the %d-bit word",
@@ -171,7 +172,7 @@ static DVal rom(Builder *B, const HExpr *e)
 	DNode n = { DN_ROM, "rom", { addr.node }, 1, B->W, 0, e->callee, 0, NULL, 0 };
 	char key[64];
 	snprintf(key, sizeof key, "rom %d %d", e->callee, addr.node);
-	DVal v = { add_node(B, n, key), e->type };
+	DVal v = { add_node(B, n, key), e->type, 0 };
 	return v;
 }
 
@@ -391,8 +392,106 @@ wide:
 	}
 }
 
+/* ---- types narrower than the word ---- */
+
+/* A value of a type narrower than the word (8-bit data on 16-bit PEs) is held
+ * in the word as its value: zero-extended if unsigned, sign-extended if
+ * signed. Operations that keep that form (comparisons, min, max, shifts right,
+ * bitwise operations of signed values, ...) need nothing more. Those whose
+ * exact result can leave the type's range (add, sub, mul, shl, neg, a
+ * narrowing cast, ~ of an unsigned value) leave the word "dirty": its low
+ * bits are the value's, the others are not. Operations whose low bits depend
+ * only on their operands' low bits (add, sub, mul, and, or, xor, shl, neg, ~)
+ * take dirty operands as they are; any other use of a dirty word first gets
+ * Halide's wrap-around: an and with the type's mask, or a shift left and an
+ * arithmetic shift right. */
+
+/* 1 if t is an integer type narrower than the word. */
+static int narrow(Builder *B, HType t)
+{
+	return !ht_is_bool(t) && t.bits < B->W;
+}
+
+static int64_t lo4(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+	int64_t m = a < b ? a : b, n = c < d ? c : d;
+	return m < n ? m : n;
+}
+
+static int64_t hi4(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+	int64_t m = a > b ? a : b, n = c > d ? c : d;
+	return m > n ? m : n;
+}
+
+/* 1 if e's exact (unwrapped) value, given its operands' ranges, can leave
+ * its type's range. The operands are at most 16 bits wide here, so no
+ * product overflows. */
+static int may_wrap(Builder *B, const HExpr *e)
+{
+	Interval a = { 0, 0 }, b = { 0, 0 }, r;
+	if (e->kind == HE_CAST || e->kind == HE_UN || e->kind == HE_BIN)
+		a = range_of(&B->rc, e->a);
+	if (e->kind == HE_BIN)
+		b = range_of(&B->rc, e->b);
+	switch (e->kind) {
+	case HE_CAST:
+		r = a;
+		break;
+	case HE_UN:
+		if (e->op == HU_NOT)
+			return !e->type.is_signed;
+		if (e->op != HU_NEG)
+			return 0;
+		r.lo = -a.hi;
+		r.hi = -a.lo;
+		break;
+	case HE_BIN:
+		switch (e->op) {
+		case HB_ADD: r.lo = a.lo + b.lo; r.hi = a.hi + b.hi; break;
+		case HB_SUB: r.lo = a.lo - b.hi; r.hi = a.hi - b.lo; break;
+		case HB_MUL:
+			r.lo = lo4(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
+			r.hi = hi4(a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi);
+			break;
+		case HB_SHL:
+			if (b.lo != b.hi || b.lo < 0 || b.lo >= e->type.bits)
+				return 1;
+			r.lo = a.lo * ((int64_t)1 << b.lo);
+			r.hi = a.hi * ((int64_t)1 << b.lo);
+			break;
+		default:
+			return 0;
+		}
+		break;
+	default:
+		return 0;
+	}
+	return r.lo < ht_min(e->type) || r.hi > ht_max(e->type);
+}
+
+/* v, the dirty word computed for e, brought back into e's type. */
+static DVal wrap_narrow(Builder *B, const HExpr *e, DVal v)
+{
+	HType t = e->type;
+	if (!t.is_signed)
+		return bin(B, e, "and", v, const_node(B, e, ht_max(t), t), t);
+	DVal k = const_node(B, e, B->W - t.bits, t);
+	return bin(B, e, "ashr", bin(B, e, "shl", v, k, t), k, t);
+}
+
+static DVal lower_exact(Builder *B, const HExpr *e, int low_only);
+
 /* e on W-bit words: its value exactly, or (low_only) its low W bits. */
 static DVal lower(Builder *B, const HExpr *e, int low_only)
+{
+	DVal v = lower_exact(B, e, low_only);
+	if (v.node < 0 || !v.dirty || low_only)
+		return v;
+	return wrap_narrow(B, e, v);
+}
+
+static DVal lower_exact(Builder *B, const HExpr *e, int low_only)
 {
 	if (B->failed)
 		return bad;
@@ -416,13 +515,18 @@ static DVal lower(Builder *B, const HExpr *e, int low_only)
 			return from_bool(B, e, lower(B, e->a, 0), e->type);
 		DVal v = lower(B, e->a, e->a->type.bits > e->type.bits ? 1 : 0);
 		v.t = e->type;
+		v.dirty = narrow(B, e->type) && (v.dirty || may_wrap(B, e));
 		return v;
 	}
 	case HE_UN: {
-		DVal x = lower(B, e->a, 0);
+		DVal x = lower(B, e->a, narrow(B, e->type) && low_closed(e)), r;
 		switch (e->op) {
-		case HU_NEG: return bin(B, e, "sub", const_node(B, e, 0, e->type), x, e->type);
-		case HU_NOT: return un(B, e, "not", x, e->type);
+		case HU_NEG:
+		case HU_NOT:
+			r = e->op == HU_NEG ? bin(B, e, "sub", const_node(B, e, 0, e->type), x, e->type)
+					    : un(B, e, "not", x, e->type);
+			r.dirty = narrow(B, e->type) && (x.dirty || may_wrap(B, e));
+			return r;
 		case HU_LNOT: return un(B, e, "not1", x, HT_BOOL);
 		default:
 			if (!e->a->type.is_signed)
@@ -431,11 +535,16 @@ static DVal lower(Builder *B, const HExpr *e, int low_only)
 		}
 	}
 	case HE_BIN: {
-		DVal x = lower(B, e->a, 0);
-		DVal y = e->op == HB_DIV || e->op == HB_MOD ? x : lower(B, e->b, 0);
+		/* of an operation whose result's low bits depend only on its operands' low bits, the
+		 * operands of a narrow type are not brought back into it: the result is */
+		int low = narrow(B, e->type) && low_closed(e);
+		DVal x = lower(B, e->a, low);
+		DVal y = e->op == HB_DIV || e->op == HB_MOD ? x : lower(B, e->b, low);
 		if (x.node < 0 || y.node < 0)
 			return bad;
-		return word_bin(B, e, (HBinOp)e->op, x, y, e->a->type, e->type);
+		DVal r = word_bin(B, e, (HBinOp)e->op, x, y, e->a->type, e->type);
+		r.dirty = narrow(B, e->type) && (x.dirty || y.dirty || may_wrap(B, e));
+		return r;
 	}
 	case HE_SELECT: {
 		DVal c = lower(B, e->a, 0), x = lower(B, e->b, 0), y = lower(B, e->c, 0);

@@ -86,7 +86,7 @@ static uint64_t load(Exec *X, const DNode *n)
 		long off = image_index(im, idx);
 		if (off < 0)
 			ICE("exec: %s read outside the image", X->L->p->images.data[n->buffer].name);
-		return im->px[off] & X->mask;
+		return ht_stream_word(X->L->p->images.data[n->buffer].type, im->px[off], X->W);
 	}
 	int64_t *v = htable_at(&X->bufs[n->buffer], idx);
 	if (!v)
@@ -196,6 +196,7 @@ void hx_run(const LProgram *L, const DGraph *g, const Image *inputs, Image *out)
 	const HTable *ob = &X.bufs[p->output];
 	memset(out, 0, sizeof *out);
 	out->dims = ob->dims;
+	out->bits = ht_sample_bits(p->funcs.data[p->output].type);
 	for (int i = 0; i < ob->dims; i++)
 		out->extent[i] = (int)ob->extent[i];
 	image_alloc(out);

@@ -89,8 +89,7 @@ static uint64_t input_value(const Sim *S, const UbStmt *s, const UbPort *wp, con
 	for (int j = 0; j < im->dims; j++)
 		c[j] = j == s->split_dim ? s->split_val : ub_index_at(&wp->index[k++], i);
 	long off = image_index(im, c);
-	(void)S;
-	return off >= 0 ? im->px[off] : 0;
+	return off >= 0 ? ht_stream_word(S->u->L->p->images.data[s->image].type, im->px[off], S->u->g->word) : 0;
 }
 
 /* Runs statement s at its iteration i (due at cycle t). */
@@ -218,6 +217,7 @@ int ub_simulate(const UbProgram *u, const UbMap *m, const MemInfo *mi, const Ima
 	const LRegion *r = &u->L->funcs[u->L->p->output];
 	memset(out, 0, sizeof *out);
 	out->dims = r->dims;
+	out->bits = ht_sample_bits(u->L->p->funcs.data[u->L->p->output].type);
 	for (int j = 0; j < r->dims; j++)
 		out->extent[j] = (int)r->box_extent[j];
 	image_alloc(out);

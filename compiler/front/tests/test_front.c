@@ -237,7 +237,7 @@ static void test_interpreter_updates(void)
 			    "hw_accelerate(g);\nstream_to_accelerator(in);\n");
 	if (!CHECK(p != NULL, "parses"))
 		return;
-	Image in = { 1, { 8 }, NULL };
+	Image in = { 1, { 8 }, NULL, 16 };
 	image_alloc(&in);
 	for (int i = 0; i < 8; i++)
 		in.px[i] = (uint16_t)(i + 1);

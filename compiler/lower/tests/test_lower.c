@@ -32,20 +32,21 @@ static Collateral all_ops(void)
 }
 
 /* Lowers src, runs its kernels and the interpreter on a random input, and
- * compares; returns the lowered text's length (0 on failure). */
-static void lower_and_compare(const char *what, const char *src, const char *must_print)
+ * compares; 1 if they agree. */
+static int lower_and_compare(const char *what, const char *src, const char *must_print)
 {
+	int same = 0;
 	Diags *d = diags_new(stdout);
 	HProgram *p = hl_parse(what, src, d), *q = hl_parse(what, src, d);
 	if (!CHECK(p && q, "%s: parses", what)) {
 		hl_free(p);
 		hl_free(q);
 		diags_free(d);
-		return;
+		return 0;
 	}
 	HRegions r;
 	hl_bounds(p, &r, d);
-	Image in = { p->images.data[0].dims, { 0 }, NULL };
+	Image in = { p->images.data[0].dims, { 0 }, NULL, 16 };
 	for (int i = 0; i < in.dims; i++)
 		in.extent[i] = (int)r.image[0][i].hi + 1;
 	hl_bounds_free(&r);
@@ -64,9 +65,9 @@ static void lower_and_compare(const char *what, const char *src, const char *mus
 		hx_run(&L, &dg, &in, &hw);
 	CHECK(low, "%s: lowers and runs", what);
 	if (low) {
-		CHECK(image_size(&gold) == image_size(&hw) &&
-			      !memcmp(gold.px, hw.px, sizeof *gold.px * (size_t)image_size(&gold)),
-		      "%s: the lowered kernels compute the interpreter's output", what);
+		same = CHECK(image_size(&gold) == image_size(&hw) &&
+				     !memcmp(gold.px, hw.px, sizeof *gold.px * (size_t)image_size(&gold)),
+			     "%s: the lowered kernels compute the interpreter's output", what);
 		FILE *f = tmpfile();
 		hl_lower_print(&L, f);
 		long len = ftell(f);
@@ -89,6 +90,7 @@ static void lower_and_compare(const char *what, const char *src, const char *mus
 	hl_free(p);
 	hl_free(q);
 	diags_free(d);
+	return same;
 }
 
 static void test_lowering(void)
@@ -130,10 +132,100 @@ static void test_lowering(void)
 			  "for s.s1.r.x in [0, 4):");
 }
 
+/* ---- 8-bit data on 16-bit words, checked on random expressions ---- */
+
+static const char *const narrow_types[] = { "uint8_t", "int8_t", "uint16_t", "int16_t" };
+
+/* A random expression of depth at most depth over in(x + k, y), in Halide's
+ * syntax: every operator, cast and saturating cast on 8- and 16-bit types,
+ * mixed as Halide's type rules allow. */
+static void random_expr(Rng *g, StrBuf *b, int depth)
+{
+	static const char *const binops[] = { "+", "-", "*", "&", "|", "^", "<<", ">>", "/", "%" };
+	static const char *const fns[] = { "min", "max", "absd" };
+	static const char *const sats[] = { "u8_sat", "i8_sat", "u16_sat", "i16_sat" };
+	const char *t = narrow_types[rng_below(g, 4)];
+	switch (depth <= 0 ? 0 : (int)rng_below(g, 9)) {
+	case 0:
+		sb_printf(b, "cast<%s>(in(x + %d, y))", t, (int)rng_below(g, 3));
+		return;
+	case 1: case 2: case 3: {
+		/* both operands of one type (Halide refuses bitwise operations and shifts of mixed types) */
+		int k = (int)rng_below(g, COUNT(binops));
+		sb_printf(b, "(cast<%s>(", t);
+		random_expr(g, b, depth - 1);
+		if (k >= 6)     /* shifts, division and modulo by constants */
+			sb_printf(b, ") %s cast<%s>(%d))", binops[k], t, k < 8 ? (int)rng_below(g, 8) :
+				  1 << rng_below(g, 4));
+		else {
+			sb_printf(b, ") %s cast<%s>(", binops[k], t);
+			random_expr(g, b, depth - 1);
+			sb_printf(b, "))");
+		}
+		return;
+	}
+	case 4:
+		sb_printf(b, "%s(", fns[rng_below(g, COUNT(fns))]);
+		random_expr(g, b, depth - 1);
+		sb_printf(b, ", ");
+		random_expr(g, b, depth - 1);
+		sb_printf(b, ")");
+		return;
+	case 5:
+		sb_printf(b, "select(");
+		random_expr(g, b, depth - 1);
+		sb_printf(b, " < ");
+		random_expr(g, b, depth - 1);
+		sb_printf(b, ", cast<%s>(", t);
+		random_expr(g, b, depth - 1);
+		sb_printf(b, "), cast<%s>(", t);
+		random_expr(g, b, depth - 1);
+		sb_printf(b, "))");
+		return;
+	case 6:
+		sb_printf(b, "%s(", rng_below(g, 2) ? "~" : "-");
+		random_expr(g, b, depth - 1);
+		sb_printf(b, ")");
+		return;
+	case 7:
+		sb_printf(b, "%s(", sats[rng_below(g, COUNT(sats))]);
+		random_expr(g, b, depth - 1);
+		sb_printf(b, ")");
+		return;
+	default:
+		sb_printf(b, "cast<%s>(", t);
+		random_expr(g, b, depth - 1);
+		sb_printf(b, ")");
+		return;
+	}
+}
+
+static void test_narrow_types(void)
+{
+	Rng g;
+	rng_seed(&g, 2026);
+	for (int k = 0; k < 400; k++) {
+		StrBuf e = { 0 }, src = { 0 };
+		random_expr(&g, &e, 1 + k % 4);
+		const char *in_type = k % 3 == 0 ? "UInt(8)" : k % 3 == 1 ? "Int(8)" : "UInt(16)";
+		const char *out_type = narrow_types[k % 4];
+		sb_printf(&src, "ImageParam in(%s, 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc f(\"f\");\n"
+			  "f(x, y) = cast<%s>(%s);\nf.bound(x, 0, 16).bound(y, 0, 4);\nhw_accelerate(f);\n"
+			  "stream_to_accelerator(in);\n", in_type, out_type, e.s);
+		char what[64];
+		snprintf(what, sizeof what, "8-bit expression %d", k);
+		if (!lower_and_compare(what, src.s, "produce f:"))
+			printf("  the program:\n%s", src.s);
+		free(e.s);
+		free(src.s);
+	}
+}
+
 int main(void)
 {
 	static const TestCase tests[] = {
 		{ "lowering", test_lowering },
+		{ "8-bit data", test_narrow_types },
 	};
 	return check_run("lower", tests, COUNT(tests));
 }

@@ -72,7 +72,7 @@ static void simulate(Built *b, const Collateral *c, const char *what)
 	Diags *d = diags_new(stdout);
 	HRegions r;
 	hl_bounds(b->p, &r, d);
-	Image in = { 2, { (int)r.image[0][0].hi + 1, (int)r.image[0][1].hi + 1 }, NULL };
+	Image in = { 2, { (int)r.image[0][0].hi + 1, (int)r.image[0][1].hi + 1 }, NULL, 16 };
 	hl_bounds_free(&r);
 	image_alloc(&in);
 	Rng g;
