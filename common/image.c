@@ -182,3 +182,8 @@ int image_write(const Image *im, const char *path, FILE *f, char **err)
 			}
 	return 1;
 }
+
+const char *image_ext(int dims, const int *extent)
+{
+	return dims <= 2 ? "pgm" : dims == 3 && extent[2] == 3 ? "ppm" : "raw";
+}

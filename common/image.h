@@ -34,6 +34,9 @@ long image_size(const Image *im);
 /* The position in px of the pixel at idx (one coordinate per dimension), or
  * -1 outside the image. */
 long image_index(const Image *im, const int64_t *idx);
+/* The extension an image of these extents is written with: "pgm" (1 or 2
+ * dimensions), "ppm" (3 dimensions, the last of extent 3), else "raw". */
+const char *image_ext(int dims, const int *extent);
 /* 1 if the path's extension names a format image_read knows. */
 int image_format_known(const char *path);
 

@@ -305,3 +305,9 @@ int util_why(char *why, size_t whylen, const char *fmt, ...)
 	}
 	return 0;
 }
+
+int util_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}

@@ -54,6 +54,8 @@ void outset_abort(__take OutSet *set);
 __give char *util_path_join(const char *dir, const char *name);
 /* Creates a folder and its parents; 0 on success. */
 int util_mkdir_p(const char *dir);
+/* 1 if path names a directory. */
+int util_is_dir(const char *path);
 /* 1 if s is a C-style identifier: a letter or '_', then letters, digits, '_'. */
 int util_is_identifier(const char *s);
 /* A number written on the command line: decimal, 0x hex or 0b binary digits

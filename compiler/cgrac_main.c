@@ -43,12 +43,18 @@ static void usage(FILE *f)
 	      "                   the program reads, in declaration order) and write the output image\n"
 	      "  --run-lowered IN,...  the same through the lowered loop nest and the compute kernels on\n"
 	      "                   hardware words (needs --design): what the chip should compute\n"
+	      "  --streams DIR    with --run: also write the values of every streamed Func (stream_to_\n"
+	      "                   accelerator, accelerator_input: computed by the host, streamed into the\n"
+	      "                   accelerator) the output needs, over its region, as DIR/<app>.<func>.<ext>\n"
 	      "  --sim-buffers IN,...  the same through the unified buffers (needs --design): schedules,\n"
 	      "                   register chains and memory tiles configured from the collateral, cycle\n"
 	      "                   by cycle; fails at the first value a port delivers wrong\n"
 	      "  --gen-input      write the application's deterministic input image(s), as set by\n"
 	      "                   input.yaml beside APP.hl (several inputs: OUT is a folder)\n"
-	      "  --seed S, --range LO:HI  with --gen-input: override input.yaml's seed and value range\n"
+	      "  --golden DIR     what running the application on a chip needs, into DIR: the generated\n"
+	      "                   inputs (DIR/<app>.<image>.<ext>), the host's streams (--streams DIR) and\n"
+	      "                   the interpreter's output DIR/golden.<ext>\n"
+	      "  --seed S, --range LO:HI  with --gen-input, --golden: override input.yaml's seed and range\n"
 	      "  --no-pipeline    no registers before the PEs (combinational kernels)\n"
 	      "  --hop-limit N    at most N tiles between registers: longer connections get more\n"
 	      "                   registers, kernels rebalanced and buffers rescheduled (default 4;\n"
@@ -66,10 +72,10 @@ static void usage(FILE *f)
 }
 
 typedef struct Opts {
-	const char *app, *design, *out, *run;
+	const char *app, *design, *out, *run, *streams;
 	int emit;               /* the stage --emit stops after, or -1 */
 	int lowered;            /* 1: --run-lowered, 2: --sim-buffers */
-	int gen_input, check, quiet;
+	int gen_input, golden, check, quiet;
 	long seed;              /* -1: from input.yaml */
 	int range_lo, range_hi; /* range_hi < 0: from input.yaml */
 	CgracFlags flags;
@@ -106,6 +112,8 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			   more) {
 			o->lowered = !strcmp(a, "--run-lowered") ? 1 : !strcmp(a, "--sim-buffers") ? 2 : 0;
 			o->run = argv[++i];
+		} else if (!strcmp(a, "--streams") && more) {
+			o->streams = argv[++i];
 		} else if (!strcmp(a, "--seed") && more) {
 			o->seed = (long)util_option_number("cgrac", a, argv[++i], 0, INT64_MAX);
 		} else if (!strcmp(a, "--range") && more) {
@@ -116,6 +124,9 @@ static int parse_opts(int argc, char **argv, Opts *o)
 			}
 		} else if (!strcmp(a, "--gen-input")) {
 			o->gen_input = 1;
+		} else if (!strcmp(a, "--golden") && more) {
+			o->golden = 1;
+			o->out = argv[++i];
 		} else if (!strcmp(a, "--no-pipeline")) {
 			o->flags.pipeline = 0;
 		} else if (!strcmp(a, "--no-register-packing")) {
@@ -172,12 +183,22 @@ static int write_image(const Image *im, const char *path)
 	return outset_commit(set) == 0;
 }
 
-static const char *image_ext(const HImage *im)
+/* "gaussian" of "apps/gaussian/gaussian.hl" (arena-less: a static buffer). */
+static const char *app_base(const char *app)
 {
-	return im->dims == 3 ? "ppm" : im->dims <= 2 ? "pgm" : "raw";
+	static char buf[256];
+	const char *b = strrchr(app, '/') ? strrchr(app, '/') + 1 : app;
+	size_t n = strlen(b);
+	if (n > 3 && !strcmp(b + n - 3, ".hl"))
+		n -= 3;
+	snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), b);
+	return buf;
 }
 
-static int gen_input(const HProgram *p, const Opts *o, Diags *d)
+/* The generated inputs: into o->out (one image) or o->out/<image>.<ext>; with
+ * list (--golden), always into o->out/<app>.<image>.<ext>, their paths
+ * appended to list, comma-separated. */
+static int gen_input(const HProgram *p, const Opts *o, Diags *d, StrBuf *list)
 {
 	HRegions r;
 	if (!hl_bounds(p, &r, d))
@@ -209,9 +230,13 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d)
 		for (int i = 0; i < hi->dims; i++)
 			im.extent[i] = (int)r.image[m][i].hi + 1;
 		input_generate(&spec, k++, &im);
-		char *path = used == 1 ? xstrdup(o->out) : xasprintf("%s/%s.%s", o->out, hi->name, image_ext(hi));
-		if (used > 1)
+		const char *ext = image_ext(im.dims, im.extent);
+		char *path = list ? xasprintf("%s/%s.%s.%s", o->out, app_base(o->app), hi->name, ext)
+			     : used == 1 ? xstrdup(o->out) : xasprintf("%s/%s.%s", o->out, hi->name, ext);
+		if (used > 1 || list)
 			util_mkdir_p(o->out);
+		if (list)
+			sb_printf(list, "%s%s", list->len ? "," : "", path);
 		ok = write_image(&im, path);
 		if (ok && !o->quiet)
 			fprintf(stderr, "cgrac: %s: input %s (%d x %d x %d) -> %s\n", p->file, hi->name,
@@ -220,6 +245,26 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d)
 		image_free(&im);
 	}
 	hl_bounds_free(&r);
+	return ok;
+}
+
+/* The streamed Funcs' values (hli_run_streams' order) into DIR/<app>.<func>.<ext>. */
+static int write_streams(const HProgram *p, const Opts *o, const Image *streams)
+{
+	int ok = util_mkdir_p(o->streams) == 0, k = 0;
+	for (int f = 0; ok && f < p->funcs.len; f++) {
+		const HFunc *fn = &p->funcs.data[f];
+		if (!fn->streamed || !streams[k].px)
+			continue;
+		const Image *im = &streams[k++];
+		char *path = xasprintf("%s/%s.%s.%s", o->streams, app_base(o->app), fn->name,
+				       image_ext(im->dims, im->extent));
+		ok = write_image(im, path);
+		if (ok && !o->quiet)
+			fprintf(stderr, "cgrac: %s: host stream %s (%d x %d x %d) -> %s\n", p->file, fn->name,
+				im->extent[0], im->dims > 1 ? im->extent[1] : 1, im->dims > 2 ? im->extent[2] : 1, path);
+		free(path);
+	}
 	return ok;
 }
 
@@ -240,6 +285,22 @@ static char *next_item(char **cur)
 	return s;
 }
 
+/* The inputs of --run DIR: DIR/<app>.<image>.<ext> of every image read, comma-separated. */
+static char *input_paths(const HProgram *p, const HRegions *r, const Opts *o)
+{
+	StrBuf b = { 0 };
+	for (int m = 0; m < p->images.len; m++) {
+		if (!r->image_used[m])
+			continue;
+		int ext[4] = { 1, 1, 1, 1 };
+		for (int i = 0; i < p->images.data[m].dims; i++)
+			ext[i] = (int)r->image[m][i].hi + 1;
+		sb_printf(&b, "%s%s/%s.%s.%s", b.len ? "," : "", o->run, app_base(o->app), p->images.data[m].name,
+			  image_ext(p->images.data[m].dims, ext));
+	}
+	return b.s ? b.s : xstrdup("");
+}
+
 static int run(HProgram *p, const Opts *o, Diags *d)
 {
 	HRegions r;
@@ -247,7 +308,7 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 		return 0;
 	Image *inputs = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *inputs);
 	const char **files = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *files);
-	char *list = xstrdup(o->run), *cursor = list;
+	char *list = util_is_dir(o->run) ? input_paths(p, &r, o) : xstrdup(o->run), *cursor = list;
 	char *tok = next_item(&cursor);
 	int ok = 1;
 	for (int m = 0; ok && m < p->images.len; m++) {
@@ -282,7 +343,20 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 	hl_bounds_free(&r);
 	Image out = { 0 };
 	double t0 = util_now();
-	if (ok && o->lowered) {
+	/* the streamed Funcs, computed by the host: inputs of the accelerator's view after the images */
+	Image *streams = xcalloc((size_t)(p->funcs.len ? p->funcs.len : 1), sizeof *streams);
+	int nstreams = 0;
+	if (ok && (o->lowered || o->streams)) {
+		ok = hli_run_streams(p, inputs, &out, streams, &nstreams, d);
+		inputs = xrealloc(inputs, sizeof *inputs * (size_t)(p->images.len + nstreams + 1));
+		memcpy(inputs + p->images.len, streams, sizeof *streams * (size_t)nstreams);
+		memset(streams, 0, sizeof *streams * (size_t)nstreams);
+	}
+	int nimages = p->images.len;
+	if (ok && o->streams && !o->lowered)
+		ok = write_streams(p, o, inputs + nimages) && write_image(&out, o->out);
+	else if (ok && o->lowered) {
+		image_free(&out);
 		FlowRequest fr = { o->design, NULL, o->lowered == 2 ? FS_UBUF : FS_DFG, 0, inputs, &out, &o->flags };
 		ok = flow_run(p, &fr, d) && write_image(&out, o->out);
 	} else if (ok)
@@ -291,10 +365,40 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 		fprintf(stderr, "cgrac: %s: %s %s (%d x %d x %d) in %.3f s -> %s\n", p->file,
 			o->lowered == 2 ? "simulated the buffers of" : o->lowered ? "ran the lowered kernels of" : "interpreted", p->funcs.data[p->output].name, out.extent[0], out.dims > 1 ? out.extent[1] : 1,
 			out.dims > 2 ? out.extent[2] : 1, util_now() - t0, o->out);
-	for (int m = 0; m < p->images.len; m++)
+	for (int m = 0; m < nimages + nstreams; m++)
 		image_free(&inputs[m]);
+	for (int f = 0; f < p->funcs.len; f++)
+		image_free(&streams[f]);
+	free(streams);
 	free(inputs);
 	image_free(&out);
+	return ok;
+}
+
+/* --golden DIR: what a run of the application on the chip needs, in DIR. */
+static int golden(HProgram *p, const Opts *o, Diags *d)
+{
+	StrBuf list = { 0 };
+	int ok = gen_input(p, o, d, &list);
+	HRegions r;
+	if (ok && !(ok = hl_bounds(p, &r, d)))
+		ok = 0;
+	char *out = NULL;
+	if (ok) {
+		const HFunc *fn = &p->funcs.data[p->output];
+		int ext[4] = { 1, 1, 1, 1 };
+		for (int i = 0; i < fn->dims; i++)
+			ext[i] = (int)(r.func[p->output][i].hi - r.func[p->output][i].lo + 1);
+		out = xasprintf("%s/golden.%s", o->out, image_ext(fn->dims, ext));
+		hl_bounds_free(&r);
+		Opts ro = *o;
+		ro.run = list.s ? list.s : "";
+		ro.out = out;
+		ro.streams = o->out;
+		ok = run(p, &ro, d);
+	}
+	free(out);
+	free(list.s);
 	return ok;
 }
 
@@ -318,8 +422,10 @@ int main(int argc, char **argv)
 	HProgram *p = hl_parse(o.app, text, d);
 	free(text);
 	int ok = p != NULL;
-	if (ok && o.gen_input)
-		ok = gen_input(p, &o, d);
+	if (ok && o.golden)
+		ok = golden(p, &o, d);
+	else if (ok && o.gen_input)
+		ok = gen_input(p, &o, d, NULL);
 	else if (ok && o.run && o.lowered && !o.design)
 		ok = 0, fprintf(stderr, "cgrac: --%s needs --design DIR\n", o.lowered == 2 ? "sim-buffers" : "run-lowered");
 	else if (ok && o.run)

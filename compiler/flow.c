@@ -133,7 +133,7 @@ static void print_mem(const void *arg, FILE *f)
 static int lowered_run(Flow *F)
 {
 	double t0 = util_now();
-	int ok = hl_lower(&F->L, F->p, F->d);
+	int ok = hl_accel_view(F->p, F->d) && hl_lower(&F->L, F->p, F->d);
 	if (ok)
 		progress(F, "lowered in %.3f s\n", util_now() - t0);
 	return ok;

@@ -4,10 +4,12 @@
 # mistake. Its leading comment block holds one or more lines
 #     # expect: FILE:LINE:COL: error: MESSAGE
 # giving a diagnostic exactly as the tool must print it, with the spec's path
-# written as FILE. A spec passes when
+# written as FILE, and optionally a line '# errors: N' (the tool reports
+# exactly N errors: no error follows from another). A spec passes when
 #   - the tool exits with a non-zero status (and does not crash or hang),
 #   - stderr holds every expected line (FILE replaced by the path as passed on
-#     the command line), as a whole line,
+#     the command line), as a whole line, and N lines with ': error: ' when
+#     '# errors: N' is given,
 #   - stderr shows a caret line (a line ending in '^'),
 #   - the output directory was not created, or is empty (nothing written).
 #
@@ -67,11 +69,13 @@ for f in "${files[@]}"; do
 	name=${name%.*}
 
 	# The expected lines: '# expect: ' lines of the leading comment block.
-	expects=()
+	expects=() nerrors=
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in
 		'# expect: '*) expects+=("${line#'# expect: '}") ;;
 		'// expect: '*) expects+=("${line#'// expect: '}") ;;
+		'# errors: '*) nerrors=${line#'# errors: '} ;;
+		'// errors: '*) nerrors=${line#'// errors: '} ;;
 		'#'* | '//'*) ;;
 		*) break ;;
 		esac
@@ -112,6 +116,10 @@ for f in "${files[@]}"; do
 				why="${why:+$why; }missing expected line: $want"
 			fi
 		done
+		got=$(grep -c ': error: ' "$tmp/err")
+		if [ -n "$nerrors" ] && [ "$got" != "$nerrors" ]; then
+			why="${why:+$why; }$got errors reported, expected $nerrors"
+		fi
 	fi
 	if [ -z "$why" ] && ! grep -q '\^$' "$tmp/err"; then
 		why="no caret line (a line ending in '^')"

@@ -12,6 +12,11 @@
 // the time an application takes to compile.
 #include "halide_runner.h"
 
+/* The application files' Func and ImageParam (halide_runner.h). */
+#define Func HwFunc
+#define ImageParam HwImageParam
+#define GLB Auto
+
 #define HALIDE_APP_BEGIN(name) \
 	static void define_##name() \
 	{ \

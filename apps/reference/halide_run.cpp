@@ -10,11 +10,12 @@
 //   halide_run semantics             checks Halide's arithmetic rules that the
 //                                    C references and cgrac's interpreter assume
 //
-// run: the inputs are the ImageParams in the order of the file's
-// stream_to_accelerator calls (PGM for 2 dimensions, PPM for 3 with the channel
-// third), each sample taken as a value of the input's type (8 or 16 bits,
-// signed or not); the output Func is the one hw_accelerate names, realized over
-// the region its bound() calls give (every dimension must have one), written as
+// run: the inputs are the ImageParams the output reads, in declaration order
+// (PGM for 2 dimensions, PPM for 3 with the channel third), each sample taken
+// as a value of the input's type (8 or 16 bits, signed or not); the output
+// Func is the pipeline's output (the one hw_accelerate names, or the Func after
+// it no other reads: halide_runner.h), realized over the region its bound()
+// calls give (every dimension must have one), written as
 // PGM (2 dimensions) or PPM (3 dimensions of which the last has extent 3), or
 // .raw: maxval 255 for an 8-bit output (the value's two's complement byte),
 // 65535 for a 16-bit one.
@@ -29,6 +30,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 
 #include "halide_runner.h"
@@ -68,9 +70,24 @@ void hw_accelerate(Func f)
 	current().outputs.push_back(f);
 }
 
-void stream_to_accelerator(ImageParam p)
+void stream_to_accelerator(ImageParam)
 {
-	current().inputs.push_back(p);
+}
+
+void stream_to_accelerator(Func)
+{
+}
+
+void halide_app_declared(const Func &f)
+{
+	if (recording)
+		recording->funcs.push_back(f);
+}
+
+void halide_app_declared(const ImageParam &p)
+{
+	if (recording)
+		recording->images.push_back(p);
 }
 
 bool halide_app_register(const char *name, HalideAppDefine define)
@@ -118,10 +135,12 @@ int const_value(const Halide::Expr &e, const std::string &what)
 	return (int)*v;
 }
 
-// The region of f's bound() calls, in the order of f's arguments.
-Region output_region(const Func &f)
+// The region of f's bound() calls, in the order of f's arguments (those of
+// the accelerator's output a, for the dimensions f has none of).
+Region output_region(const Func &f, const Func &a)
 {
-	const auto &bounds = f.function().schedule().bounds();
+	const auto &bounds = f.function().schedule().bounds().empty() ? a.function().schedule().bounds()
+								      : f.function().schedule().bounds();
 	Region r;
 	for (const Halide::Var &arg : f.args()) {
 		const Halide::Internal::Bound *found = nullptr;
@@ -177,16 +196,51 @@ uint16_t get_sample(const Buffer<> &buf, const int *pos)
 	return (uint16_t)element<int16_t>(buf, pos);
 }
 
-// The one output Func; throws unless the file named exactly one.
-const Func &output_of(const HalideApp &app)
+// 1 if Func f calls the Function named name, directly or not.
+bool calls(const Func &f, const std::string &name)
+{
+	if (!f.defined() || f.name() == name)
+		return false;
+	return Halide::Internal::find_transitive_calls(f.function()).count(name) > 0;
+}
+
+// The pipeline's output: the accelerator's output (the one hw_accelerate
+// names; throws unless the file named exactly one), or the Func after it
+// that no other Func after it reads.
+Func output_of(const HalideApp &app)
 {
 	if (app.outputs.size() != 1)
 		throw std::runtime_error("expected one hw_accelerate call, found " +
 					 std::to_string(app.outputs.size()));
-	const Func &f = app.outputs[0];
+	Func f = app.outputs[0];
+	std::vector<Func> after;
+	for (const Func &g : app.funcs)
+		if (calls(g, f.name()))
+			after.push_back(g);
+	for (const Func &g : after) {
+		bool read = false;
+		for (const Func &h : after)
+			read |= calls(h, g.name());
+		if (!read)
+			f = g;
+	}
 	if (f.outputs() != 1 || !image_type(f.output_types()[0]))
 		throw std::runtime_error("the output " + f.name() + " must be an 8- or 16-bit integer Func");
 	return f;
+}
+
+// The ImageParams the pipeline's output reads, in declaration order.
+std::vector<ImageParam> inputs_of(const HalideApp &app, const Func &out)
+{
+	std::set<std::string> read;
+	for (const Halide::Argument &a : Halide::Pipeline(out).infer_arguments())
+		if (a.is_buffer())
+			read.insert(a.name);
+	std::vector<ImageParam> in;
+	for (const ImageParam &p : app.images)
+		if (read.count(p.name()))
+			in.push_back(p);
+	return in;
 }
 
 Halide::Target jit_target()
@@ -259,8 +313,9 @@ void print_region(const std::string &name, const Func &f, const Region &r)
 // Runs app once per group "IN... -o OUT" of args (compiled once).
 int cmd_run(HalideApp &app, const std::vector<std::string> &args)
 {
-	const Func &f = output_of(app);
-	Region r = output_region(f);
+	Func f = output_of(app);
+	std::vector<ImageParam> inputs = inputs_of(app, f);
+	Region r = output_region(f, app.outputs[0]);
 	Func out_func(f);
 	size_t i = 0;
 	while (i < args.size()) {
@@ -269,12 +324,12 @@ int cmd_run(HalideApp &app, const std::vector<std::string> &args)
 			o++;
 		if (o + 1 >= args.size())
 			throw std::invalid_argument("run: IN... -o OUT");
-		if (o - i != app.inputs.size())
-			throw std::runtime_error(std::to_string(app.inputs.size()) +
-						 " input(s) expected (stream_to_accelerator calls), " +
+		if (o - i != inputs.size())
+			throw std::runtime_error(std::to_string(inputs.size()) +
+						 " input(s) expected (the ImageParams the output reads), " +
 						 std::to_string(o - i) + " given");
 		for (size_t k = i; k < o; k++)
-			bind_input(app.inputs[k - i], args[k].c_str());
+			bind_input(inputs[k - i], args[k].c_str());
 		Buffer<> out(f.output_types()[0], r.extent);
 		out.set_min(r.min);
 		out_func.realize(out, jit_target());
@@ -307,11 +362,12 @@ int dispatch(int argc, char **argv)
 	}
 	if (cmd == "bounds" && argc == 3) {
 		HalideApp app = halide_app_define(argv[2]);
-		print_region(argv[2], output_of(app), output_region(output_of(app)));
+		print_region(argv[2], output_of(app), output_region(output_of(app), app.outputs[0]));
 		return 0;
 	}
 	if (cmd == "inputs" && argc == 3) {
-		for (const ImageParam &p : halide_app_define(argv[2]).inputs)
+		HalideApp app = halide_app_define(argv[2]);
+		for (const ImageParam &p : inputs_of(app, output_of(app)))
 			printf("%s %d\n", p.name().c_str(), p.dimensions());
 		return 0;
 	}

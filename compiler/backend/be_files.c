@@ -6,9 +6,14 @@
 
 #include "be.h"
 
-static const char *image_ext(const LRegion *r)
+/* An image's extension (image.h): an input covers 0 to the end of its region,
+ * the output its region. */
+static const char *region_ext(const LRegion *r, int from_zero)
 {
-	return r->dims == 3 && r->box_min[2] + r->box_extent[2] == 3 ? "ppm" : "pgm";
+	int ext[4] = { 1, 1, 1, 1 };
+	for (int i = 0; i < r->dims && i < 4; i++)
+		ext[i] = (int)(r->box_extent[i] + (from_zero ? r->box_min[i] : 0));
+	return image_ext(r->dims, ext);
 }
 
 static void write_loops(const UbStmt *s, FILE *f)
@@ -38,10 +43,11 @@ static void write_stream(const Backend *B, int si, FILE *f)
 	const char *name = s->name;
 	fprintf(f, "  - name: %s\n    dir: %s\n    port: io_%s_x%d_%d\n    width: %d\n", name,
 		s->input ? "in" : "out", s->input ? "in" : "out", io->x, W, W);
+	/* an input image, or a streamed Func's values (computed by the host: cgrac --run --streams) */
 	if (s->input)
-		fprintf(f, "    image: %s.input.%s\n", B->base, image_ext(r));
+		fprintf(f, "    image: %s.%s.%s\n", B->base, L->p->images.data[s->image].name, region_ext(r, 1));
 	else
-		fprintf(f, "    image: golden.%s\n", image_ext(r));
+		fprintf(f, "    image: golden.%s\n", region_ext(r, 0));
 	/* the values' type, when it is not the word's unsigned integers */
 	HType t = s->input ? L->p->images.data[s->image].type : L->p->funcs.data[L->p->output].type;
 	if (t.is_signed || t.bits != W)

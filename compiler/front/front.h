@@ -140,6 +140,11 @@ typedef struct HImage {
 	int dims;
 	int streamed;           /* stream_to_accelerator */
 	int line, col;
+	/* In the accelerator's view (hl_accel_view), a streamed Func's values as
+	 * an input: the Func (-1 for an ImageParam) and the first point of its
+	 * region (image pixel 0 holds the Func's value there). */
+	int host_func;
+	int64_t origin[4];
 } HImage;
 
 /* ---- Funcs and their schedules ---- */
@@ -156,6 +161,7 @@ typedef struct HLevel {
 typedef struct HSplit {
 	int old, outer, inner;  /* symbols */
 	int64_t factor;
+	const char *tail;       /* the TailStrategy given ("RoundUp", ...), NULL if none */
 	int line, col;          /* the schedule call */
 } HSplit;
 
@@ -193,6 +199,14 @@ typedef struct HFunc {
 	VEC(HBound) bounds;
 	int wrapper_of;         /* f.in(): the Func (>= 0) or image (-2 - id) it wraps; -1 */
 	int wrapper_for;        /* f.in(g): calls from g only; -1 for every caller */
+	int streamed;           /* stream_to_accelerator() / accelerator_input(): computed by the
+				 * host, its values streamed into the accelerator */
+	int stream_line, stream_col;
+	/* Hints of Halide-to-Hardware's schedule the compiler accepts and records
+	 * (docs/applications.md, "Hardware hints"): */
+	int64_t fifo_depth;     /* fifo_depth(n), 0 if none */
+	int linebuffer;         /* linebuffer() */
+	const char *memory;     /* store_in(MemoryType::X): "GLB", "Register", ...; NULL if none */
 } HFunc;
 
 typedef struct HProgram {
@@ -202,7 +216,9 @@ typedef struct HProgram {
 	VEC(HRDom) rdoms;
 	VEC(HImage) images;
 	VEC(HFunc) funcs;
-	int output;             /* the Func given to hw_accelerate, -1 if none */
+	int output;             /* the program's output: the Func given to hw_accelerate, or the
+				 * host stage after it that took over its schedule (hl_parse_accel.c) */
+	int accel_func;         /* that Func given to hw_accelerate when it is not the output; -1 */
 	int accel_inner, accel_outer;   /* symbols, -1 for hw_accelerate(f) */
 	int accel_line, accel_col;
 } HProgram;
@@ -325,6 +341,15 @@ typedef struct HRegions {
 	int norder;
 } HRegions;
 
+/* The accelerator's view of a program: every streamed Func (stream_to_
+ * accelerator, accelerator_input) the accelerator reads becomes an input
+ * image of the same name, type and dimensions holding the Func's values over
+ * its region (computed by the host: hli_run_streams), and the accelerator's
+ * calls of the Func read that image; the Funcs only the host computes are
+ * then no longer called. No change without streamed Funcs. 0 with errors in
+ * d. The interpreter runs the program itself; the lowering runs this view. */
+int hl_accel_view(HProgram *p, __keep Diags *d);
+
 /* Bounds inference; 0 with errors in d (a region that cannot be bounded, an
  * image read at a negative coordinate). */
 int hl_bounds(const HProgram *p, HRegions *r, __keep Diags *d);
@@ -360,6 +385,13 @@ int hli_check_inputs(const HProgram *p, const HRegions *r, Image *inputs, const 
  * images may be empty; checked by hli_check_inputs) and fills out (the
  * output over its bounds, as 16-bit values); 0 with errors in d. */
 int hli_run(const HProgram *p, const Image *inputs, Image *out, __keep Diags *d);
+/* hli_run, and the values of every streamed Func the output needs (what the
+ * host streams into the accelerator, hl_accel_view) into streams[0], ...
+ * (room for one per Func; *nstreams set), in the order of the Funcs, each
+ * over its region: the inputs the accelerator's view reads after p's images.
+ * Image k may be left allocated after a failure (free them all). */
+int hli_run_streams(const HProgram *p, const Image *inputs, Image *out, Image *streams, int *nstreams,
+		    __keep Diags *d);
 
 /* Realizes, over their regions, the Funcs with is_const set that the output
  * needs (they may call only each other); tables has one entry per Func. */

@@ -197,18 +197,20 @@ int hli_check_inputs(const HProgram *p, const HRegions *r, Image *inputs, const 
 	return ok;
 }
 
-static int output_image(const HProgram *p, Buf *b, Image *out, Diags *d)
+/* The values of Func f (the output, or a streamed Func) as an image. */
+static int func_image(const HProgram *p, int f, Buf *b, Image *out, Diags *d)
 {
-	const HFunc *fn = &p->funcs.data[p->output];
+	const HFunc *fn = &p->funcs.data[f];
 	if (fn->type.bits > 16) {
 		diag_error(d, p->file, fn->line, fn->col,
-			   "the output '%s' has type %s; images hold 16-bit values (cast it)", fn->name,
-			   ht_name(fn->type));
+			   "%s '%s' has type %s; images hold 16-bit values (cast it)",
+			   f == p->output ? "the output" : "the streamed Func", fn->name, ht_name(fn->type));
 		return 0;
 	}
 	memset(out, 0, sizeof *out);
 	out->dims = b->dims;
 	out->bits = ht_sample_bits(fn->type);
+	(void)f;
 	for (int i = 0; i < b->dims; i++)
 		out->extent[i] = (int)b->extent[i];
 	image_alloc(out);
@@ -227,7 +229,9 @@ void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const
 	free(I.env);
 }
 
-int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)
+/* Runs p; the output into out, and (streams not NULL) every streamed Func
+ * the output needs, in the order of the Funcs, into streams[0], ... */
+static int interpret(const HProgram *p, const Image *inputs, Image *out, Image *streams, int *nstreams, Diags *d)
 {
 	HRegions r;
 	if (!hl_bounds(p, &r, d))
@@ -244,7 +248,12 @@ int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)
 	I.env = xcalloc((size_t)(p->syms.len ? p->syms.len : 1), sizeof *I.env);
 	for (int k = 0; k < r.norder; k++)
 		realize(&I, r.order[k], r.func[r.order[k]]);
-	int ok = output_image(p, &I.funcs[p->output], out, d);
+	int ok = func_image(p, p->output, &I.funcs[p->output], out, d);
+	if (streams)
+		*nstreams = 0;
+	for (int f = 0; ok && streams && f < p->funcs.len; f++)
+		if (p->funcs.data[f].streamed && r.func_used[f])
+			ok = func_image(p, f, &I.funcs[f], &streams[(*nstreams)++], d);
 	for (int f = 0; f < p->funcs.len; f++)
 		free(I.funcs[f].v);
 	free(I.funcs);
@@ -252,4 +261,14 @@ int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)
 	free(ins);
 	hl_bounds_free(&r);
 	return ok;
+}
+
+int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)
+{
+	return interpret(p, inputs, out, NULL, NULL, d);
+}
+
+int hli_run_streams(const HProgram *p, const Image *inputs, Image *out, Image *streams, int *nstreams, Diags *d)
+{
+	return interpret(p, inputs, out, streams, nstreams, d);
 }

@@ -194,6 +194,7 @@ const char *hlp_val_desc(Parser *P, Val v)
 	case V_TYPE: return "a type";
 	case V_STRING: return "a string";
 	case V_STAGE: return "a stage";
+	case V_ENUM: return v.s;
 	default: return "a value";
 	}
 }
@@ -364,6 +365,19 @@ static const HTok *decl_name(Parser *P, const char **hname)
 	return t;
 }
 
+/* Declares t as a broken name after its declaration failed, unless the
+ * name is taken or reserved (that error, if any, is the one reported). */
+static void declare_broken(Parser *P, const HTok *t)
+{
+	if (hlp_lookup(P, t->text))
+		return;
+	for (int i = 0; reserved[i]; i++)
+		if (strcmp(reserved[i], t->text) == 0)
+			return;
+	strmap_put(&P->names, t->text, P->nm.len);
+	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0 }));
+}
+
 static void decl_var(Parser *P)
 {
 	do {
@@ -418,22 +432,18 @@ static void decl_image(Parser *P)
 			return;
 		Val a[3];
 		int n = hlp_parse_args(P, a, 3);
-		if (n < 0)
-			return;
-		if (n < 2 || a[0].k != V_TYPE || a[1].k != V_INT) {
+		if (n >= 0 && (n < 2 || a[0].k != V_TYPE || a[1].k != V_INT))
 			hlp_err_tok(P, t, "ImageParam %s: expected (type, dimensions, \"name\")", t->text);
-			return;
-		}
-		if (a[1].i < 1 || a[1].i > 4) {
+		else if (n >= 0 && (a[1].i < 1 || a[1].i > 4))
 			hlp_err_at(P, a[1].line, a[1].col, "ImageParam %s: %lld dimensions (1 to 4 are supported)",
 			       t->text, (long long)a[1].i);
-			return;
-		}
-		if (ht_is_bool(a[0].t)) {
+		else if (n >= 0 && ht_is_bool(a[0].t))
 			hlp_err_at(P, a[0].line, a[0].col, "ImageParam %s: a boolean image is not supported", t->text);
+		if (n < 0 || P->failed) {
+			declare_broken(P, t);
 			return;
 		}
-		HImage im = { t->text, a[0].t, (int)a[1].i, 0, t->line, t->col };
+		HImage im = { t->text, a[0].t, (int)a[1].i, 0, t->line, t->col, -1, { 0 } };
 		if (n == 3 && a[2].k == V_STRING && a[2].s[0])
 			im.name = a[2].s;
 		im.name = arena_strdup(P->a, im.name);
@@ -452,8 +462,10 @@ static void decl_rdom(Parser *P)
 		return;
 	Val a[9];
 	int n = hlp_parse_args(P, a, 9);
-	if (n < 0)
+	if (n < 0) {
+		declare_broken(P, t);
 		return;
+	}
 	HRDom r = { 0 };
 	r.name = arena_strdup(P->a, t->text);
 	r.line = t->line;
@@ -464,13 +476,16 @@ static void decl_rdom(Parser *P)
 	}
 	if (n == 0 || n % 2 || n > 8) {
 		hlp_err_tok(P, t, "RDom %s: expected pairs of (min, extent) for 1 to 4 dimensions", t->text);
+		declare_broken(P, t);
 		return;
 	}
 	r.ndims = n / 2;
 	for (int i = 0; i < r.ndims; i++) {
 		if (!hlp_int_arg(P, a[2 * i], "RDom min", INT32_MIN, &r.min[i]) ||
-		    !hlp_int_arg(P, a[2 * i + 1], "RDom extent", 1, &r.extent[i]))
+		    !hlp_int_arg(P, a[2 * i + 1], "RDom extent", 1, &r.extent[i])) {
+			declare_broken(P, t);
 			return;
+		}
 		r.sym[i] = hlp_new_sym(P, SYM_RVAR, arena_printf(P->a, "%s.%c", r.name, "xyzw"[i]), t->line, t->col);
 		P->p->syms.data[r.sym[i]].rdom = P->p->rdoms.len;
 		P->p->syms.data[r.sym[i]].dim = i;
@@ -479,19 +494,6 @@ static void decl_rdom(Parser *P)
 	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0 };
 	if (hlp_declare(P, t, nm))
 		hlp_expect(P, ";");
-}
-
-/* Declares t as a broken name after its declaration failed, unless the
- * name is taken or reserved (that error, if any, is the one reported). */
-static void declare_broken(Parser *P, const HTok *t)
-{
-	if (hlp_lookup(P, t->text))
-		return;
-	for (int i = 0; reserved[i]; i++)
-		if (strcmp(reserved[i], t->text) == 0)
-			return;
-	strmap_put(&P->names, t->text, P->nm.len);
-	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0 }));
 }
 
 static void decl_value(Parser *P, int is_int)
@@ -622,6 +624,7 @@ static void check_program(Parser *P)
 {
 	HProgram *p = P->p;
 	HTok *end = hlp_cur(P);
+	int errors = diags_errors(P->d);
 	P->failed = 0;
 	if (p->output < 0) {
 		hlp_err_tok(P, end, "no hw_accelerate(): name the accelerator's output Func");
@@ -635,16 +638,6 @@ static void check_program(Parser *P)
 		hlp_err_at(P, p->accel_line, p->accel_col, "hw_accelerate: the output Func '%s' has no definition",
 			   out->name);
 		return;
-	}
-	for (int i = 0; i < out->dims; i++) {
-		int ok = 0;
-		vec_foreach(&out->bounds, k) ok |= out->bounds.data[k].var == out->vars[i];
-		if (!ok) {
-			P->failed = 0;
-			hlp_err_at(P, p->accel_line, p->accel_col,
-			       "the output '%s' needs bound() on every dimension; '%s' has none", out->name,
-			       hl_sym_name(p, out->vars[i]));
-		}
 	}
 	const HStageSched *s = &out->defs.data[0].sched;
 	int vars[2] = { p->accel_inner, p->accel_outer };
@@ -679,6 +672,20 @@ static void check_program(Parser *P)
 		}
 	}
 	apply_wrappers(p);
+	P->failed = 0;
+	if (diags_errors(P->d) > errors || !hlp_host_output(P))
+		return;
+	out = &p->funcs.data[p->output];
+	for (int i = 0; i < out->dims; i++) {
+		int ok = 0;
+		vec_foreach(&out->bounds, k) ok |= out->bounds.data[k].var == out->vars[i];
+		if (!ok) {
+			P->failed = 0;
+			hlp_err_at(P, p->accel_line, p->accel_col,
+			       "the output '%s' needs bound() on every dimension; '%s' has none", out->name,
+			       hl_sym_name(p, out->vars[i]));
+		}
+	}
 }
 
 HProgram *hl_parse(const char *file, const char *text, Diags *d)
@@ -690,7 +697,7 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	HProgram *p = xcalloc(1, sizeof *p);
 	p->arena = arena_new();
 	p->file = arena_strdup(p->arena, file);
-	p->output = p->accel_inner = p->accel_outer = -1;
+	p->output = p->accel_inner = p->accel_outer = p->accel_func = -1;
 	Parser P = { .p = p, .a = p->arena, .d = d, .file = p->file, .t = toks.toks };
 	strmap_init(&P.names);
 	while (hlp_cur(&P)->kind != TK_EOF) {

@@ -11,7 +11,7 @@
 #include "front.h"
 #include "hl_lex.h"
 
-typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE } VKind;
+typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE, V_ENUM } VKind;
 
 /* A value as C++ sees it: a C++ integer, a typed Expr, or a name. */
 typedef struct Val {
@@ -21,7 +21,7 @@ typedef struct Val {
 	int id;                 /* V_FUNC, V_IMAGE, V_RDOM; V_STAGE: the Func */
 	int def;                /* V_STAGE: its definition */
 	HType t;                /* V_TYPE */
-	const char *s;          /* V_STRING */
+	const char *s;          /* V_STRING; V_ENUM: "TailStrategy::RoundUp", "MemoryType::GLB" */
 	int line, col;
 } Val;
 
@@ -128,6 +128,15 @@ void hlp_schedule_chain(Parser *P, Val v);
 void hlp_directive(Parser *P, const HTok *t);
 int hlp_int_arg(Parser *P, Val v, const char *what, int64_t lo, int64_t *out);
 int hlp_dim_index(const HStageSched *s, int sym);
+
+/* ---- the accelerator's boundary (hl_parse_accel.c) ---- */
+
+/* Host stages after the accelerator's output, reading it point by point,
+ * brought into the accelerator (the program's output becomes the pipeline's);
+ * 0 after an error. */
+int hlp_host_output(Parser *P);
+/* "x, y": the pure variables of Func f. */
+const char *hlp_func_vars(Parser *P, int f);
 const char *hlp_stage_loops(Parser *P, const HStageSched *s);
 
 #endif

@@ -135,6 +135,8 @@ static Val parse_call(Parser *P, int callee, int is_image, const HTok *t)
 	} else {
 		HFunc *f = &P->p->funcs.data[callee];
 		name = f->name;
+		if (!f->defined && hlp_failed_func(P, callee))
+			return hlp_none;
 		if (!f->defined)
 			return hlp_err_tok(P, t, "Func '%s' is called before it has a definition", name);
 		dims = f->dims;
@@ -377,9 +379,49 @@ static Val name_value(Parser *P, const HTok *t)
 }
 
 
+/* The enumerations of Halide's that schedule calls take, each value as the
+ * program writes it (Halide:: may precede). MemoryType::GLB is Halide-to-
+ * Hardware's global buffer. */
+static const char *const enums[] = {
+	"TailStrategy::RoundUp", "TailStrategy::GuardWithIf", "TailStrategy::ShiftInwards",
+	"TailStrategy::Predicate", "TailStrategy::PredicateLoads", "TailStrategy::PredicateStores",
+	"TailStrategy::Auto", "MemoryType::Auto", "MemoryType::Heap", "MemoryType::Stack",
+	"MemoryType::Register", "MemoryType::GLB", NULL,
+};
+
+/* A qualified name A::B (after Halide::), its first part at t. */
+static Val qualified(Parser *P, const HTok *t)
+{
+	StrBuf b = { 0 };
+	sb_printf(&b, "%s", t->text);
+	while (hlp_accept(P, "::")) {
+		HTok *n = hlp_cur(P);
+		if (!hlp_expect_name(P)) {
+			free(b.s);
+			return hlp_none;
+		}
+		if (strcmp(b.s, "Halide") == 0)
+			b.len = 0, b.s[0] = 0;
+		sb_printf(&b, "%s%s", b.len ? "::" : "", n->text);
+	}
+	Val v = hlp_none;
+	for (int i = 0; enums[i]; i++)
+		if (strcmp(enums[i], b.s) == 0) {
+			v = (Val){ .k = V_ENUM, .s = enums[i], .line = t->line, .col = t->col };
+		}
+	if (v.k == V_NONE)
+		v = hlp_err_tok(P, t, "unknown name '%s'", b.s);
+	free(b.s);
+	return v;
+}
+
 static Val parse_primary(Parser *P)
 {
 	HTok *t = hlp_cur(P);
+	if (t->kind == TK_NAME && hlx_is(&P->t[P->pos + 1], "::")) {
+		hlp_next(P);
+		return qualified(P, t);
+	}
 	if (t->kind == TK_INT) {
 		hlp_next(P);
 		return hlp_vint(t->value, t);

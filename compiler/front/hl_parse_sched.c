@@ -66,7 +66,7 @@ static int find_dim(Parser *P, HStageSched *s, int sym, Val v, const char *what,
 	return i;
 }
 
-static int do_split(Parser *P, HStageSched *s, int f, int def, Val *a, int64_t factor)
+static int do_split(Parser *P, HStageSched *s, int f, int def, Val *a, int64_t factor, const char *tail)
 {
 	int old = var_arg(P, a[0], "split"), outer = var_arg(P, a[1], "split"),
 	    inner = var_arg(P, a[2], "split");
@@ -85,7 +85,7 @@ static int do_split(Parser *P, HStageSched *s, int f, int def, Val *a, int64_t f
 		       hl_sym_name(P->p, old), stage_name(P, f, def));
 		return 0;
 	}
-	HSplit sp = { old, outer, inner, factor, a[0].line, a[0].col };
+	HSplit sp = { old, outer, inner, factor, tail, a[0].line, a[0].col };
 	vec_push(&s->splits, sp);
 	vec_push(&s->dims, 0);
 	vec_push(&s->unrolled, 0);
@@ -131,7 +131,7 @@ static int do_reorder(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
 	return 1;
 }
 
-static int do_tile(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
+static int do_tile(Parser *P, HStageSched *s, int f, int def, Val *a, int n, const char *tail)
 {
 	Val sx[3], sy[3], order[4];
 	int64_t fx, fy;
@@ -146,11 +146,11 @@ static int do_tile(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
 	}
 	if (!hlp_int_arg(P, a[n - 2], "tile factor", 1, &fx) || !hlp_int_arg(P, a[n - 1], "tile factor", 1, &fy))
 		return 0;
-	return do_split(P, s, f, def, sx, fx) && do_split(P, s, f, def, sy, fy) &&
+	return do_split(P, s, f, def, sx, fx, tail) && do_split(P, s, f, def, sy, fy, tail) &&
 	       do_reorder(P, s, f, def, order, 4);
 }
 
-static int do_unroll(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
+static int do_unroll(Parser *P, HStageSched *s, int f, int def, Val *a, int n, const char *tail)
 {
 	int v = var_arg(P, a[0], "unroll");
 	if (v < 0)
@@ -163,9 +163,14 @@ static int do_unroll(Parser *P, HStageSched *s, int f, int def, Val *a, int n)
 		if (!hlp_int_arg(P, a[1], "unroll factor", 1, &factor))
 			return 0;
 		HSym *sym = &P->p->syms.data[v];
+		/* by its reduction domain's whole extent: the whole loop */
+		if (sym->kind == SYM_RVAR && factor == P->p->rdoms.data[sym->rdom].extent[sym->dim]) {
+			s->unrolled.data[i] = 1;
+			return 1;
+		}
 		int inner = hlp_new_sym(P, SYM_VAR, arena_printf(P->a, "%s_u", sym->name), a[0].line, a[0].col);
 		Val sp[3] = { a[0], a[0], hlp_vexpr(he_var(P->a, inner), a[0].line, a[0].col) };
-		if (!do_split(P, s, f, def, sp, factor))
+		if (!do_split(P, s, f, def, sp, factor, tail))
 			return 0;
 		v = inner;
 		i = hlp_dim_index(s, v);
@@ -216,6 +221,69 @@ static int bound_call(Parser *P, HFunc *fn, Val *a)
 	return 1;
 }
 
+/* v as a pure variable of fn: its position, or -1 (an error). */
+static int pure_var(Parser *P, HFunc *fn, Val v, const char *what)
+{
+	int sym = var_arg(P, v, what);
+	if (sym < 0)
+		return -1;
+	for (int i = 0; i < fn->dims; i++)
+		if (fn->vars[i] == sym)
+			return i;
+	hlp_err_at(P, v.line, v.col, "%s: '%s' is not a pure variable of '%s'", what, hl_sym_name(P->p, sym), fn->name);
+	return -1;
+}
+
+/* reorder_storage(v, ...): the storage order of the listed dimensions, a hint
+ * (buffers are laid out by the compiler); checked as Halide checks it. */
+static int storage_order(Parser *P, HFunc *fn, Val *a, int n)
+{
+	int seen[16];
+	for (int i = 0; i < n; i++) {
+		if ((seen[i] = pure_var(P, fn, a[i], "reorder_storage")) < 0)
+			return 0;
+		for (int j = 0; j < i; j++)
+			if (seen[j] == seen[i]) {
+				hlp_err_at(P, a[i].line, a[i].col, "reorder_storage: '%s' appears twice",
+					   hl_sym_name(P->p, fn->vars[seen[i]]));
+				return 0;
+			}
+	}
+	return 1;
+}
+
+/* hw_accelerate: Func f is the accelerator's output; a (if not NULL) its
+ * inner and outer loop Vars. */
+static int accelerate(Parser *P, int f, Val *a, const HTok *t)
+{
+	if (P->p->output >= 0) {
+		hlp_err_tok(P, t, "hw_accelerate() is called twice (first at line %d)", P->p->accel_line);
+		return 0;
+	}
+	int inner = -1, outer = -1;
+	if (a && ((inner = var_arg(P, a[0], "hw_accelerate")) < 0 || (outer = var_arg(P, a[1], "hw_accelerate")) < 0))
+		return 0;
+	P->p->output = f;
+	P->p->accel_inner = inner;
+	P->p->accel_outer = outer;
+	P->p->accel_line = t->line;
+	P->p->accel_col = t->col;
+	return 1;
+}
+
+/* stream_to_accelerator / accelerator_input of Func f: the host computes
+ * it, the accelerator reads it as a stream. */
+static int stream_func(Parser *P, int f, const HTok *t)
+{
+	HFunc *fn = &P->p->funcs.data[f];
+	if (!fn->streamed) {
+		fn->streamed = 1;
+		fn->stream_line = t->line;
+		fn->stream_col = t->col;
+	}
+	return 1;
+}
+
 typedef struct Method {
 	const char *name;
 	int min, max;           /* argument counts */
@@ -227,7 +295,16 @@ static const Method methods[] = {
 	{ "unroll", 1, 2, 1 }, { "compute_at", 2, 2, 0 }, { "store_at", 2, 2, 0 },
 	{ "compute_root", 0, 0, 0 }, { "store_root", 0, 0, 0 }, { "compute_inline", 0, 0, 0 },
 	{ "update", 0, 1, 0 }, { "in", 0, 1, 0 },
+	/* the accelerator directives as methods (Halide-to-Hardware's spelling) */
+	{ "hw_accelerate", 0, 2, 0 }, { "stream_to_accelerator", 0, 0, 0 }, { "accelerator_input", 0, 0, 0 },
+	/* hardware hints, recorded */
+	{ "linebuffer", 0, 0, 0 }, { "fifo_depth", 1, 1, 0 }, { "store_in", 1, 1, 0 },
+	{ "reorder_storage", 1, 16, 0 }, { "bound_extent", 2, 2, 0 },
 };
+
+#define SUPPORTED_CALLS "bound, tile, split, reorder, unroll, compute_at, store_at, compute_root, store_root, " \
+	"compute_inline, update, in, hw_accelerate, stream_to_accelerator, accelerator_input, linebuffer, " \
+	"fifo_depth, store_in, reorder_storage, bound_extent"
 
 /* One `.method(args)` of a schedule chain applied to v; returns the value
  * the chain continues with. */
@@ -238,9 +315,7 @@ static Val method(Parser *P, Val v, const HTok *m)
 		if (hlx_is(m, methods[i].name))
 			md = &methods[i];
 	if (!md)
-		return hlp_err_tok(P, m, "unsupported schedule call '%s' (supported: bound, tile, split, reorder, "
-				     "unroll, compute_at, store_at, compute_root, store_root, compute_inline, "
-				     "update, in)", m->text);
+		return hlp_err_tok(P, m, "unsupported schedule call '%s' (supported: " SUPPORTED_CALLS ")", m->text);
 	Val a[16];
 	int n = hlp_parse_args(P, a, 16);
 	if (n < 0)
@@ -252,10 +327,28 @@ static Val method(Parser *P, Val v, const HTok *m)
 	} else if (v.k == V_STAGE && !md->stage_ok) {
 		return hlp_err_tok(P, m, "'%s' applies to a Func, not to an update stage", m->text);
 	}
-	if (n < md->min || n > md->max || (hlx_is(m, "tile") && n == 7))
-		return hlp_err_tok(P, m, "%s() takes %d%s argument%s, not %d", m->text, md->min,
-			       md->max == md->min ? "" : md->max == 8 ? " or 8" : " or more",
-			       md->max == 1 ? "" : "s", n);
+	/* a trailing TailStrategy of split, tile, unroll */
+	const char *tail = NULL;
+	if (n > 0 && a[n - 1].k == V_ENUM && strncmp(a[n - 1].s, "TailStrategy::", 14) == 0 &&
+	    (hlx_is(m, "split") || hlx_is(m, "tile") || hlx_is(m, "unroll"))) {
+		tail = a[n - 1].s + 14;
+		n--;
+		if (hlx_is(m, "unroll") && n != 2)
+			return hlp_err_tok(P, m, "unroll() with a tail strategy takes a variable and a factor");
+	}
+	if (hlx_is(m, "tile") && n != 6 && n != 8)
+		return hlp_err_tok(P, m, "tile() takes 6 or 8 arguments (and a tail strategy), not %d", n);
+	if (hlx_is(m, "split") && n != 4)
+		return hlp_err_tok(P, m, "split() takes 4 arguments (and a tail strategy), not %d", n);
+	if (hlx_is(m, "hw_accelerate") && n == 1)
+		return hlp_err_tok(P, m, "hw_accelerate() takes no argument, or two loop Vars (inner, outer)");
+	if (n < md->min || n > md->max) {
+		if (md->max == md->min)
+			return hlp_err_tok(P, m, "%s() takes %d argument%s, not %d", m->text, md->min,
+					   md->min == 1 ? "" : "s", n);
+		return hlp_err_tok(P, m, "%s() takes %d %s %d arguments, not %d", m->text, md->min,
+				   md->max == md->min + 1 ? "or" : "to", md->max, n);
+	}
 	if (hlx_is(m, "in")) {
 		if (n == 1 && a[0].k != V_FUNC)
 			return hlp_err_at(P, a[0].line, a[0].col, "in() takes a Func, not %s", hlp_val_desc(P, a[0]));
@@ -281,14 +374,35 @@ static Val method(Parser *P, Val v, const HTok *m)
 	} else if (hlx_is(m, "bound")) {
 		ok = bound_call(P, fn, a);
 	} else if (hlx_is(m, "tile")) {
-		ok = do_tile(P, s, f, def, a, n);
+		ok = do_tile(P, s, f, def, a, n, tail);
 	} else if (hlx_is(m, "split")) {
 		int64_t factor;
-		ok = hlp_int_arg(P, a[3], "split factor", 1, &factor) && do_split(P, s, f, def, a, factor);
+		ok = hlp_int_arg(P, a[3], "split factor", 1, &factor) && do_split(P, s, f, def, a, factor, tail);
 	} else if (hlx_is(m, "reorder")) {
 		ok = do_reorder(P, s, f, def, a, n);
 	} else if (hlx_is(m, "unroll")) {
-		ok = do_unroll(P, s, f, def, a, n);
+		ok = do_unroll(P, s, f, def, a, n, tail);
+	} else if (hlx_is(m, "hw_accelerate")) {
+		ok = accelerate(P, f, n ? a : NULL, m);
+	} else if (hlx_is(m, "stream_to_accelerator") || hlx_is(m, "accelerator_input")) {
+		ok = stream_func(P, f, m);
+	} else if (hlx_is(m, "linebuffer")) {
+		fn->linebuffer = 1;
+	} else if (hlx_is(m, "fifo_depth")) {
+		ok = hlp_int_arg(P, a[0], "fifo_depth", 1, &fn->fifo_depth);
+	} else if (hlx_is(m, "store_in")) {
+		if (a[0].k != V_ENUM || strncmp(a[0].s, "MemoryType::", 12) != 0) {
+			hlp_err_at(P, a[0].line, a[0].col, "store_in: expected a MemoryType (MemoryType::GLB, ...), not %s",
+				   hlp_val_desc(P, a[0]));
+			ok = 0;
+		} else {
+			fn->memory = a[0].s + 12;
+		}
+	} else if (hlx_is(m, "reorder_storage")) {
+		ok = storage_order(P, fn, a, n);
+	} else if (hlx_is(m, "bound_extent")) {
+		int64_t ext;
+		ok = pure_var(P, fn, a[0], "bound_extent") >= 0 && hlp_int_arg(P, a[1], "bound_extent extent", 1, &ext);
 	} else if (hlx_is(m, "compute_at")) {
 		ok = level_arg(P, a, &fn->compute, m);
 		if (ok && fn->store.kind == LEVEL_INLINE)
@@ -331,29 +445,21 @@ void hlp_directive(Parser *P, const HTok *t)
 	if (n < 0)
 		return;
 	if (hlx_is(t, "stream_to_accelerator")) {
-		if (n != 1 || a[0].k != V_IMAGE) {
-			hlp_err_tok(P, t, "stream_to_accelerator() takes one ImageParam");
+		if (n != 1 || (a[0].k != V_IMAGE && a[0].k != V_FUNC)) {
+			hlp_err_tok(P, t, "stream_to_accelerator() takes one ImageParam or Func");
 			return;
 		}
-		P->p->images.data[a[0].id].streamed = 1;
+		if (a[0].k == V_IMAGE)
+			P->p->images.data[a[0].id].streamed = 1;
+		else if (!stream_func(P, a[0].id, t))
+			return;
 	} else {
 		if ((n != 1 && n != 3) || a[0].k != V_FUNC) {
 			hlp_err_tok(P, t, "hw_accelerate() takes a Func, or a Func and two loop Vars (inner, outer)");
 			return;
 		}
-		if (P->p->output >= 0) {
-			hlp_err_tok(P, t, "hw_accelerate() is called twice (first at line %d)", P->p->accel_line);
+		if (!accelerate(P, a[0].id, n == 3 ? a + 1 : NULL, t))
 			return;
-		}
-		int inner = -1, outer = -1;
-		if (n == 3 && ((inner = var_arg(P, a[1], "hw_accelerate")) < 0 ||
-			       (outer = var_arg(P, a[2], "hw_accelerate")) < 0))
-			return;
-		P->p->output = a[0].id;
-		P->p->accel_inner = inner;
-		P->p->accel_outer = outer;
-		P->p->accel_line = t->line;
-		P->p->accel_col = t->col;
 	}
 	hlp_expect(P, ";");
 }

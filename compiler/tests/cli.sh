@@ -265,7 +265,8 @@ done
 # ---- folders ----
 mkdir -p "$tmp/dir.hl" "$tmp/dir.pgm"
 refused "a folder as the application" 1 "$tmp/dir.hl: error: cannot read file: Is a directory" "$tmp/dir.hl" --check
-refused "a folder as the image" 1 "cgrac: $tmp/dir.pgm: cannot read the file: Is a directory" \
+refused "a folder of inputs without the application's input" 1 \
+	"cgrac: $tmp/dir.pgm/$(basename "$hl" .hl).input.pgm: cannot read the file: No such file or directory" \
 	$hl --run "$tmp/dir.pgm" -o "$out.pgm"
 
 # ---- an error once, however many copies of its expression the lowering checks ----

@@ -3,23 +3,19 @@
 # by the real Halide library (bin/halide_run), checked bit for bit:
 #   1. Halide's arithmetic rules that the C references and cgrac's interpreter
 #      assume (halide_run semantics);
-#   2. per application, on its own input (bin/cgrac APP.hl --gen-input): Halide's
-#      output against the interpreter's golden image (bin/cgrac APP.hl --run)
-#      and against the C reference (bin/appref run);
-#   3. per application, on random inputs (SEEDS, samples in 0..255 and in
-#      0..65535): Halide's output against the C reference;
-#   4. per semantics probe (apps/reference/semantics/*.hl: division, modulo,
-#      shifts, mixed signedness, abs, select's literals ... on every pixel), on
-#      random 16-bit inputs (SEEDS): Halide's output against cgrac --run.
-# While bin/cgrac does not exist, the inputs of step 2 come from bin/appref gen
-# with apps/<app>/input.yaml's settings, and the comparisons with cgrac (step 2's
-# golden images, step 4) are skipped (SKIP lines, ", N skipped" in the closing
-# line).
+#   2. per application, on its own input and on random inputs (SEEDS, samples
+#      in 0..255 and in 0..65535), all written by bin/cgrac APP.hl --golden:
+#      Halide's output against the interpreter's golden image, and, for the
+#      applications with a C reference (bin/appref info), against it;
+#   3. per semantics probe (apps/reference/semantics/*.hl: division, modulo,
+#      shifts, mixed signedness, abs, select's literals, 8-bit types ... on
+#      every pixel), on random 16-bit inputs (SEEDS): Halide's output against
+#      cgrac --run.
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
 suite_name=halide-check
 . apps/reference/tests/lib.sh
-need "$HALIDE_RUN" "$APPREF"
+need "$HALIDE_RUN" "$APPREF" "$CGRAC"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -32,65 +28,63 @@ check_semantics() {
 	echo "$out" | grep -q '^semantics: ' || fail "halide_run semantics did not finish: $out"
 }
 
-# own_input APP HL DIR EXT: the application's own input as DIR/in.EXT, and
-# with cgrac its golden image as DIR/golden.EXT.
-own_input() {
-	local app=$1 hl=$2 dir=$3 ext=$4
-	if [ -x "$CGRAC" ]; then
-		"$CGRAC" "$hl" --gen-input -o "$dir/in.$ext" &&
-			"$CGRAC" "$hl" --run "$dir/in.$ext" -o "$dir/golden.$ext"
-	else
-		"$APPREF" gen "$app" --yaml "apps/$app/input.yaml" -o "$dir/in.$ext"
-	fi
-}
-
-# check_app APP: steps 2 and 3 for one application.
+# check_app APP: step 2 for one application. Each case (its own input,
+# then each seed and range) is a folder written by cgrac --golden: the inputs
+# (<app>.<image>.<ext>, one per ImageParam the output reads, in declaration
+# order, as halide_run inputs lists them) and cgrac's golden image; Halide runs
+# them all at once (compiled once). An application with a C reference (appref
+# info knows it) is also compared with it.
 check_app() {
-	local app=$1 hl dir ext range seed args=() inputs=() labels=() i err
-	hl=apps/$app/$app.hl dir=$tmp/$app ext=$(input_ext "$app" halide)
-	mkdir -p "$dir"
-	if ! err=$(own_input "$app" "$hl" "$dir" "$ext" 2>&1); then
-		fail "$app: making its own input and golden image: $err"
+	local app=$1 hl dir names n c name opts f err ref=0 args=() cases=("own:") seed range ext
+	hl=apps/$app/$app.hl dir=$tmp/$app
+	"$APPREF" info "$app" >/dev/null 2>&1 && ref=1
+	if ! names=$("$HALIDE_RUN" inputs "$app" 2>&1); then
+		fail "$app: Halide refused it: $names"
 		return
 	fi
-	inputs+=("$dir/in.$ext") labels+=("own input")
 	for seed in $SEEDS; do
 		for range in "${RANGES[@]}"; do
-			i=${#inputs[@]}
-			# shellcheck disable=SC2086
-			"$APPREF" gen "$app" --seed "$seed" --range $range -o "$dir/in$i.$ext" 2>/dev/null
-			inputs+=("$dir/in$i.$ext") labels+=("random ${range/ /..}, seed $seed")
+			cases+=("random ${range/ /..}, seed $seed:--seed $seed --range ${range/ /:}")
 		done
 	done
-	for i in "${!inputs[@]}"; do
-		args+=("${inputs[$i]}" -o "$dir/halide$i.$ext")
+	for c in "${!cases[@]}"; do
+		opts=${cases[$c]#*:}
+		# shellcheck disable=SC2086
+		if ! err=$("$CGRAC" "$hl" -q --golden "$dir/$c" $opts 2>&1); then
+			fail "$app: cgrac --golden ${cases[$c]%%:*}: $err"
+			return
+		fi
+		while read -r n _; do
+			f=$(ls "$dir/$c/$app.$n".* 2>/dev/null | head -1)
+			args+=("${f:-$dir/$c/$app.$n.missing}")
+		done <<<"$names"
+		ext=$(ls "$dir/$c"/golden.* | head -1)
+		args+=(-o "$dir/$c/halide.${ext##*.}")
 	done
 	if ! err=$("$HALIDE_RUN" run "$app" "${args[@]}" 2>&1); then
 		fail "$app: Halide refused or failed to run it: $err"
 		return
 	fi
-	if [ -x "$CGRAC" ]; then
-		same "$app: Halide = cgrac golden (own input)" "$dir/halide0.$ext" "$dir/golden.$ext"
-	else
-		skip "$app: Halide = cgrac golden (own input): $CGRAC not built yet"
-	fi
-	for i in "${!inputs[@]}"; do
-		if ! err=$("$APPREF" run "$app" "${inputs[$i]}" -o "$dir/ref$i.$ext" 2>&1); then
-			fail "$app: Halide = C reference (${labels[$i]}): $err"
+	for c in "${!cases[@]}"; do
+		name=${cases[$c]%%:*}
+		[ "$name" = own ] && name="own input"
+		ext=$(ls "$dir/$c"/golden.* | head -1)
+		ext=${ext##*.}
+		same "$app: Halide = cgrac golden ($name)" "$dir/$c/halide.$ext" "$dir/$c/golden.$ext"
+		[ $ref = 1 ] || continue
+		f=$(ls "$dir/$c/$app".*.* | grep -v '/golden\.' | head -1)
+		if ! err=$("$APPREF" run "$app" "$f" -o "$dir/$c/ref.$ext" 2>&1); then
+			fail "$app: Halide = C reference ($name): $err"
 			continue
 		fi
-		same "$app: Halide = C reference (${labels[$i]})" "$dir/halide$i.$ext" "$dir/ref$i.$ext"
+		same "$app: Halide = C reference ($name)" "$dir/$c/halide.$ext" "$dir/$c/ref.$ext"
 	done
 }
 
-# check_probe HL: step 4 for one semantics probe.
+# check_probe HL: step 3 for one semantics probe.
 check_probe() {
 	local hl=$1 name dir seed args=() err i=0
 	name=sem_$(basename "$hl" .hl) dir=$tmp/$name
-	if [ ! -x "$CGRAC" ]; then
-		skip "$name: Halide = cgrac --run: $CGRAC not built yet"
-		return
-	fi
 	mkdir -p "$dir"
 	for seed in $SEEDS; do
 		"$APPREF" gen 64x64x1 --seed "$seed" --range 0 65535 -o "$dir/in$seed.pgm"
@@ -110,8 +104,6 @@ check_probe() {
 	done
 }
 
-[ -x "$CGRAC" ] || echo "halide-check: $CGRAC is not built yet: the inputs come from bin/appref gen" \
-	"(apps/<app>/input.yaml) and the comparisons with cgrac's golden images are skipped"
 check_semantics
 for app in $(app_names); do
 	check_app "$app"

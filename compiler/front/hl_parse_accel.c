@@ -1,0 +1,217 @@
+/* hl_parse_accel.c - the accelerator's boundary (hl_parse.h), as programs
+ * written for Halide-to-Hardware draw it:
+ *
+ *     hw_input(x, y) = cast<uint16_t>(input(x, y));   // streamed Func
+ *     ...
+ *     hw_output(x, y) = ...;                          // hw_accelerate
+ *     output(x, y) = cast<uint8_t>(hw_output(x, y));  // a host stage after it
+ *
+ * Host stages after the accelerator's output that read it point by point
+ * (the pipeline's output Func and the Funcs between) are brought into the
+ * accelerator: the pipeline's output takes over the accelerator's schedule
+ * (its loops, splits and hw_accelerate's loop levels), the accelerator's
+ * output is inlined into it (or, with update definitions, computed at its
+ * outer loop). The program's output is then the pipeline's output, for the
+ * interpreter and the compiler alike.
+ *
+ * A streamed Func is computed by the host and streamed in: hl_accel_view()
+ * turns it into an input image of the accelerator's program. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hl_parse.h"
+
+/* ---- Funcs after the accelerator's output ---- */
+
+static void reach_callers(const HProgram *p, int f, char *down)
+{
+	vec_foreach(&p->funcs, g) {
+		const HFunc *gf = &p->funcs.data[g];
+		if (down[g] || g == f || !gf->defined)
+			continue;
+		int calls = 0;
+		vec_foreach(&gf->defs, k) calls |= he_calls(gf->defs.data[k].value, f);
+		if (calls) {
+			down[g] = 1;
+			reach_callers(p, g, down);
+		}
+	}
+}
+
+/* 1 if every call in e is a call of a Func in set (or of f) at exactly the
+ * pure variables vars; the first other read into *bad. */
+static int pointwise(const HExpr *e, const char *set, const int *vars, int n, const HExpr **bad)
+{
+	if (!e)
+		return 1;
+	if (e->kind == HE_CALL) {
+		if (e->is_image || !set[e->callee] || e->nargs != n) {
+			*bad = e;
+			return 0;
+		}
+		for (int i = 0; i < n; i++) {
+			const HExpr *a = e->args[i];
+			while (a->kind == HE_CAST)
+				a = a->a;
+			if (a->kind != HE_VAR || a->sym != vars[i]) {
+				*bad = e;
+				return 0;
+			}
+		}
+	}
+	if (e->kind == HE_SUM) {
+		*bad = e;
+		return 0;
+	}
+	if (!pointwise(e->a, set, vars, n, bad) || !pointwise(e->b, set, vars, n, bad) ||
+	    !pointwise(e->c, set, vars, n, bad))
+		return 0;
+	for (int i = 0; i < e->nargs; i++)
+		if (!pointwise(e->args[i], set, vars, n, bad))
+			return 0;
+	return 1;
+}
+
+static int rename_sym(int sym, const int *from, const int *to, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (sym == from[i])
+			return to[i];
+	return sym;
+}
+
+/* Moves the accelerator from Func a to the pipeline's output r. */
+static void move_accelerator(HProgram *p, int a, int r, const char *post)
+{
+	HFunc *af = &p->funcs.data[a], *rf = &p->funcs.data[r];
+	HStageSched *from = &af->defs.data[0].sched, *to = &rf->defs.data[0].sched;
+	/* r's loops become a's, its pure variables in place of a's */
+	to->dims.len = to->unrolled.len = to->splits.len = 0;
+	vec_foreach(&from->dims, i) {
+		vec_push(&to->dims, rename_sym(from->dims.data[i], af->vars, rf->vars, af->dims));
+		vec_push(&to->unrolled, from->unrolled.data[i]);
+	}
+	vec_foreach(&from->splits, i) {
+		HSplit sp = from->splits.data[i];
+		sp.old = rename_sym(sp.old, af->vars, rf->vars, af->dims);
+		vec_push(&to->splits, sp);
+	}
+	if (!rf->bounds.len)
+		vec_foreach(&af->bounds, i) {
+			HBound b = af->bounds.data[i];
+			b.var = rename_sym(b.var, af->vars, rf->vars, af->dims);
+			vec_push(&rf->bounds, b);
+		}
+	/* what was computed at a's loops is computed at r's */
+	vec_foreach(&p->funcs, g) {
+		HFunc *gf = &p->funcs.data[g];
+		if (gf->compute.kind == LEVEL_AT && gf->compute.func == a)
+			gf->compute.func = r;
+		if (gf->store.kind == LEVEL_AT && gf->store.func == a)
+			gf->store.func = r;
+	}
+	/* a itself, and the stages between, are inlined into r: a point-wise
+	 * Func with updates is stored at r's outer loop instead */
+	vec_foreach(&p->funcs, g) {
+		if (!post[g] && g != a)
+			continue;
+		HFunc *gf = &p->funcs.data[g];
+		if (g == r)
+			continue;
+		if (gf->defs.len > 1) {
+			HLevel at = { p->accel_outer >= 0 ? LEVEL_AT : LEVEL_ROOT, r, p->accel_outer, p->accel_line,
+				      p->accel_col };
+			gf->compute = gf->store = at;
+		} else {
+			gf->compute.kind = gf->store.kind = LEVEL_INLINE;
+		}
+	}
+	p->accel_func = a;
+	p->output = r;
+}
+
+int hlp_host_output(Parser *P)
+{
+	HProgram *p = P->p;
+	int a = p->output, n = p->funcs.len;
+	char *down = xcalloc((size_t)n, 1);
+	reach_callers(p, a, down);
+	int r = -1, sinks = 0, ok = 1;
+	const char *names[2] = { NULL, NULL };
+	for (int g = 0; g < n; g++) {
+		if (!down[g])
+			continue;
+		/* a pipeline output: no Func after the accelerator reads it */
+		int called = 0;
+		for (int h = 0; h < n && !called; h++)
+			if (down[h] && h != g)
+				vec_foreach(&p->funcs.data[h].defs, k) called |= he_calls(p->funcs.data[h].defs.data[k].value, g);
+		if (!called) {
+			if (sinks < 2)
+				names[sinks] = p->funcs.data[g].name;
+			sinks++;
+			r = g;
+		}
+	}
+	const HFunc *af = &p->funcs.data[a];
+	if (sinks > 1) {
+		hlp_err_at(P, p->accel_line, p->accel_col,
+			   "the accelerator's output '%s' is read by Funcs that lead to %d pipeline outputs ('%s', '%s'%s): "
+			   "a program has one output", af->name, sinks, names[0], names[1], sinks > 2 ? ", ..." : "");
+		ok = 0;
+	} else if (sinks == 1) {
+		/* every stage after the accelerator reads the stages before it point by point */
+		char *set = xcalloc((size_t)n, 1);
+		memcpy(set, down, (size_t)n);
+		set[a] = 1;
+		for (int g = 0; g < n && ok; g++) {
+			if (!down[g])
+				continue;
+			const HFunc *gf = &p->funcs.data[g];
+			const HExpr *bad = NULL;
+			if (gf->defs.len > 1) {
+				hlp_err_at(P, gf->defs.data[1].line, gf->defs.data[1].col,
+					   "'%s' is computed after the accelerator's output '%s' (a host stage) and has an "
+					   "update definition: only point-wise stages after the accelerator are supported, "
+					   "which the accelerator then computes", gf->name, af->name);
+				ok = 0;
+			} else if (gf->dims != af->dims ||
+				   !pointwise(gf->defs.data[0].value, set, gf->vars, gf->dims, &bad)) {
+				const HDef *d = &gf->defs.data[0];
+				char *s = bad ? he_str(p, bad) : NULL;
+				hlp_err_at(P, bad && bad->line ? bad->line : d->line, bad && bad->line ? bad->col : d->col,
+					   "'%s' is computed after the accelerator's output '%s' (a host stage)%s%s%s: only "
+					   "point-wise stages after the accelerator are supported (each reading the "
+					   "accelerator's output and the stages after it at its own (%s)), which the "
+					   "accelerator then computes", gf->name, af->name, s ? " and reads " : "", s ? s : "",
+					   gf->dims != af->dims ? " with another number of dimensions" : "",
+					   hlp_func_vars(P, g));
+				free(s);
+				ok = 0;
+			}
+		}
+		free(set);
+		if (ok)
+			move_accelerator(p, a, r, down);
+	}
+	free(down);
+	const HFunc *out = &p->funcs.data[p->output];
+	if (ok && out->streamed) {
+		hlp_err_at(P, out->stream_line, out->stream_col,
+			   "'%s' is the program's output: it cannot also be streamed into the accelerator (stream the "
+			   "Funcs it reads)", out->name);
+		ok = 0;
+	}
+	return ok;
+}
+
+const char *hlp_func_vars(Parser *P, int f)
+{
+	const HFunc *fn = &P->p->funcs.data[f];
+	StrBuf b = { 0 };
+	for (int i = 0; i < fn->dims; i++)
+		sb_printf(&b, "%s%s", i ? ", " : "", hl_sym_name(P->p, fn->vars[i]));
+	const char *r = arena_strdup(P->a, b.s ? b.s : "");
+	free(b.s);
+	return r;
+}
