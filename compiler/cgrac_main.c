@@ -50,7 +50,8 @@ static void usage(FILE *f)
 	      "                   register chains and memory tiles configured from the collateral, cycle\n"
 	      "                   by cycle; fails at the first value a port delivers wrong\n"
 	      "  --gen-input      write the application's deterministic input image(s), as set by\n"
-	      "                   input.yaml beside APP.hl (several inputs: OUT is a folder)\n"
+	      "                   input.yaml beside APP.hl (several inputs: into the folder OUT, as\n"
+	      "                   OUT/<app>.<image>.<ext>, which --run OUT reads)\n"
 	      "  --golden DIR     what running the application on a chip needs, into DIR: the generated\n"
 	      "                   inputs (DIR/<app>.<image>.<ext>), the host's streams (--streams DIR) and\n"
 	      "                   the interpreter's output DIR/golden.<ext>\n"
@@ -231,8 +232,8 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d, StrBuf *list)
 			im.extent[i] = (int)r.image[m][i].hi + 1;
 		input_generate(&spec, k++, &im);
 		const char *ext = image_ext(im.dims, im.extent);
-		char *path = list ? xasprintf("%s/%s.%s.%s", o->out, app_base(o->app), hi->name, ext)
-			     : used == 1 ? xstrdup(o->out) : xasprintf("%s/%s.%s", o->out, hi->name, ext);
+		char *path = used == 1 && !list ? xstrdup(o->out)
+			     : xasprintf("%s/%s.%s.%s", o->out, app_base(o->app), hi->name, ext);
 		if (used > 1 || list)
 			util_mkdir_p(o->out);
 		if (list)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles applications for a design into build/<design>/<app>/ (make app):
-# the input image (<app>.input.pgm/.ppm), the golden output of the reference
+# the input images (<app>.<image>.pgm/.ppm/.raw, one per ImageParam) and the
+# streams the host computes (<app>.<func>.*: cgrac --golden), the golden output of the reference
 # interpreter (golden.*), the lowered kernels on hardware words (lowered.*)
 # and the buffer-level simulation (buffers.*), both checked against the
 # golden image, then the whole flow: <app>.bs, .io.yaml, .report.yaml, .svg
@@ -26,6 +27,13 @@ status=0
 header() {
 	printf '%-14s %5s %5s %5s %6s %8s %8s %10s %10s  %s\n' app PEs MEMs regs tracks MHz latency "compile ms" \
 		"$([ "$sim" = 1 ] && echo Verilator || echo golden)" "build/$design/<app>/"
+}
+
+# golden_ext DIR: the extension of DIR/golden.* (cgrac --golden chose it).
+golden_ext() {
+	local g
+	g=$(ls "$1"/golden.* 2>/dev/null | head -1)
+	[ -n "$g" ] && echo "${g##*.}"
 }
 
 # The table line of an application from its app.txt (and sim.ok); 1 if it
@@ -69,15 +77,15 @@ for app in "$@"; do
 	hl=apps/$app/$app.hl
 	out=build/$design/$app
 	[ -f "$hl" ] || { echo "app: no application $hl" >&2; status=1; continue; }
-	ext=pgm
-	grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
 	mkdir -p "$out"
-	rm -f "$out/app.txt" "$out/sim.ok"
-	if ! bin/cgrac "$hl" -q --gen-input -o "$out/$app.input.$ext" ||
-		! bin/cgrac "$hl" -q --run "$out/$app.input.$ext" -o "$out/golden.$ext" ||
+	rm -f "$out/app.txt" "$out/sim.ok" "$out"/golden.*
+	# the inputs (<app>.<image>.<ext>), the host's streams and golden.<ext>; then
+	# the same through the lowered kernels and through the buffers
+	if ! bin/cgrac "$hl" -q --golden "$out" ||
+		! ext=$(golden_ext "$out") ||
 		! bin/cgrac "$hl" -q --design "$dir" -o "$out" --emit lowered >/dev/null ||
-		! bin/cgrac "$hl" -q --design "$dir" --run-lowered "$out/$app.input.$ext" -o "$out/lowered.$ext" ||
-		! bin/cgrac "$hl" -q --design "$dir" --sim-buffers "$out/$app.input.$ext" -o "$out/buffers.$ext"; then
+		! bin/cgrac "$hl" -q --design "$dir" --run-lowered "$out" -o "$out/lowered.$ext" ||
+		! bin/cgrac "$hl" -q --design "$dir" --sim-buffers "$out" -o "$out/buffers.$ext"; then
 		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "FAILED before the back end (see the messages above)" >"$out/app.txt"
 		line "$app"
 		status=1

@@ -48,11 +48,9 @@ for design in "${designs[@]}"; do
 		app=$(basename "$hl" .hl)
 		o=$out/$design/$app
 		mkdir -p "$o/emit"
-		ext=pgm
-		grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
-		in=$o/input.$ext
-		run "$o/gen" bin/cgrac "$hl" -q --gen-input -o "$in"
-		run "$o/golden" bin/cgrac "$hl" -q --run "$in" -o "$o/golden.$ext"
+		run "$o/golden" bin/cgrac "$hl" -q --golden "$o"
+		g=$(echo "$o"/golden.*)
+		ext=${g##*.} in=$o
 		for stage in lowered dfg ubuf mapped place route; do
 			run "$o/emit/$stage" bin/cgrac "$hl" -q --design "$rtl" -o "$o/emit" --emit $stage
 		done

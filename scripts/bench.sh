@@ -156,9 +156,7 @@ for d in cgra_32x16 cgra_16x8_mac_dp; do
 		app=$(basename "$hl" .hl)
 		o=build/$d/$app
 		mkdir -p "$o"
-		ext=pgm
-		grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
-		bin/cgrac "$hl" -q --gen-input -o "$o/$app.input.$ext" && bin/cgrac "$hl" -q --run "$o/$app.input.$ext" -o "$o/golden.$ext"
+		bin/cgrac "$hl" -q --golden "$o"
 		t0=$(date +%s.%N)
 		if ! bin/cgrac "$hl" -q --design rtl_out/$d -o "$o" 2>"$tmp/c.log"; then
 			printf '  %-14s %-18s not mapped: %s\n' "$app" "$d" "$(grep -m1 'error:' "$tmp/c.log" | sed 's/.*error: //' | cut -c1-90)"

@@ -288,10 +288,8 @@ check_app() {
 	app=$(basename "$hl" .hl)
 	out=$dir/apps/$app
 	mkdir -p "$out"
-	ext=pgm
-	grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
-	if ! "$CGRAC" "$hl" -q --gen-input -o "$out/$app.input.$ext" 2>"$out/check.log" ||
-		! "$CGRAC" "$hl" -q --run "$out/$app.input.$ext" -o "$out/golden.$ext" 2>>"$out/check.log"; then
+	if ! "$CGRAC" "$hl" -q --golden "$out" 2>"$out/check.log" || ! ext=$(ls "$out"/golden.* 2>/dev/null) ||
+		[ -z "$ext" ] || ! ext=${ext##*.}; then
 		printf 'app\t%s\tFAILED\tno golden image: %s\n' "$app" "$(first_error "$out/check.log")"
 		return
 	fi
@@ -302,7 +300,7 @@ check_app() {
 		printf 'app\t%s\t%s\n' "$app" "$(refusal "$out/compile.log" $st)"
 	elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$out/compile.log"; then
 		printf 'app\t%s\tFAILED\tsanitizer report while compiling\n' "$app"
-	elif ! "$CGRAC" "$hl" -q --design "$rtl" --sim-buffers "$out/$app.input.$ext" -o "$out/buffers.$ext" \
+	elif ! "$CGRAC" "$hl" -q --design "$rtl" --sim-buffers "$out" -o "$out/buffers.$ext" \
 		2>>"$out/check.log"; then
 		printf 'app\t%s\tFAILED\tthe buffer-level simulation failed: %s\n' "$app" "$(first_error "$out/check.log")"
 	elif ! cmp -s "$out/golden.$ext" "$out/buffers.$ext"; then

@@ -79,6 +79,32 @@ static void bind_region(RangeCtx *c, const HFunc *fn, const HDef *d, Interval *r
 			range_set(c, d->lhs[i]->sym, reg[i]);
 }
 
+/* Halide's Func::bound on a Func other than the output: its region is the
+ * bound, and a read or update beyond it is an error (Halide stops such a
+ * pipeline when it runs). 0 with the error in d. */
+static int apply_bounds(const HProgram *p, int f, HRegions *r, Diags *d)
+{
+	const HFunc *fn = &p->funcs.data[f];
+	vec_foreach(&fn->bounds, k) {
+		const HBound *b = &fn->bounds.data[k];
+		for (int i = 0; i < fn->dims; i++) {
+			if (fn->vars[i] != b->var)
+				continue;
+			Interval *iv = &r->func[f][i], want = { b->min, b->min + b->extent - 1 };
+			if (iv->lo <= iv->hi && (iv->lo < want.lo || iv->hi > want.hi)) {
+				diag_error(d, p->file, b->line, b->col,
+					   "'%s' is needed over [%lld, %lld] in '%s', beyond its bound() [%lld, %lld] "
+					   "(Halide stops such a pipeline with an error)", fn->name, (long long)iv->lo,
+					   (long long)iv->hi, p->syms.data[b->var].name, (long long)want.lo,
+					   (long long)want.hi);
+				return 0;
+			}
+			*iv = want;
+		}
+	}
+	return 1;
+}
+
 static int check_bounded(const HProgram *p, HRegions *r, Diags *d)
 {
 	int ok = 1;
@@ -136,9 +162,12 @@ int hl_bounds(const HProgram *p, HRegions *r, Diags *d)
 	}
 	RangeCtx c;
 	range_init(&c, p);
-	for (int k = r->norder - 1; k >= 0; k--) {
+	int ok = 1;
+	for (int k = r->norder - 1; ok && k >= 0; k--) {
 		int f = r->order[k];
 		const HFunc *fn = &p->funcs.data[f];
+		if (f != p->output && !(ok = apply_bounds(p, f, r, d)))
+			break;
 		/* what the updates write, then (twice, for reads of itself) what
 		 * every definition reads */
 		for (int pass = 0; pass < 3; pass++)
@@ -154,9 +183,11 @@ int hl_bounds(const HProgram *p, HRegions *r, Diags *d)
 			}
 		for (int i = 0; i < fn->dims; i++)
 			range_unset(&c, fn->vars[i]);
+		if (f != p->output)
+			ok = apply_bounds(p, f, r, d);
 	}
 	range_free(&c);
-	if (!check_bounded(p, r, d)) {
+	if (!ok || !check_bounded(p, r, d)) {
 		hl_bounds_free(r);
 		return 0;
 	}

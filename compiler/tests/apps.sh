@@ -22,20 +22,17 @@ apps=("$@")
 
 for app in "${apps[@]}"; do
 	hl=apps/$app/$app.hl
-	ext=pgm
-	grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
 	cases=("own:" "s1:--seed 1" "s2:--seed 2 --range 0:65535" "s3:--seed 3 --range 0:65535")
 	for c in "${cases[@]}"; do
 		name=${c%%:*} args=${c#*:}
-		in=$tmp/$app.$name.in.$ext
+		in=$tmp/$app.$name
 		# shellcheck disable=SC2086
-		if ! $cgrac "$hl" -q --gen-input $args -o "$in" ||
-			! $cgrac "$hl" -q --run "$in" -o "$tmp/$app.$name.gold.$ext" ||
-			! $cgrac "$hl" -q --design $design --run-lowered "$in" -o "$tmp/$app.$name.hw.$ext"; then
+		if ! $cgrac "$hl" -q --golden "$in" $args || ! g=$(echo "$in"/golden.*) ||
+			! $cgrac "$hl" -q --design $design --run-lowered "$in" -o "$in/hw.${g##*.}"; then
 			fail "$app ($name): cgrac failed"
 			continue
 		fi
-		if cmp -s "$tmp/$app.$name.gold.$ext" "$tmp/$app.$name.hw.$ext"; then
+		if cmp -s "$g" "$in/hw.${g##*.}"; then
 			pass "$app ($name${args:+: $args}): lowered kernels on 16-bit words = interpreter, bit for bit"
 		else
 			fail "$app ($name${args:+: $args}): lowered kernels differ from the interpreter"

@@ -29,18 +29,14 @@ second=(cgra_16x8_mac_dp:brighten_blur cgra_16x8_mac_dp:gaussian cgra_16x8_mac_d
 pairs=("$@")
 [ ${#pairs[@]} -eq 0 ] && pairs=("${base[@]}" "${second[@]}")
 
-ext_of() { if grep -q 'ImageParam.*, 3,' "apps/$1/$1.hl"; then echo ppm; else echo pgm; fi; }
 pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 
-# compile DESIGN APP DIR: input, golden and the whole flow into DIR.
+# compile DESIGN APP DIR: inputs, host streams, golden (cgrac --golden) and the whole flow into DIR.
 compile() {
-	local d=$1 a=$2 o=$3 ext
-	ext=$(ext_of "$a")
+	local d=$1 a=$2 o=$3
 	mkdir -p "$o"
 	[ -f "rtl_out/$d/design.yaml" ] || bash scripts/rtl.sh "$d" >/dev/null 2>&1 || return 1
-	$cgrac "apps/$a/$a.hl" -q --gen-input -o "$o/$a.input.$ext" &&
-		$cgrac "apps/$a/$a.hl" -q --run "$o/$a.input.$ext" -o "$o/golden.$ext" &&
-		$cgrac "apps/$a/$a.hl" -q --design "rtl_out/$d" -o "$o"
+	$cgrac "apps/$a/$a.hl" -q --golden "$o" && $cgrac "apps/$a/$a.hl" -q --design "rtl_out/$d" -o "$o"
 }
 
 declare -A pes
@@ -73,9 +69,7 @@ for pair in "${pairs[@]}"; do
 		fail "$a on $d: co-simulation is not bit-exact"
 	fi
 	if [ "$a" = brighten_blur ] || [ "$a" = gaussian ] || [ "$a" = unsharp ]; then
-		ext=$(ext_of "$a")
-		$cgrac "apps/$a/$a.hl" -q --gen-input --seed 7 --range 0:65535 -o "$o/$a.input.$ext" &&
-			$cgrac "apps/$a/$a.hl" -q --run "$o/$a.input.$ext" -o "$o/golden.$ext"
+		$cgrac "apps/$a/$a.hl" -q --golden "$o" --seed 7 --range 0:65535
 		if APP_DIR=$o bash verif/sim.sh "$d" "$a" >"$tmp/sim" 2>&1; then
 			pass "$a on $d, random 16-bit input: $(grep '^sim ' "$tmp/sim" | tail -1)"
 		else
@@ -88,11 +82,13 @@ done
 field() { sed -n "s/^$1: //p" "$2"; }
 
 # cosim_in NAME DESIGN APP DIR: co-simulates the compile in DIR (a variant)
-# on the input and golden image of the folder above it.
+# on the inputs and golden image of the folder above it.
 cosim_in() {
-	local name=$1 d=$2 a=$3 dir=$4 ext
-	ext=$(ext_of "$a")
-	cp "$dir/../$a.input.$ext" "$dir/../golden.$ext" "$dir/"
+	local name=$1 d=$2 a=$3 dir=$4
+	local f
+	for f in "$dir/../$a".*.pgm "$dir/../$a".*.ppm "$dir/../$a".*.raw "$dir/../"golden.*; do
+		[ -e "$f" ] && cp "$f" "$dir/"
+	done
 	if APP_DIR=$dir bash verif/sim.sh "$d" "$a" >"$tmp/sim" 2>&1; then
 		pass "$name: $(grep '^sim ' "$tmp/sim" | tail -1)"
 	else

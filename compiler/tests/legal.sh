@@ -23,12 +23,9 @@ suite_tmp
 cgrac=${CGRAC:-bin/cgrac}
 t=compiler/tests/legal
 
-# golden HL DIR: the input and the reference interpreter's output in DIR.
+# golden HL DIR: the inputs and the reference interpreter's output in DIR.
 golden() {
-	local a
-	a=$(basename "$1" .hl)
-	mkdir -p "$2"
-	$cgrac "$1" -q --gen-input -o "$2/$a.input.pgm" && $cgrac "$1" -q --run "$2/$a.input.pgm" -o "$2/golden.pgm"
+	$cgrac "$1" -q --golden "$2"
 }
 
 # run DESIGN HL [OPTION...]: compiled into $tmp/DESIGN/APP (stderr in

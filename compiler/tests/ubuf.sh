@@ -79,13 +79,15 @@ for app in "${apps[@]}"; do
 		fi
 		for c in "own:" "s1:--seed 1" "s2:--seed 2 --range 0:65535"; do
 			name=${c%%:*} args=${c#*:}
-			in=$out/$name.in.$ext
+			in=$out/$name
 			# shellcheck disable=SC2086
-			if ! $cgrac "$hl" -q --gen-input $args -o "$in" ||
-				! $cgrac "$hl" -q --run "$in" -o "$out/$name.gold.$ext"; then
-				fail "$app ($name): cgrac --run failed"
+			if ! $cgrac "$hl" -q --golden "$in" $args; then
+				fail "$app ($name): cgrac --golden failed"
 				continue
 			fi
+			g=$(echo "$in"/golden.*)
+			ext=${g##*.}
+			cp "$g" "$out/$name.gold.$ext"
 			if ! $cgrac "$hl" -q --design rtl_out/$d --sim-buffers "$in" -o "$out/$name.sim.$ext" 2>"$out/simlog"; then
 				cat "$out/simlog"
 				fail "$app on $d ($name): the buffer-level simulation delivered a wrong value"

@@ -25,10 +25,11 @@
 #                               dfg      --emit dfg on the design
 #                               ubuf     --emit ubuf on the design
 #                               (none)   the whole flow on the design (a .bs),
-#                                        then the generated input run by the
-#                                        interpreter (--run) and through the
-#                                        lowered kernels (--run-lowered): the
-#                                        two images must be equal
+#                                        then the generated inputs and the
+#                                        interpreter's output (--golden g) and
+#                                        the lowered kernels on them
+#                                        (--run-lowered g): the two images
+#                                        must be equal
 #                             MODE error: the whole flow on the design
 #                             (--design DESIGN -o out)
 #   input         input.yaml  beside a one-line-stencil app.hl:
@@ -311,32 +312,16 @@ ex_app() {
 }
 
 # The generated input run by the interpreter and through the lowered kernels
-# on hardware words: the two images must be equal.
+# on hardware words: the two images must be equal. cgrac --golden writes the
+# inputs and the interpreter's output into a folder (g/), --run-lowered g reads it.
 same_results() {
-	local ins=in.pgm oext=pgm
-	# several streamed images: a folder of images; one: a file named by its kind
-	if [ "$(grep -o 'stream_to_accelerator' "$w/app.hl" | wc -l)" -gt 1 ]; then
-		ins=in
-	elif grep -q '^ImageParam[^;]*, *3 *,' "$w/app.hl"; then
-		ins=in.ppm
-	fi
-	run "$w" "$root/bin/cgrac" app.hl --gen-input -o "$ins" -q
-	check_ok "$what (--gen-input)" || return
-	if [ -d "$w/in" ]; then
-		# one image per ImageParam, in declaration order (their "name" strings)
-		local name list=
-		for name in $(grep -o '^ImageParam[^;]*' "$w/app.hl" | grep -o '"[^"]*"' | tr -d '"'); do
-			list+=$(cd "$w" && ls in/"$name".* 2>/dev/null | head -n 1),
-		done
-		ins=${list%,}
-	fi
-	# the output's format: the first the interpreter can write
-	for oext in pgm ppm raw; do
-		run "$w" "$root/bin/cgrac" app.hl --run "$ins" -o golden.$oext -q
-		grep -q 'cannot be written as' "$cur/stderr" || break
-	done
-	check_ok "$what (--run)" "$w/golden.$oext" || return
-	run "$w" "$root/bin/cgrac" app.hl --design "$design" --run-lowered "$ins" -o hw.$oext -q
+	local oext g
+	run "$w" "$root/bin/cgrac" app.hl --golden g -q
+	check_ok "$what (--golden)" || return
+	g=$(echo "$w"/g/golden.*)
+	oext=${g##*.}
+	cp "$g" "$w/golden.$oext"
+	run "$w" "$root/bin/cgrac" app.hl --design "$design" --run-lowered g -o hw.$oext -q
 	check_ok "$what (--run-lowered)" "$w/hw.$oext" || return
 	if ! cmp -s "$w/golden.$oext" "$w/hw.$oext"; then
 		fail "$what: --run-lowered differs from --run"
