@@ -66,7 +66,8 @@ typedef enum {
 	HE_UN,                  /* op a */
 	HE_BIN,                 /* a op b */
 	HE_SELECT,              /* a ? b : c */
-	HE_SUM,                 /* sum of a over RDom rdom (an inline reduction) */
+	HE_SUM,                 /* an inline reduction of a over RDom rdom: op HB_ADD sum(),
+				 * HB_MUL product(), HB_MAX maximum(), HB_MIN minimum() */
 } HExprKind;
 
 typedef enum { HU_NEG, HU_NOT, HU_LNOT, HU_ABS } HUnOp;
@@ -329,6 +330,11 @@ HExpr *hs_subst1(Arena *a, const HExpr *e, int sym, HExpr *val);
 /* The sum of v[0..n) (add chains in them flattened), constants combined, as
  * a balanced tree of additions of type t. */
 HExpr *hs_balance_sum(Arena *a, HType t, HExpr **v, int n);
+/* v[0] op v[1] op ... as a balanced tree (op associative: mul, min, max). */
+HExpr *hs_balance(Arena *a, HBinOp op, HType t, HExpr **v, int n);
+/* The value an inline reduction with op starts from (0, 1, the type's
+ * smallest or largest value). */
+int64_t he_reduce_init(HBinOp op, HType t);
 
 /* ---- bounds inference (hl_bounds.c) ---- */
 

@@ -322,7 +322,7 @@ int he_equal(const HExpr *x, const HExpr *y)
 	case HE_UN: return he_equal(x->a, y->a);
 	case HE_BIN: return he_equal(x->a, y->a) && he_equal(x->b, y->b);
 	case HE_SELECT: return he_equal(x->a, y->a) && he_equal(x->b, y->b) && he_equal(x->c, y->c);
-	case HE_SUM: return x->rdom == y->rdom && he_equal(x->a, y->a);
+	case HE_SUM: return x->rdom == y->rdom && x->op == y->op && he_equal(x->a, y->a);
 	}
 	return 0;
 }
@@ -535,7 +535,8 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out)
 		sb_printf(out, ")");
 		return;
 	case HE_SUM:
-		sb_printf(out, "sum(%s: ", p->rdoms.data[e->rdom].name);
+		sb_printf(out, "%s(%s: ", e->op == HB_MUL ? "product" : e->op == HB_MAX ? "maximum" : e->op == HB_MIN ?
+			  "minimum" : "sum", p->rdoms.data[e->rdom].name);
 		print(p, e->a, out);
 		sb_printf(out, ")");
 		return;
@@ -553,4 +554,14 @@ char *he_str(const HProgram *p, const HExpr *e)
 	sb_printf(&b, "%s", "");
 	print(p, e, &b);
 	return b.s;
+}
+
+int64_t he_reduce_init(HBinOp op, HType t)
+{
+	switch (op) {
+	case HB_MUL: return 1;
+	case HB_MAX: return ht_min(t);
+	case HB_MIN: return ht_max(t);
+	default: return 0;
+	}
 }

@@ -51,14 +51,14 @@ static int64_t eval_call(Interp *I, const HExpr *e)
 static int64_t eval_sum(Interp *I, const HExpr *e)
 {
 	const HRDom *r = &I->p->rdoms.data[e->rdom];
-	int64_t pt[4], acc = 0, saved[4];
+	int64_t pt[4], acc = he_reduce_init((HBinOp)e->op, e->type), saved[4];
 	for (int i = 0; i < r->ndims; i++)
 		saved[i] = I->env[r->sym[i]];
 	hrdom_first(r, pt);
 	do {
 		for (int i = 0; i < r->ndims; i++)
 			I->env[r->sym[i]] = pt[i];
-		acc = ht_wrap(e->type, acc + eval(I, e->a));
+		acc = hb_eval((HBinOp)e->op, e->type, acc, eval(I, e->a));
 	} while (hrdom_next(r, pt));
 	for (int i = 0; i < r->ndims; i++)
 		I->env[r->sym[i]] = saved[i];

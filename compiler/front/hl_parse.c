@@ -121,7 +121,9 @@ void hlp_sync(Parser *P)
 
 static const char *const reserved[] = {
 	"ImageParam", "Var", "Func", "RDom", "Expr", "int", "const", "cast", "select", "min",
-	"max", "abs", "absd", "clamp", "sum", "hw_accelerate", "stream_to_accelerator", "UInt",
+	"max", "abs", "absd", "clamp", "sum", "product", "maximum", "minimum", "argmax", "argmin",
+	"saturating_cast", "u8_sat", "i8_sat", "u16_sat", "i16_sat", "u32_sat", "i32_sat",
+	"hw_accelerate", "stream_to_accelerator", "UInt",
 	"Int", "Bool", "u8", "u16", "u32", "i8", "i16", "i32", "true", "false", NULL,
 };
 

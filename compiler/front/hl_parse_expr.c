@@ -154,8 +154,9 @@ static Val parse_call(Parser *P, int callee, int is_image, const HTok *t)
 }
 
 
-/* sum(e): an inline reduction over the one RDom whose variables e uses. */
-static Val make_sum(Parser *P, Val v, const HTok *t)
+/* sum(e), product(e), maximum(e), minimum(e): an inline reduction over the
+ * one RDom whose variables e uses. */
+static Val make_sum(Parser *P, Val v, const HTok *t, HBinOp op)
 {
 	HExpr *e = hlp_to_expr(P, v);
 	if (!e)
@@ -163,14 +164,15 @@ static Val make_sum(Parser *P, Val v, const HTok *t)
 	int rd[8], n = 0;
 	hlp_collect_rdoms(P, e, rd, &n);
 	if (n == 0)
-		return hlp_err_tok(P, t, "sum() of an expression with no reduction variable");
+		return hlp_err_tok(P, t, "%s() of an expression with no reduction variable", t->text);
 	if (n > 1)
-		return hlp_err_tok(P, t, "sum() over two RDoms (%s and %s)", P->p->rdoms.data[rd[0]].name,
+		return hlp_err_tok(P, t, "%s() over two RDoms (%s and %s)", t->text, P->p->rdoms.data[rd[0]].name,
 			       P->p->rdoms.data[rd[1]].name);
 	if (ht_is_bool(e->type))
-		return hlp_err_tok(P, t, "sum() of a boolean expression");
+		return hlp_err_tok(P, t, "%s() of a boolean expression", t->text);
 	HExpr *s = arena_alloc(P->a, sizeof *s);
 	s->kind = HE_SUM;
+	s->op = op;
 	s->type = e->type;
 	s->rdom = rd[0];
 	s->a = e;
@@ -305,18 +307,31 @@ static Val builtin(Parser *P, const HTok *t)
 		return parse_cast(P, t);
 	if (hlx_is(t, "UInt") || hlx_is(t, "Int") || hlx_is(t, "Bool"))
 		return parse_type(P, t);
-	Val a[3];
-	int n = hlp_parse_args(P, a, 3);
+	Val a[33];
+	int n = hlp_parse_args(P, a, 33);
 	if (n < 0)
 		return hlp_none;
+	/* an inline reduction may be given a name, as in Halide */
+	static const char *const reductions[] = { "sum", "product", "maximum", "minimum", NULL };
+	for (int i = 0; reductions[i]; i++)
+		if (hlx_is(t, reductions[i]) && n == 2 && a[1].k == V_STRING)
+			n = 1;
+	if (hlx_is(t, "argmax") || hlx_is(t, "argmin"))
+		return hlp_err_tok(P, t, "%s() gives a Tuple (the point and the value), which the application "
+				     "language has no type for: write the reduction as an update definition", t->text);
 	struct { const char *name; int nargs; } tab[] = {
-		{ "select", 3 }, { "min", 2 }, { "max", 2 }, { "abs", 1 }, { "absd", 2 },
-		{ "clamp", 3 }, { "sum", 1 }, { "Expr", 1 },
+		{ "min", 2 }, { "max", 2 }, { "abs", 1 }, { "absd", 2 }, { "clamp", 3 }, { "sum", 1 },
+		{ "product", 1 }, { "maximum", 1 }, { "minimum", 1 }, { "Expr", 1 },
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
 		if (hlx_is(t, tab[i].name) && n != tab[i].nargs)
 			return hlp_err_tok(P, t, "%s() takes %d argument%s, not %d", t->text, tab[i].nargs,
 				       tab[i].nargs == 1 ? "" : "s", n);
+	if (hlx_is(t, "select") && (n < 3 || n % 2 == 0))
+		return hlp_err_tok(P, t, "select() takes an odd number of arguments, at least 3 (conditions and "
+				     "values, then the value where no condition holds), not %d", n);
+	if (n > 3 && !hlx_is(t, "select"))
+		return hlp_err_tok(P, t, "too many arguments (%d) to %s()", n, t->text);
 	if (ctype(t->text, &ty)) {
 		if (n != 1)
 			return hlp_err_tok(P, t, "%s() takes one argument", t->text);
@@ -329,8 +344,13 @@ static Val builtin(Parser *P, const HTok *t)
 		HExpr *e = make_sat_cast(P, ty, a[0], t);
 		return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
 	}
-	if (hlx_is(t, "select"))
-		return make_select(P, a[0], a[1], a[2], t);
+	if (hlx_is(t, "select")) {
+		/* select(c0, v0, c1, v1, ..., v): select(c0, v0, select(c1, v1, ... v)) */
+		Val r = a[n - 1];
+		for (int k = n - 3; k >= 0 && r.k != V_NONE; k -= 2)
+			r = make_select(P, a[k], a[k + 1], r, t);
+		return r;
+	}
 	if (hlx_is(t, "min"))
 		return minmax(P, HB_MIN, a[0], a[1], t);
 	if (hlx_is(t, "max"))
@@ -342,7 +362,13 @@ static Val builtin(Parser *P, const HTok *t)
 	if (hlx_is(t, "clamp"))
 		return make_clamp(P, a[0], a[1], a[2], t);
 	if (hlx_is(t, "sum"))
-		return make_sum(P, a[0], t);
+		return make_sum(P, a[0], t, HB_ADD);
+	if (hlx_is(t, "product"))
+		return make_sum(P, a[0], t, HB_MUL);
+	if (hlx_is(t, "maximum"))
+		return make_sum(P, a[0], t, HB_MAX);
+	if (hlx_is(t, "minimum"))
+		return make_sum(P, a[0], t, HB_MIN);
 	HExpr *e = hlp_to_expr(P, a[0]);   /* Expr(v) */
 	return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
 }
@@ -350,8 +376,8 @@ static Val builtin(Parser *P, const HTok *t)
 static int is_builtin(const HTok *t)
 {
 	static const char *const b[] = {
-		"cast", "saturating_cast", "select", "min", "max", "abs", "absd", "clamp", "sum", "Expr",
-		"UInt", "Int", "Bool", NULL,
+		"cast", "saturating_cast", "select", "min", "max", "abs", "absd", "clamp", "sum", "product",
+		"maximum", "minimum", "argmax", "argmin", "Expr", "UInt", "Int", "Bool", NULL,
 	};
 	HType ty;
 	for (int i = 0; b[i]; i++)

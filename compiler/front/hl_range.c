@@ -222,6 +222,10 @@ static Interval range_sum(RangeCtx *c, const HExpr *e)
 	for (int i = 0; i < r->ndims; i++)
 		n *= r->extent[i];
 	Interval b = range_of(c, e->a), s;
+	if (e->op == HB_MAX || e->op == HB_MIN)
+		return b;
+	if (e->op == HB_MUL)
+		return iv_type(e->type);
 	s.lo = b.lo < 0 ? b.lo * n : b.lo;
 	s.hi = b.hi > 0 ? b.hi * n : b.hi;
 	if (b.lo >= 0)

@@ -163,6 +163,14 @@ static HExpr *balance(Arena *a, HType t, HExpr **v, int n)
 	return he_bin(a, HB_ADD, t, balance(a, t, v, h), balance(a, t, v + h, n - h));
 }
 
+HExpr *hs_balance(Arena *a, HBinOp op, HType t, HExpr **v, int n)
+{
+	if (n == 1)
+		return v[0];
+	int h = n / 2;
+	return he_bin(a, op, t, hs_balance(a, op, t, v, h), hs_balance(a, op, t, v + h, n - h));
+}
+
 HExpr *hs_balance_sum(Arena *a, HType t, HExpr **v, int n)
 {
 	HExpr **all = NULL;

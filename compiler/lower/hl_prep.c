@@ -111,7 +111,10 @@ static HExpr *expand_sum(HPrep *P, const HExpr *e)
 {
 	Terms t = { e->a, e->rdom, { 0 } };
 	for_each_point(P, e->rdom, add_term, &t);
-	HExpr *r = P->failed ? NULL : hs_balance_sum(P->p->arena, e->type, t.v.data, t.v.len);
+	HExpr *r = P->failed ? NULL
+		   : e->op == HB_ADD ? hs_balance_sum(P->p->arena, e->type, t.v.data, t.v.len)
+				     : hs_simplify(P->p->arena, hs_balance(P->p->arena, (HBinOp)e->op, e->type, t.v.data,
+								       t.v.len));
 	vec_free(&t.v);
 	return r;
 }
