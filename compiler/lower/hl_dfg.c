@@ -207,6 +207,93 @@ static DVal from_bool(Builder *B, const HExpr *at, DVal c, HType t)
 	return op_node(B, at, "mux", B->W, t, in, 3);
 }
 
+/* ---- division by a constant ---- */
+
+/* 1 if floor(x * m / 2^sh) == floor(x / d) for every x in [0, hi]. */
+static int magic_holds(int64_t hi, int64_t d, uint64_t m, int sh)
+{
+	for (int64_t x = 0; x <= hi; x++)
+		if ((int64_t)(((unsigned __int128)x * m) >> sh) != x / d)
+			return 0;
+	return 1;
+}
+
+/* floor(x / d) of an unsigned word x in [0, hi], d > 0 a constant (Granlund
+ * and Montgomery, as Halide lowers it): a shift for a power of two; else the
+ * high word of x * m, shifted right by s, for the smallest s whose multiplier
+ * m < 2^W gives floor(x / d) for every x of the range; else, for an even d, x
+ * shifted right first; else m of W + 1 bits, its top bit added back:
+ * t = umulhi(x, m - 2^W), ((x - t) >> 1) + t) >> (s - 1). Every choice is
+ * checked on every value of the range. */
+static DVal udiv_const(Builder *B, const HExpr *e, DVal x, int64_t hi, int64_t d, HType ut)
+{
+	int W = B->W, k = log2_exact(d);
+	if (d == 1 || hi < d)
+		return d == 1 ? x : const_node(B, e, 0, ut);
+	if (k >= 0)
+		return bin(B, e, "lshr", x, const_node(B, e, k, ut), ut);
+	for (int s = 0; s < W; s++) {
+		uint64_t m = (uint64_t)((((unsigned __int128)1 << (W + s)) + (uint64_t)d - 1) / (uint64_t)d);
+		if (m >> W)
+			break;
+		if (magic_holds(hi, d, m, W + s)) {
+			DVal q = bin(B, e, "umulhi", x, const_node(B, e, (int64_t)m, ut), ut);
+			return s ? bin(B, e, "lshr", q, const_node(B, e, s, ut), ut) : q;
+		}
+	}
+	if (d % 2 == 0) {
+		int z = 0;
+		while (!((d >> z) & 1))
+			z++;
+		DVal x2 = bin(B, e, "lshr", x, const_node(B, e, z, ut), ut);
+		return udiv_const(B, e, x2, hi >> z, d >> z, ut);
+	}
+	for (int s = 1; s <= W; s++) {
+		uint64_t m = (uint64_t)((((unsigned __int128)1 << (W + s)) + (uint64_t)d - 1) / (uint64_t)d);
+		if (m >> (W + 1))
+			break;
+		if (!(m >> W) || !magic_holds(hi, d, m, W + s))
+			continue;
+		DVal t = bin(B, e, "umulhi", x, const_node(B, e, (int64_t)(m - ((uint64_t)1 << W)), ut), ut);
+		DVal h = bin(B, e, "lshr", bin(B, e, "sub", x, t, ut), const_node(B, e, 1, ut), ut);
+		DVal q = bin(B, e, "add", h, t, ut);
+		return s > 1 ? bin(B, e, "lshr", q, const_node(B, e, s - 1, ut), ut) : q;
+	}
+	berr(B, e, "internal: no multiplier divides [0, %lld] by %lld", (long long)hi, (long long)d);
+	return bad;
+}
+
+/* x / d or x % d (mod) of a word x of type t over range rx, d a constant:
+ * Halide's Euclidean division (the remainder is never negative; division by
+ * zero gives zero). A signed x is divided as Halide does it: with s = x >> (W-1)
+ * (all ones when x < 0), floor(x / |d|) = ((x ^ s) / |d|) ^ s, the inner
+ * division unsigned; a negative d negates the quotient; the remainder is
+ * x - q * |d|. */
+static DVal div_const(Builder *B, const HExpr *e, DVal x, Interval rx, int64_t d, HType t, HType rt, int mod)
+{
+	HType ut = word(B, 0);
+	int64_t ad = d < 0 ? -d : d;
+	if (d == 0)
+		return const_node(B, e, 0, rt);
+	DVal q;
+	if (!t.is_signed || rx.lo >= 0) {
+		q = udiv_const(B, e, x, rx.hi, ad, ut);
+	} else {
+		DVal s = bin(B, e, "ashr", x, const_node(B, e, B->W - 1, t), t);
+		DVal u = bin(B, e, "xor", x, s, ut);
+		int64_t hi = rx.hi > -rx.lo - 1 ? rx.hi : -rx.lo - 1;
+		q = bin(B, e, "xor", udiv_const(B, e, u, hi, ad, ut), s, t);
+	}
+	if (mod) {
+		DVal r = ad == 1 ? const_node(B, e, 0, rt) : bin(B, e, "sub", x, bin(B, e, "mul", q, const_node(B, e, ad, t), t), rt);
+		return r;
+	}
+	if (d < 0)
+		q = bin(B, e, "sub", const_node(B, e, 0, t), q, t);
+	q.t = rt;
+	return q;
+}
+
 /* x op y on words of type t (the operands' type). */
 static DVal word_bin(Builder *B, const HExpr *e, HBinOp op, DVal x, DVal y, HType t, HType rt)
 {
@@ -218,16 +305,30 @@ static DVal word_bin(Builder *B, const HExpr *e, HBinOp op, DVal x, DVal y, HTyp
 	case HB_MUL: return bin(B, e, "mul", x, y, rt);
 	case HB_DIV:
 	case HB_MOD:
-		if (!he_is_const(e->b, &k) || log2_exact(k) < 0) {
-			berr(B, e, "%s by a value that is not a constant power of two: the PE has no divider",
-			     op == HB_DIV ? "division" : "modulo");
+		if (!he_is_const(e->b, &k)) {
+			berr(B, e, "%s by a value that is not a constant: the PE has no divider (a constant divisor is "
+				   "a multiply-high and shifts)", op == HB_DIV ? "division" : "modulo");
 			return bad;
 		}
-		if (op == HB_MOD)
-			return bin(B, e, "and", x, const_node(B, e, k - 1, t), rt);
-		return bin(B, e, s ? "ashr" : "lshr", x, const_node(B, e, log2_exact(k), t), rt);
-	case HB_SHL: return bin(B, e, "shl", x, y, rt);
-	case HB_SHR: return bin(B, e, s ? "ashr" : "lshr", x, y, rt);
+		if (k > 0 && log2_exact(k) >= 0) {
+			if (op == HB_MOD)
+				return bin(B, e, "and", x, const_node(B, e, k - 1, t), rt);
+			return bin(B, e, s ? "ashr" : "lshr", x, const_node(B, e, log2_exact(k), t), rt);
+		}
+		return div_const(B, e, x, range_of(&B->rc, e->a), k, t, rt, op == HB_MOD);
+	case HB_SHL:
+	case HB_SHR: {
+		const char *right = s ? "ashr" : "lshr";
+		if (range_of(&B->rc, e->b).lo >= 0)
+			return bin(B, e, op == HB_SHL ? "shl" : right, x, y, rt);
+		/* a negative amount shifts the other way (Halide) */
+		DVal neg = bin(B, e, "slt", y, const_node(B, e, 0, e->b->type), HT_BOOL);
+		DVal ny = bin(B, e, "sub", const_node(B, e, 0, e->b->type), y, e->b->type);
+		DVal fwd = bin(B, e, op == HB_SHL ? "shl" : right, x, y, rt);
+		DVal back = bin(B, e, op == HB_SHL ? right : "shl", x, ny, rt);
+		DVal in[3] = { fwd, back, neg };
+		return op_node(B, e, "mux", B->W, rt, in, 3);
+	}
 	case HB_AND: return bin(B, e, bit ? "and1" : "and", x, y, rt);
 	case HB_OR: return bin(B, e, bit ? "or1" : "or", x, y, rt);
 	case HB_XOR: return bin(B, e, bit ? "xor1" : "xor", x, y, rt);
@@ -459,6 +560,14 @@ static int may_wrap(Builder *B, const HExpr *e)
 				return 1;
 			r.lo = a.lo * ((int64_t)1 << b.lo);
 			r.hi = a.hi * ((int64_t)1 << b.lo);
+			break;
+		case HB_SHR:    /* a negative amount shifts left */
+			return b.lo < 0;
+		case HB_DIV:    /* by a constant: only -1 leaves the range (-128 / -1) */
+			if (b.lo != -1 || b.hi != -1)
+				return 0;
+			r.lo = -a.hi;
+			r.hi = -a.lo;
 			break;
 		default:
 			return 0;

@@ -8,10 +8,12 @@
 #     without register packing, the registers have nowhere but delay PEs;
 #   - cgra_4x4_nomem (no MEM tile): a pointwise and a register-chain
 #     application map; one that needs a line buffer is refused naming it,
-#     nothing written, and one with a look-up table names the table;
+#     nothing written, and one with a look-up table names the table; a
+#     division by 3 (a multiply-high and a shift) maps;
 #   - a PE without input registers (peak/specs/tiny.yaml) on a chip without
 #     switch-box registers: a register the application needs is refused
-#     naming the net, the sink and what the chip lacks;
+#     naming the net, the sink and what the chip lacks; the division by 3
+#     is refused naming the IR operation tiny lacks;
 #   - a 32-bit PE beside a 16-bit memory tile: refused naming both widths;
 #   - a chip of one 16-bit track too few for gaussian: refused naming the
 #     tracks, nothing written.
@@ -77,6 +79,9 @@ if run $d $t/blur3.hl --no-register-packing --no-pipeline; then
 		fail "blur3 without packing: $(field delay_pes $d blur3) delay PEs, $(field packed_registers $d blur3) packed"
 fi
 
+# ---- a division by a constant that is not a power of two: a multiply-high and a shift
+run cgra_4x4_nomem $t/div3.hl
+
 # ---- no MEM tile
 d=cgra_4x4_nomem
 run $d $t/bright.hl
@@ -117,6 +122,14 @@ if bin/peak peak/specs/tiny.yaml -o "$tmp/tiny" -q $(printf -- '--ir %s ' peak/i
 			fail "and2 on tiny_noreg: $(grep -m1 error "$tmp/err")"
 		[ -z "$(ls -A "$tmp/tiny/out")" ] && pass "and2 on tiny_noreg: nothing written" ||
 			fail "and2 on tiny_noreg: files written"
+	fi
+	# a division by 3 needs a multiply-high and a shift, which tiny has not
+	if $cgrac $t/div3.hl --design "$tmp/tiny" -o "$tmp/tiny/out" 2>"$tmp/err"; then
+		fail "div3 on tiny_noreg: compiled on a PE without a shift or a multiply-high"
+	else
+		grep -q "div3.hl:6:1: error: the IR operation 'lshr' has no rule on the PE tiny that covers it" "$tmp/err" &&
+			pass "div3 on tiny_noreg: refused, naming the operation the PE lacks" ||
+			fail "div3 on tiny_noreg: $(grep -m1 error "$tmp/err")"
 	fi
 else
 	fail "tiny_noreg: not generated"

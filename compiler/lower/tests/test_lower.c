@@ -154,9 +154,12 @@ static void random_expr(Rng *g, StrBuf *b, int depth)
 		int k = (int)rng_below(g, COUNT(binops));
 		sb_printf(b, "(cast<%s>(", t);
 		random_expr(g, b, depth - 1);
-		if (k >= 6)     /* shifts, division and modulo by constants */
+		static const int divisors[] = { 1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 25, 100, 255, 1000, -1, -3, -7, -16, 0 };
+		if (k >= 6 && k < 8 && rng_below(g, 3) == 0)   /* a shift by data, maybe negative */
+			sb_printf(b, ") %s cast<%s>(cast<int16_t>(in(x + 1, y)) %% 13 - 4))", binops[k], t);
+		else if (k >= 6)        /* shifts, division and modulo by constants */
 			sb_printf(b, ") %s cast<%s>(%d))", binops[k], t, k < 8 ? (int)rng_below(g, 8) :
-				  1 << rng_below(g, 4));
+				  divisors[rng_below(g, COUNT(divisors))]);
 		else {
 			sb_printf(b, ") %s cast<%s>(", binops[k], t);
 			random_expr(g, b, depth - 1);
@@ -204,7 +207,7 @@ static void test_narrow_types(void)
 {
 	Rng g;
 	rng_seed(&g, 2026);
-	for (int k = 0; k < 400; k++) {
+	for (int k = 0; k < 600; k++) {
 		StrBuf e = { 0 }, src = { 0 };
 		random_expr(&g, &e, 1 + k % 4);
 		const char *in_type = k % 3 == 0 ? "UInt(8)" : k % 3 == 1 ? "Int(8)" : "UInt(16)";
