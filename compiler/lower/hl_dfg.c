@@ -396,17 +396,39 @@ static const HExpr *widened(Builder *B, const HExpr *e)
 	return NULL;
 }
 
-/* (a * b) >> 8 and >> 16 of two widened words: mulmid, mulhi. */
+/* A constant operand of a wide product that a word holds as a signed (s)
+ * or unsigned value: the constant itself, else NULL. */
+static const HExpr *word_const(Builder *B, const HExpr *e, int s)
+{
+	int64_t v;
+	if (!he_is_const(e, &v))
+		return NULL;
+	int64_t lo = s ? -((int64_t)1 << (B->W - 1)) : 0, hi = s ? ((int64_t)1 << (B->W - 1)) - 1 : ((int64_t)1 << B->W) - 1;
+	return v >= lo && v <= hi ? e : NULL;
+}
+
+/* (a * b) >> 8 and >> 16 of two widened words, or of a widened word and a
+ * constant that fits a word ((u32(x) * 43691) >> 16): mulmid, mulhi. */
 static DVal mul_high(Builder *B, const HExpr *e, int k)
 {
 	const HExpr *m = e->a, *a, *b;
-	if (m->kind != HE_BIN || m->op != HB_MUL || !(a = widened(B, m->a)) || !(b = widened(B, m->b)))
+	if (m->kind != HE_BIN || m->op != HB_MUL)
 		return bad;
-	int sa = a->type.is_signed && m->a->type.is_signed, sb = b->type.is_signed && m->b->type.is_signed;
+	a = widened(B, m->a);
+	b = widened(B, m->b);
+	if (!a && b)
+		a = word_const(B, m->a, b->type.is_signed && m->b->type.is_signed);
+	if (a && !b)
+		b = word_const(B, m->b, a->type.is_signed && m->a->type.is_signed);
+	if (!a || !b)
+		return bad;
+	int sa = (a->kind == HE_CONST ? b : a)->type.is_signed && m->type.is_signed;
+	int sb = (b->kind == HE_CONST ? a : b)->type.is_signed && m->type.is_signed;
 	if (sa != sb || (k != B->W / 2 && k != B->W))
 		return bad;
 	static const char *const ops[2][2] = { { "mulmid", "umulhi" }, { "smulmid", "smulhi" } };
-	DVal x = lower(B, a, 0), y = lower(B, b, 0);
+	DVal x = a->kind == HE_CONST ? const_node(B, e, a->value, word(B, sa)) : lower(B, a, 0);
+	DVal y = b->kind == HE_CONST ? const_node(B, e, b->value, word(B, sa)) : lower(B, b, 0);
 	return bin(B, e, ops[sa][k == B->W], x, y, word(B, sa));
 }
 

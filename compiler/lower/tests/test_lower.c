@@ -124,6 +124,13 @@ static void test_lowering(void)
 			  " + cast<uint16_t>(u32(in(x, y)) * 5 + u32(in(x, y + 1)));\n"
 			  "f.bound(x, 0, 5).bound(y, 0, 5);\nhw_accelerate(f);\nstream_to_accelerator(in);\n",
 			  "produce f:");
+	lower_and_compare("multiply-high by a constant",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc f(\"f\");\n"
+			  "f(x, y) = cast<uint16_t>((u32(in(x, y)) * 43691) >> 16)"
+			  " + cast<uint16_t>((i32(cast<int16_t>(in(x + 1, y))) * -1000) >> 16)"
+			  " + cast<uint16_t>((u32(in(x, y + 1)) * 200) >> 8);\n"
+			  "f.bound(x, 0, 5).bound(y, 0, 5);\nhw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "produce f:");
 	lower_and_compare("update stage kept, reduction over a row",
 			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc s(\"s\"), f(\"f\");\n"
 			  "RDom r(0, 4);\ns(x, y) = cast<uint16_t>(1);\ns(x, y) = s(x, y) * 3 + in(x + r, y);\n"
