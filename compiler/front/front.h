@@ -146,6 +146,9 @@ typedef struct HImage {
 	 * region (image pixel 0 holds the Func's value there). */
 	int host_func;
 	int64_t origin[4];
+	/* input.dim(i).set_bounds(0, extent): the image's size, which Halide
+	 * checks when the pipeline runs; 0 where not set. */
+	int64_t extent[4];
 } HImage;
 
 /* ---- Funcs and their schedules ---- */

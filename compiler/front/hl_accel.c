@@ -39,7 +39,7 @@ int hl_accel_view(HProgram *p, Diags *d)
 		HFunc *fn = &p->funcs.data[f];
 		if (!fn->streamed || !r.func_used[f])
 			continue;
-		HImage im = { fn->name, fn->type, fn->dims, 1, fn->stream_line, fn->stream_col, f, { 0 } };
+		HImage im = { fn->name, fn->type, fn->dims, 1, fn->stream_line, fn->stream_col, f, { 0 }, { 0 } };
 		for (int i = 0; i < fn->dims; i++)
 			im.origin[i] = r.func[f][i].lo;
 		vec_push(&p->images, im);

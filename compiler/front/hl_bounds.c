@@ -187,6 +187,11 @@ int hl_bounds(const HProgram *p, HRegions *r, Diags *d)
 			ok = apply_bounds(p, f, r, d);
 	}
 	range_free(&c);
+	/* an image whose size is declared (set_bounds) is that size */
+	for (int m = 0; m < r->nimages; m++)
+		for (int i = 0; r->image_used[m] && i < p->images.data[m].dims; i++)
+			if (p->images.data[m].extent[i])
+				r->image[m][i] = (Interval){ 0, p->images.data[m].extent[i] - 1 };
 	if (!ok || !check_bounded(p, r, d)) {
 		hl_bounds_free(r);
 		return 0;

@@ -165,11 +165,14 @@ int hli_check_inputs(const HProgram *p, const HRegions *r, Image *inputs, const 
 		if (!r->image_used[m])
 			continue;
 		int64_t need[4], have[4];
-		int fits = in->dims >= 1 && in->dims <= 4;
+		int fits = in->dims >= 1 && in->dims <= 4, exact = 0;
 		for (int i = 0; i < 4; i++) {
 			need[i] = i < im->dims ? r->image[m][i].hi + 1 : 1;
 			have[i] = i < in->dims ? in->extent[i] : 1;
 			fits = fits && have[i] >= need[i] && (i < im->dims || have[i] == 1);
+			/* a declared size (set_bounds) is checked as Halide checks it: exactly */
+			if (i < im->dims && im->extent[i] && have[i] != im->extent[i])
+				fits = 0, exact = 1;
 		}
 		if (fits) {
 			/* missing or extra dimensions of extent 1 (a PGM for a 1-D image) */
@@ -184,7 +187,10 @@ int hli_check_inputs(const HProgram *p, const HRegions *r, Image *inputs, const 
 		extents_str(wanted, sizeof wanted, im->dims, need);
 		const char *file = files ? files[m] : p->file;
 		int line = files ? 0 : im->line, col = files ? 0 : im->col;
-		if (in->dims != im->dims)
+		if (exact)
+			diag_error(d, file, line, col, "the image for '%s' is %s; the program declares it %s (set_bounds)",
+				   im->name, given, wanted);
+		else if (in->dims != im->dims)
 			diag_error(d, file, line, col,
 				   "the image for '%s' is %s%s; the program reads '%s' as a %d-dimensional image of at "
 				   "least %s",

@@ -402,11 +402,14 @@ static void decl_func(Parser *P)
 			return;
 		if (hlp_accept(P, "=")) {
 			Val v = hlp_parse_postfix(P);
-			if (P->failed)
+			if (P->failed) {
+				declare_broken(P, t);
 				return;
+			}
 			if (v.k != V_FUNC) {
 				hlp_err_at(P, v.line, v.col, "a Func is initialized by another Func (such as f.in()), not %s",
 				       hlp_val_desc(P, v));
+				declare_broken(P, t);
 				return;
 			}
 			Name n = { N_FUNC, v.id, NULL, 0 };
@@ -445,7 +448,7 @@ static void decl_image(Parser *P)
 			declare_broken(P, t);
 			return;
 		}
-		HImage im = { t->text, a[0].t, (int)a[1].i, 0, t->line, t->col, -1, { 0 } };
+		HImage im = { t->text, a[0].t, (int)a[1].i, 0, t->line, t->col, -1, { 0 }, { 0 } };
 		if (n == 3 && a[2].k == V_STRING && a[2].s[0])
 			im.name = a[2].s;
 		im.name = arena_strdup(P->a, im.name);

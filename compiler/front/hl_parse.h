@@ -11,7 +11,7 @@
 #include "front.h"
 #include "hl_lex.h"
 
-typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE, V_ENUM } VKind;
+typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE, V_ENUM, V_DIM } VKind;
 
 /* A value as C++ sees it: a C++ integer, a typed Expr, or a name. */
 typedef struct Val {
@@ -19,7 +19,7 @@ typedef struct Val {
 	int64_t i;              /* V_INT */
 	HExpr *e;               /* V_EXPR */
 	int id;                 /* V_FUNC, V_IMAGE, V_RDOM; V_STAGE: the Func */
-	int def;                /* V_STAGE: its definition */
+	int def;                /* V_STAGE: its definition; V_DIM: the dimension of image id */
 	HType t;                /* V_TYPE */
 	const char *s;          /* V_STRING; V_ENUM: "TailStrategy::RoundUp", "MemoryType::GLB" */
 	int line, col;
@@ -124,6 +124,13 @@ Val hlp_wrapper_of(Parser *P, Val v, const HTok *t, int for_func);
 
 /* A chain of schedule calls on v: f.bound(...).tile(...)...; */
 void hlp_schedule_chain(Parser *P, Val v);
+/* image.dim(k).set_bounds(...) and the like, on the dimension value v. */
+Val hlp_dim_method(Parser *P, Val v, const HTok *m);
+/* image.width(), .height(), .channels(), .dim(k) and dim(k).min(), .extent(),
+ * .max() in an expression (the size set by set_bounds); at the '.'. */
+Val hlp_image_member(Parser *P, Val v);
+/* BoundaryConditions::NAME(...): the Func it makes; t the name's token. */
+Val hlp_boundary(Parser *P, const char *name, const HTok *t);
 /* hw_accelerate(...), stream_to_accelerator(...) */
 void hlp_directive(Parser *P, const HTok *t);
 int hlp_int_arg(Parser *P, Val v, const char *what, int64_t lo, int64_t *out);

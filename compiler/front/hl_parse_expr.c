@@ -431,6 +431,11 @@ static Val qualified(Parser *P, const HTok *t)
 		sb_printf(&b, "%s%s", b.len ? "::" : "", n->text);
 	}
 	Val v = hlp_none;
+	if (strncmp(b.s, "BoundaryConditions::", 20) == 0 && hlp_at(P, "(")) {
+		const char *kind = arena_strdup(P->a, b.s + 20);
+		free(b.s);
+		return hlp_boundary(P, kind, t);
+	}
 	for (int i = 0; enums[i]; i++)
 		if (strcmp(enums[i], b.s) == 0) {
 			v = (Val){ .k = V_ENUM, .s = enums[i], .line = t->line, .col = t->col };
@@ -499,6 +504,8 @@ Val hlp_parse_postfix(Parser *P)
 			if (!hlp_expect_name(P))
 				return hlp_none;
 			v = rdom_member(P, v, m);
+		} else if (v.k == V_IMAGE && hlp_at(P, ".") && !hlx_is(&P->t[P->pos + 1], "in")) {
+			v = hlp_image_member(P, v);
 		} else if ((v.k == V_FUNC || v.k == V_IMAGE) && hlp_at(P, ".") && hlx_is(&P->t[P->pos + 1], "in")) {
 			hlp_next(P);
 			HTok *m = hlp_next(P);

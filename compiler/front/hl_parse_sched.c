@@ -310,6 +310,20 @@ static const Method methods[] = {
  * the chain continues with. */
 static Val method(Parser *P, Val v, const HTok *m)
 {
+	if (v.k == V_DIM)
+		return hlp_dim_method(P, v, m);
+	if (v.k == V_IMAGE && hlx_is(m, "dim")) {
+		Val a[1];
+		int64_t d;
+		if (hlp_parse_args(P, a, 1) != 1 || !hlp_int_arg(P, a[0], "dim", 0, &d))
+			return P->failed ? hlp_none : hlp_err_tok(P, m, "dim() takes a dimension");
+		if (d >= P->p->images.data[v.id].dims)
+			return hlp_err_at(P, a[0].line, a[0].col, "dim(%lld) of '%s', which has %d dimension%s", (long long)d,
+					  P->p->images.data[v.id].name, P->p->images.data[v.id].dims,
+					  P->p->images.data[v.id].dims == 1 ? "" : "s");
+		Val r = { .k = V_DIM, .id = v.id, .def = (int)d, .line = m->line, .col = m->col };
+		return r;
+	}
 	const Method *md = NULL;
 	for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
 		if (hlx_is(m, methods[i].name))
@@ -322,8 +336,8 @@ static Val method(Parser *P, Val v, const HTok *m)
 		return hlp_none;
 	if (v.k == V_IMAGE) {
 		if (!hlx_is(m, "in"))
-			return hlp_err_tok(P, m, "'%s' on ImageParam '%s': only in() applies to an image", m->text,
-				       P->p->images.data[v.id].name);
+			return hlp_err_tok(P, m, "'%s' on ImageParam '%s': only in() and dim(k).set_bounds() apply to an "
+					   "image", m->text, P->p->images.data[v.id].name);
 	} else if (v.k == V_STAGE && !md->stage_ok) {
 		return hlp_err_tok(P, m, "'%s' applies to a Func, not to an update stage", m->text);
 	}
