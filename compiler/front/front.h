@@ -174,6 +174,7 @@ typedef struct HStageSched {
 	VEC(int) dims;          /* symbols */
 	VEC(char) unrolled;     /* per dim */
 	VEC(HSplit) splits;     /* in the order written */
+	int unroll_line, unroll_col;    /* the last unroll call, 0 if none */
 } HStageSched;
 
 typedef struct HDef {

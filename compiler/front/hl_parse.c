@@ -680,6 +680,20 @@ static void check_program(Parser *P)
 	P->failed = 0;
 	if (diags_errors(P->d) > errors || !hlp_host_output(P))
 		return;
+	/* Halide refuses loops of an inlined Func unrolled (it warns of splits) */
+	vec_foreach(&p->funcs, f) {
+		const HFunc *fn = &p->funcs.data[f];
+		if (f == p->output || !fn->defined || fn->streamed || fn->compute.kind != LEVEL_INLINE)
+			continue;
+		const HStageSched *st = &fn->defs.data[0].sched;
+		vec_foreach(&st->dims, i) if (st->unrolled.data[i]) {
+			P->failed = 0;
+			hlp_err_at(P, st->unroll_line, st->unroll_col,
+				   "Cannot unroll dimension %s of function %s because the function is scheduled inline",
+				   hl_sym_name(p, st->dims.data[i]), fn->name);
+			break;
+		}
+	}
 	out = &p->funcs.data[p->output];
 	for (int i = 0; i < out->dims; i++) {
 		int ok = 0;

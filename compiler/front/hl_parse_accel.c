@@ -126,6 +126,14 @@ static void move_accelerator(HProgram *p, int a, int r, const char *post)
 			gf->compute.kind = gf->store.kind = LEVEL_INLINE;
 		}
 	}
+	/* a's loops are r's now: a keeps its pure variables, in order */
+	from->splits.len = 0;
+	from->dims.len = from->unrolled.len = 0;
+	for (int i = 0; i < af->dims; i++) {
+		vec_push(&from->dims, af->vars[i]);
+		vec_push(&from->unrolled, 0);
+	}
+	from->unroll_line = from->unroll_col = 0;
 	p->accel_func = a;
 	p->output = r;
 }

@@ -241,7 +241,7 @@ Val hlp_boundary(Parser *P, const char *kind, const HTok *t)
 	HExpr *body = he_call(P->a, src.id, src.k == V_IMAGE, type, args, dims);
 	if (outside)
 		body = he_select(P->a, outside, value, body);
-	HDef d = { lhs, dims, body, 0, t->line, t->col, { { 0 }, { 0 }, { 0 } } };
+	HDef d = { lhs, dims, body, 0, t->line, t->col, { { 0 }, { 0 }, { 0 }, 0, 0 } };
 	for (int i = 0; i < dims; i++)
 		vec_push(&d.sched.dims, fn->vars[i]);
 	for (int i = 0; i < dims; i++)

@@ -396,6 +396,8 @@ static Val method(Parser *P, Val v, const HTok *m)
 		ok = do_reorder(P, s, f, def, a, n);
 	} else if (hlx_is(m, "unroll")) {
 		ok = do_unroll(P, s, f, def, a, n, tail);
+		s->unroll_line = m->line;
+		s->unroll_col = m->col;
 	} else if (hlx_is(m, "hw_accelerate")) {
 		ok = accelerate(P, f, n ? a : NULL, m);
 	} else if (hlx_is(m, "stream_to_accelerator") || hlx_is(m, "accelerator_input")) {
