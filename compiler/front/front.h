@@ -359,6 +359,12 @@ typedef struct HRegions {
  * then no longer called. No change without streamed Funcs. 0 with errors in
  * d. The interpreter runs the program itself; the lowering runs this view. */
 int hl_accel_view(HProgram *p, __keep Diags *d);
+/* Reads of an ImageParam at clamped indices (input(clamp(x - 1, 0, 63), y),
+ * constant bounds) read instead a streamed Func the host computes, the input
+ * with those clamps, at the index inside the clamp (hl_parse does it: the
+ * values are the same, and the accelerator's address generators see an
+ * affine index). */
+void hl_pad_clamped_reads(HProgram *p);
 
 /* Bounds inference; 0 with errors in d (a region that cannot be bounded, an
  * image read at a negative coordinate). */

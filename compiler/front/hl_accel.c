@@ -25,6 +25,125 @@ static void redirect(Arena *a, HExpr *e, int f, int m, const int64_t *origin)
 		redirect(a, e->args[i], f, m, origin);
 }
 
+/* ---- clamped reads of an input ---- */
+
+/* e is clamp(x, lo, hi) (max(min(x, hi), lo) or min(max(x, lo), hi)) with
+ * constant bounds: x, *lo, *hi; else NULL. */
+static HExpr *clamped(HExpr *e, int64_t *lo, int64_t *hi)
+{
+	while (e->kind == HE_CAST && e->type.bits == 32 && e->type.is_signed && e->a->type.bits < 32 &&
+	       e->a->kind == HE_CAST)
+		e = e->a;
+	if (e->kind != HE_BIN || (e->op != HB_MAX && e->op != HB_MIN))
+		return NULL;
+	HExpr *in = e->a;
+	int64_t outer;
+	if (!he_is_const(e->b, &outer) || in->kind != HE_BIN || (in->op != HB_MAX && in->op != HB_MIN) ||
+	    in->op == e->op)
+		return NULL;
+	int64_t inner;
+	if (!he_is_const(in->b, &inner))
+		return NULL;
+	*lo = e->op == HB_MAX ? outer : inner;
+	*hi = e->op == HB_MAX ? inner : outer;
+	return *lo <= *hi ? in->a : NULL;
+}
+
+typedef struct Pad {
+	int image;
+	int64_t lo[4], hi[4];
+	char on[4];
+	int func;
+} Pad;
+typedef VEC(Pad) Pads;
+
+/* Reads of an ImageParam at clamped indices (input(clamp(x - 1, 0, 63), y))
+ * read a Func the host computes instead, the input with those clamps
+ * (streamed padded, as a boundary condition is): the accelerator's address
+ * generators then see the affine index inside the clamp. */
+static void pad_reads(HProgram *p, HExpr *e, Pads *pads)
+{
+	if (!e)
+		return;
+	pad_reads(p, e->a, pads);
+	pad_reads(p, e->b, pads);
+	pad_reads(p, e->c, pads);
+	for (int i = 0; i < e->nargs; i++)
+		pad_reads(p, e->args[i], pads);
+	if (e->kind != HE_CALL || !e->is_image || p->images.data[e->callee].host_func >= 0 || e->nargs > 4)
+		return;
+	Pad pd = { e->callee, { 0 }, { 0 }, { 0 }, -1 };
+	HExpr *inner[4];
+	int any = 0;
+	for (int i = 0; i < e->nargs; i++) {
+		inner[i] = clamped(e->args[i], &pd.lo[i], &pd.hi[i]);
+		pd.on[i] = inner[i] != NULL;
+		any |= pd.on[i];
+	}
+	if (!any)
+		return;
+	vec_foreach(pads, k) {
+		Pad *q = &pads->data[k];
+		if (q->image == pd.image && !memcmp(q->lo, pd.lo, sizeof pd.lo) && !memcmp(q->hi, pd.hi, sizeof pd.hi) &&
+		    !memcmp(q->on, pd.on, sizeof pd.on))
+			pd.func = q->func;
+	}
+	const HImage *im = &p->images.data[e->callee];
+	if (pd.func < 0) {
+		HFunc fn = { 0 };
+		fn.name = arena_printf(p->arena, "%s_clamped%d", im->name, pads->len);
+		fn.line = e->line;
+		fn.col = e->col;
+		fn.defined = 1;
+		fn.dims = e->nargs;
+		fn.type = im->type;
+		fn.compute.kind = fn.store.kind = LEVEL_INLINE;
+		fn.compute.func = fn.store.func = fn.compute.var = fn.store.var = -1;
+		fn.wrapper_of = fn.wrapper_for = -1;
+		fn.streamed = 1;
+		fn.stream_line = e->line;
+		fn.stream_col = e->col;
+		fn.vars = arena_alloc(p->arena, sizeof *fn.vars * (size_t)e->nargs);
+		HExpr **lhs = arena_alloc(p->arena, sizeof *lhs * (size_t)e->nargs);
+		HExpr **args = arena_alloc(p->arena, sizeof *args * (size_t)e->nargs);
+		HDef df = { lhs, e->nargs, NULL, 0, e->line, e->col, { { 0 }, { 0 }, { 0 }, 0, 0 } };
+		for (int i = 0; i < e->nargs; i++) {
+			HSym s = { SYM_VAR, arena_printf(p->arena, "%s.v%d", fn.name, i), -1, -1, e->line, e->col };
+			vec_push(&p->syms, s);
+			fn.vars[i] = p->syms.len - 1;
+			lhs[i] = he_var(p->arena, fn.vars[i]);
+			args[i] = pd.on[i] ? he_bin(p->arena, HB_MAX, HT_I32,
+						   he_bin(p->arena, HB_MIN, HT_I32, lhs[i], he_const(p->arena, HT_I32, pd.hi[i])),
+						   he_const(p->arena, HT_I32, pd.lo[i]))
+					   : lhs[i];
+			vec_push(&df.sched.dims, fn.vars[i]);
+			vec_push(&df.sched.unrolled, 0);
+		}
+		df.value = he_call(p->arena, e->callee, 1, im->type, args, e->nargs);
+		vec_push(&fn.defs, df);
+		vec_push(&p->funcs, fn);
+		pd.func = p->funcs.len - 1;
+		vec_push(pads, pd);
+	}
+	e->is_image = 0;
+	e->callee = pd.func;
+	for (int i = 0; i < e->nargs; i++)
+		if (pd.on[i])
+			e->args[i] = inner[i];
+}
+
+void hl_pad_clamped_reads(HProgram *p)
+{
+	Pads pads = { 0 };
+	int nfuncs0 = p->funcs.len;
+	for (int f = 0; f < nfuncs0; f++) {
+		if (p->funcs.data[f].streamed)
+			continue;       /* the host's */
+		vec_foreach(&p->funcs.data[f].defs, k) pad_reads(p, p->funcs.data[f].defs.data[k].value, &pads);
+	}
+	vec_free(&pads);
+}
+
 int hl_accel_view(HProgram *p, Diags *d)
 {
 	int any = 0;

@@ -680,6 +680,7 @@ static void check_program(Parser *P)
 	P->failed = 0;
 	if (diags_errors(P->d) > errors || !hlp_host_output(P))
 		return;
+	hl_pad_clamped_reads(p);
 	/* Halide refuses loops of an inlined Func unrolled (it warns of splits) */
 	vec_foreach(&p->funcs, f) {
 		const HFunc *fn = &p->funcs.data[f];
