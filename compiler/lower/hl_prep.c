@@ -322,6 +322,24 @@ static HExpr *fuse(HPrep *P, int f)
 	return acc;
 }
 
+/* 1 if loop sym of stage schedule s is unrolled, or is the outer loop of a
+ * split whose inner loop is (a partial unroll: unroll(r.x, 2) of an extent
+ * of 3 or more). */
+static int unrolled_loop(const HStageSched *s, int sym)
+{
+	for (int i = 0; i < s->dims.len; i++)
+		if (s->dims.data[i] == sym && s->unrolled.data[i])
+			return 1;
+	vec_foreach(&s->splits, j) if (s->splits.data[j].outer == sym && unrolled_loop(s, s->splits.data[j].inner))
+		return 1;
+	return 0;
+}
+
+/* With need_unrolled: every update's reduction loops unrolled, fully or
+ * partly. A partial unroll is expanded whole: the array computes every point
+ * of a reduction in space, and the fold keeps Halide's order (the split
+ * leaves r.x's order as it is), so the values are Halide's; the unrolled part
+ * is the parallel trees the schedule asks for, the rest their residue. */
 static int updates_fusable(HPrep *P, int f, int need_unrolled)
 {
 	const HFunc *fn = &P->p->funcs.data[f];
@@ -329,12 +347,17 @@ static int updates_fusable(HPrep *P, int f, int need_unrolled)
 		const HDef *d = &fn->defs.data[k];
 		if (!pure_update(fn, f, d))
 			return 0;
-		if (need_unrolled)
-			for (int i = 0; i < d->sched.dims.len; i++)
-				if (P->p->syms.data[d->sched.dims.data[i]].kind == SYM_RVAR && !d->sched.unrolled.data[i])
-					return 0;
-		if (need_unrolled && d->sched.splits.len)
-			return 0;
+		if (!need_unrolled)
+			continue;
+		for (int i = 0; i < d->sched.dims.len; i++)
+			if (P->p->syms.data[d->sched.dims.data[i]].kind == SYM_RVAR &&
+			    !unrolled_loop(&d->sched, d->sched.dims.data[i]))
+				return 0;
+		vec_foreach(&d->sched.splits, j) {
+			const HSplit *sp = &d->sched.splits.data[j];
+			if (P->p->syms.data[sp->old].kind != SYM_RVAR || !unrolled_loop(&d->sched, sp->inner))
+				return 0;
+		}
 	}
 	return 1;
 }
