@@ -28,8 +28,8 @@
 /* ---- types ---- */
 
 typedef struct HType {
-	uint8_t is_signed;      /* 1: Int(bits), 0: UInt(bits) (UInt(1) is Bool) */
-	uint8_t bits;           /* 1, 8, 16 or 32 */
+	uint8_t is_signed;      /* 1: Int(bits), 0: UInt(bits) (UInt(1) is Bool), 2: Float(bits) */
+	uint8_t bits;           /* 1, 8, 16 or 32; a float 32 or 64 */
 } HType;
 
 #define HT_BOOL ((HType){ 0, 1 })
@@ -37,9 +37,19 @@ typedef struct HType {
 #define HT_I16 ((HType){ 1, 16 })
 #define HT_U32 ((HType){ 0, 32 })
 #define HT_I32 ((HType){ 1, 32 })
+#define HT_F32 ((HType){ 2, 32 })
+#define HT_F64 ((HType){ 2, 64 })
 
 int ht_eq(HType a, HType b);
 int ht_is_bool(HType t);
+/* Floating point is folded at compile time only: a value of a float type is
+ * held as the bits of a double (rounded to float for Float(32)). */
+int ht_is_float(HType t);
+double hv_float(int64_t bits);
+int64_t hv_bits(HType t, double v);
+/* v of type from as a value of type to, as Halide converts (float to integer
+ * rounds towards zero, integer to float rounds to nearest). */
+int64_t hv_cast(HType to, HType from, int64_t v);
 /* "uint16", "int32", "bool": the spelling of Halide's printer. */
 const char *ht_name(HType t);
 /* Smallest and largest value of the type. */
@@ -68,9 +78,13 @@ typedef enum {
 	HE_SELECT,              /* a ? b : c */
 	HE_SUM,                 /* an inline reduction of a over RDom rdom: op HB_ADD sum(),
 				 * HB_MUL product(), HB_MAX maximum(), HB_MIN minimum() */
+	HE_MATH,                /* op (HMathOp) of a (and b) of a float type: exp(a), pow(a, b), ... */
 } HExprKind;
 
 typedef enum { HU_NEG, HU_NOT, HU_LNOT, HU_ABS } HUnOp;
+
+typedef enum { HM_EXP, HM_LOG, HM_SQRT, HM_POW, HM_FLOOR, HM_CEIL, HM_ROUND, HM_TRUNC, HM_SIN, HM_COS,
+	       HM_COUNT } HMathOp;
 
 typedef enum {
 	HB_ADD, HB_SUB, HB_MUL, HB_DIV, HB_MOD, HB_SHL, HB_SHR, HB_AND, HB_OR, HB_XOR,
@@ -258,6 +272,11 @@ HExpr *he_fold(Arena *a, HExpr *e);
  * division, Euclidean modulo, division by zero gives zero). */
 int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y);
 int64_t hu_eval(HUnOp op, HType rt, int64_t x);
+/* A math function of Halide's on float values of type t (glibc's float or
+ * double functions, as Halide's JIT calls them). */
+int64_t hm_eval(HMathOp op, HType t, int64_t x, int64_t y);
+const char *hm_name(HMathOp op);
+HExpr *he_math(Arena *a, HMathOp op, HExpr *x, HExpr *y);
 
 /* 1 if e calls anything (a Func or an image); he_calls: Func f. */
 int he_calls_any(const HExpr *e);

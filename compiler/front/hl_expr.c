@@ -4,6 +4,7 @@
  * the wider width), evaluation of constant operations with Halide's semantics,
  * constant folding, structural equality and printing. */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,26 +22,70 @@ int ht_is_bool(HType t)
 	return !t.is_signed && t.bits == 1;
 }
 
+int ht_is_float(HType t)
+{
+	return t.is_signed == 2;
+}
+
 const char *ht_name(HType t)
 {
 	static const char *const u[] = { "bool", "uint8", "uint16", "uint32" };
 	static const char *const s[] = { "int1", "int8", "int16", "int32" };
+	if (ht_is_float(t))
+		return t.bits == 64 ? "float64" : "float32";
 	int i = t.bits == 1 ? 0 : t.bits == 8 ? 1 : t.bits == 16 ? 2 : 3;
 	return t.is_signed ? s[i] : u[i];
 }
 
 int64_t ht_min(HType t)
 {
+	if (ht_is_float(t))
+		return INT64_MIN / 4;
 	return t.is_signed ? -((int64_t)1 << (t.bits - 1)) : 0;
 }
 
 int64_t ht_max(HType t)
 {
+	if (ht_is_float(t))
+		return INT64_MAX / 4;
 	return t.is_signed ? ((int64_t)1 << (t.bits - 1)) - 1 : ((int64_t)1 << t.bits) - 1;
+}
+
+double hv_float(int64_t bits)
+{
+	double v;
+	memcpy(&v, &bits, sizeof v);
+	return v;
+}
+
+int64_t hv_bits(HType t, double v)
+{
+	if (t.bits == 32)
+		v = (float)v;
+	int64_t b;
+	memcpy(&b, &v, sizeof b);
+	return b;
+}
+
+int64_t hv_cast(HType to, HType from, int64_t v)
+{
+	if (ht_is_float(to))
+		return hv_bits(to, ht_is_float(from) ? hv_float(v) : (double)v);
+	if (!ht_is_float(from))
+		return ht_wrap(to, v);
+	double f = hv_float(v);
+	if (ht_is_bool(to))
+		return f != 0;
+	/* towards zero; beyond int64 (undefined in Halide) saturated */
+	f = trunc(f);
+	int64_t i = f != f ? 0 : f >= 9.2e18 ? INT64_MAX : f <= -9.2e18 ? INT64_MIN : (int64_t)f;
+	return ht_wrap(to, i);
 }
 
 int64_t ht_wrap(HType t, int64_t v)
 {
+	if (ht_is_float(t))
+		return v;
 	if (t.bits == 1)
 		return v != 0;
 	uint64_t mask = ((uint64_t)1 << t.bits) - 1;
@@ -82,7 +127,7 @@ HType hb_result_type(HBinOp op, HType t)
 {
 	if (hb_is_compare(op) || op == HB_LAND || op == HB_LOR)
 		return HT_BOOL;
-	if (op == HB_ABSD)
+	if (op == HB_ABSD && !ht_is_float(t))
 		return (HType){ 0, t.bits };
 	return t;
 }
@@ -122,9 +167,63 @@ static int64_t shift(HType t, int64_t x, int64_t s, int left)
 	return x >> s;          /* x is already in range: arithmetic for signed */
 }
 
+/* op on float values of type t: computed in double and rounded to the type,
+ * which for + - * / of float32 values is float32 arithmetic exactly. */
+static int64_t fb_eval(HBinOp op, HType t, int64_t xb, int64_t yb)
+{
+	double x = hv_float(xb), y = hv_float(yb), r;
+	switch (op) {
+	case HB_ADD: r = x + y; break;
+	case HB_SUB: r = x - y; break;
+	case HB_MUL: r = x * y; break;
+	case HB_DIV: r = x / y; break;
+	case HB_MOD: r = y == 0 ? 0 : x - y * floor(x / y); break;    /* Halide's float %: the floor remainder */
+	case HB_EQ: return x == y;
+	case HB_NE: return x != y;
+	case HB_LT: return x < y;
+	case HB_LE: return x <= y;
+	case HB_GT: return x > y;
+	case HB_GE: return x >= y;
+	case HB_MIN: r = x < y ? x : y; break;
+	case HB_MAX: r = x > y ? x : y; break;
+	case HB_ABSD: r = fabs(x - y); break;
+	default: ICE("binary operator %d on floats", op);
+	}
+	return hv_bits(t, r);
+}
+
+const char *hm_name(HMathOp op)
+{
+	static const char *const n[HM_COUNT] = { "exp", "log", "sqrt", "pow", "floor", "ceil", "round", "trunc",
+						 "sin", "cos" };
+	return n[op];
+}
+
+int64_t hm_eval(HMathOp op, HType t, int64_t xb, int64_t yb)
+{
+	double x = hv_float(xb), y = hv_float(yb), r;
+	int f = t.bits == 32;
+	switch (op) {
+	case HM_EXP: r = f ? expf((float)x) : exp(x); break;
+	case HM_LOG: r = f ? logf((float)x) : log(x); break;
+	case HM_SQRT: r = f ? sqrtf((float)x) : sqrt(x); break;
+	case HM_POW: r = f ? powf((float)x, (float)y) : pow(x, y); break;
+	case HM_FLOOR: r = floor(x); break;
+	case HM_CEIL: r = ceil(x); break;
+	case HM_ROUND: r = rint(x); break;      /* to nearest, ties to even */
+	case HM_TRUNC: r = trunc(x); break;
+	case HM_SIN: r = f ? sinf((float)x) : sin(x); break;
+	case HM_COS: r = f ? cosf((float)x) : cos(x); break;
+	default: ICE("math function %d", op);
+	}
+	return hv_bits(t, r);
+}
+
 int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y)
 {
 	HType rt = hb_result_type(op, t);
+	if (ht_is_float(t))
+		return fb_eval(op, t, x, y);
 	switch (op) {
 	case HB_ADD: return ht_wrap(rt, x + y);
 	case HB_SUB: return ht_wrap(rt, x - y);
@@ -154,6 +253,8 @@ int64_t hb_eval(HBinOp op, HType t, int64_t x, int64_t y)
 
 int64_t hu_eval(HUnOp op, HType rt, int64_t x)
 {
+	if (ht_is_float(rt) && op != HU_LNOT)
+		return hv_bits(rt, op == HU_NEG ? -hv_float(x) : fabs(hv_float(x)));
 	switch (op) {
 	case HU_NEG: return ht_wrap(rt, -x);
 	case HU_NOT: return ht_wrap(rt, ~x);
@@ -202,6 +303,16 @@ HExpr *he_const(Arena *a, HType t, int64_t v)
 {
 	HExpr *e = node(a, HE_CONST, t);
 	e->value = ht_wrap(t, v);
+	return e;
+}
+
+HExpr *he_math(Arena *a, HMathOp op, HExpr *x, HExpr *y)
+{
+	HExpr *e = node(a, HE_MATH, x->type);
+	e->op = op;
+	e->a = x;
+	e->b = y;
+	he_set_depth(e);
 	return e;
 }
 
@@ -275,6 +386,13 @@ static void match_types(Arena *a, HExpr **x, HExpr **y)
 	HType tx = (*x)->type, ty = (*y)->type;
 	if (ht_eq(tx, ty))
 		return;
+	if (ht_is_float(tx) || ht_is_float(ty)) {
+		/* a float meets an integer: the integer becomes the float type; two floats: the wider */
+		HType t = !ht_is_float(ty) ? tx : !ht_is_float(tx) ? ty : tx.bits > ty.bits ? tx : ty;
+		*x = he_cast(a, t, *x);
+		*y = he_cast(a, t, *y);
+		return;
+	}
 	if (!tx.is_signed && !ty.is_signed) {
 		if (tx.bits > ty.bits)
 			*y = he_cast(a, tx, *y);
@@ -323,6 +441,7 @@ int he_equal(const HExpr *x, const HExpr *y)
 	case HE_BIN: return he_equal(x->a, y->a) && he_equal(x->b, y->b);
 	case HE_SELECT: return he_equal(x->a, y->a) && he_equal(x->b, y->b) && he_equal(x->c, y->c);
 	case HE_SUM: return x->rdom == y->rdom && x->op == y->op && he_equal(x->a, y->a);
+	case HE_MATH: return he_equal(x->a, y->a) && (!x->b || he_equal(x->b, y->b));
 	}
 	return 0;
 }
@@ -333,7 +452,11 @@ HExpr *he_fold(Arena *a, HExpr *e)
 	switch (e->kind) {
 	case HE_CAST:
 		if (he_is_const(e->a, &x))
-			return he_const(a, e->type, x);
+			return he_const(a, e->type, hv_cast(e->type, e->a->type, x));
+		break;
+	case HE_MATH:
+		if (he_is_const(e->a, &x) && (!e->b || he_is_const(e->b, &y)))
+			return he_const(a, e->type, hm_eval((HMathOp)e->op, e->type, x, e->b ? e->b->value : 0));
 		break;
 	case HE_UN:
 		if (he_is_const(e->a, &x))
@@ -481,7 +604,9 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out)
 	static const char *const un[] = { "-", "~", "!", "abs" };
 	switch (e->kind) {
 	case HE_CONST:
-		if (e->type.is_signed && e->type.bits == 32)
+		if (ht_is_float(e->type))
+			sb_printf(out, "%.9g%s", hv_float(e->value), e->type.bits == 32 ? "f" : "");
+		else if (e->type.is_signed && e->type.bits == 32)
 			sb_printf(out, "%lld", (long long)e->value);
 		else if (ht_is_bool(e->type))
 			sb_printf(out, "%s", e->value ? "true" : "false");
@@ -540,6 +665,15 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out)
 		print(p, e->a, out);
 		sb_printf(out, ")");
 		return;
+	case HE_MATH:
+		sb_printf(out, "%s(", hm_name((HMathOp)e->op));
+		print(p, e->a, out);
+		if (e->b) {
+			sb_printf(out, ", ");
+			print(p, e->b, out);
+		}
+		sb_printf(out, ")");
+		return;
 	}
 }
 
@@ -558,6 +692,8 @@ char *he_str(const HProgram *p, const HExpr *e)
 
 int64_t he_reduce_init(HBinOp op, HType t)
 {
+	if (ht_is_float(t))
+		return hv_bits(t, op == HB_MUL ? 1.0 : op == HB_MAX ? -INFINITY : op == HB_MIN ? INFINITY : 0.0);
 	switch (op) {
 	case HB_MUL: return 1;
 	case HB_MAX: return ht_min(t);

@@ -71,7 +71,8 @@ static int64_t eval(Interp *I, const HExpr *e)
 	case HE_CONST: return e->value;
 	case HE_VAR: return I->env[e->sym];
 	case HE_CALL: return eval_call(I, e);
-	case HE_CAST: return ht_wrap(e->type, eval(I, e->a));
+	case HE_CAST: return hv_cast(e->type, e->a->type, eval(I, e->a));
+	case HE_MATH: return hm_eval((HMathOp)e->op, e->type, eval(I, e->a), e->b ? eval(I, e->b) : 0);
 	case HE_UN: return hu_eval(e->op, e->type, eval(I, e->a));
 	case HE_BIN: return hb_eval(e->op, e->a->type, eval(I, e->a), eval(I, e->b));
 	case HE_SELECT: return eval(I, e->a) ? eval(I, e->b) : eval(I, e->c);

@@ -1,5 +1,6 @@
 /* hl_lex.c - the lexer of the application language: C++ comments, names,
- * decimal and hexadecimal integer literals (no suffixes, no floating point),
+ * decimal and hexadecimal integer literals (no suffixes), floating-point
+ * literals (1.5, .5, 1e-3, with an f suffix for a float, else a double),
  * string literals without escapes and the punctuators the language uses. */
 #include <ctype.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static void advance(Lexer *L, int n)
 
 static void push(Lexer *L, HTokKind k, const char *text, size_t n, int64_t v, int line, int col)
 {
-	HTok t = { k, NULL, v, line, col };
+	HTok t = { k, NULL, v, line, col, 0 };
 	vec_push(&L->offs, L->strs.len);
 	sb_printf(&L->strs, "%.*s", (int)n, text);
 	L->strs.len++;          /* keep the terminating zero sb_printf wrote */
@@ -71,10 +72,50 @@ static int skip_space(Lexer *L)
 	}
 }
 
+/* A floating-point literal (1.5, 2., .25, 1e-3, 1.5f): 1 if there is one at
+ * L->s (pushed), else 0. */
+static int lex_float(Lexer *L)
+{
+	const char *p = L->s;
+	int digits = 0, dot = 0, exp = 0;
+	while (isdigit((unsigned char)*p))
+		p++, digits++;
+	if (*p == '.') {
+		dot = 1;
+		p++;
+		while (isdigit((unsigned char)*p))
+			p++, digits++;
+	}
+	if (digits && (*p == 'e' || *p == 'E')) {
+		const char *q = p + 1;
+		if (*q == '+' || *q == '-')
+			q++;
+		if (isdigit((unsigned char)*q)) {
+			exp = 1;
+			for (p = q; isdigit((unsigned char)*p); p++)
+				;
+		}
+	}
+	if (!digits || (!dot && !exp) || (L->s[0] == '0' && (L->s[1] == 'x' || L->s[1] == 'X')))
+		return 0;
+	int single = *p == 'f' || *p == 'F';
+	const char *end = p + single;
+	if (isalnum((unsigned char)*end) || *end == '_' || *end == '.')
+		return 0;       /* malformed: reported by lex_number */
+	int line = L->line, col = L->col;
+	double v = strtod(L->s, NULL);
+	push(L, TK_FLOAT, L->s, (size_t)(end - L->s), single, line, col);
+	vec_last(&L->toks).fvalue = single ? (double)(float)v : v;
+	advance(L, (int)(end - L->s));
+	return 1;
+}
+
 static void lex_number(Lexer *L)
 {
 	int line = L->line, col = L->col;
 	const char *p = L->s;
+	if (lex_float(L))
+		return;
 	int base = 10;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		base = 16;
@@ -149,7 +190,7 @@ void hlx_tokenize(const char *file, const char *text, HToks *out, Diags *d)
 				p++;
 			push(&L, TK_NAME, L.s, (size_t)(p - L.s), 0, L.line, L.col);
 			advance(&L, (int)(p - L.s));
-		} else if (isdigit(c)) {
+		} else if (isdigit(c) || (c == '.' && isdigit((unsigned char)L.s[1]))) {
 			lex_number(&L);
 		} else if (c == '"') {
 			lex_string(&L);

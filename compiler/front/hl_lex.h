@@ -8,13 +8,14 @@
 
 #include "../../common/diag.h"
 
-typedef enum { TK_EOF, TK_NAME, TK_INT, TK_STRING, TK_PUNCT } HTokKind;
+typedef enum { TK_EOF, TK_NAME, TK_INT, TK_STRING, TK_PUNCT, TK_FLOAT } HTokKind;
 
 typedef struct HTok {
 	HTokKind kind;
 	const char *text;       /* owned by the token list; the name, punctuator or string body */
-	int64_t value;          /* TK_INT */
+	int64_t value;          /* TK_INT; TK_FLOAT: 1 for a float (suffix f), 0 for a double */
 	int line, col;
+	double fvalue;          /* TK_FLOAT */
 } HTok;
 
 typedef struct HToks {

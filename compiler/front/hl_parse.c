@@ -202,8 +202,22 @@ const char *hlp_val_desc(Parser *P, Val v)
 }
 
 /* The Expr of a value: a C++ int becomes an Int(32) constant. */
+Val hlp_vfloat(double f, int single, int line, int col)
+{
+	Val v = { .k = V_FLOAT, .f = single ? (double)(float)f : f, .single = single, .line = line, .col = col };
+	return v;
+}
+
 HExpr *hlp_to_expr(Parser *P, Val v)
 {
+	if (v.k == V_FLOAT) {
+		/* Expr(float) is a Float(32) constant, Expr(double) a Float(64) one */
+		HType t = v.single ? HT_F32 : HT_F64;
+		HExpr *e = he_const(P->a, t, hv_bits(t, v.f));
+		e->line = v.line;
+		e->col = v.col;
+		return e;
+	}
 	if (v.k == V_INT) {
 		if (v.i < INT32_MIN || v.i > INT32_MAX) {
 			hlp_err_at(P, v.line, v.col, "integer %lld does not fit in int32", (long long)v.i);
@@ -232,6 +246,12 @@ HExpr *hlp_to_expr(Parser *P, Val v)
 /* Halide's check_representable: a C++ int meeting an Expr of type t. */
 HExpr *hlp_coerce_int(Parser *P, Val v, HType t)
 {
+	if (ht_is_float(t)) {
+		HExpr *e = he_const(P->a, t, hv_bits(t, (double)v.i));
+		e->line = v.line;
+		e->col = v.col;
+		return e;
+	}
 	if (v.i < ht_min(t) || v.i > ht_max(t)) {
 		hlp_err_at(P, v.line, v.col,
 		       "integer constant %lld will be implicitly coerced to type %s, which changes its value",
@@ -317,8 +337,47 @@ static Val expr_binop(Parser *P, HBinOp op, HExpr *x, HExpr *y, const HTok *t)
 	if ((op == HB_SHL || op == HB_SHR) && he_is_const(y, &k) && (k < 0 || k >= tx.bits))
 		return hlp_err_tok(P, t, "shift of a %s value by %lld: the amount must be from 0 to %d", ht_name(tx),
 			       (long long)k, tx.bits - 1);
-	HExpr *e = he_fold(P->a, he_binop_matched(P->a, op, x, y));
+	HExpr *e = he_binop_matched(P->a, op, x, y);
+	/* Halide's simplifier turns a float division by a constant into a multiplication by its
+	 * reciprocal (rounded to the type), which rounds differently: so here */
+	if (op == HB_DIV && ht_is_float(e->type) && he_is_const(e->b, &k) && !he_is_const(e->a, NULL) &&
+	    hv_float(k) != 0)
+		e = he_bin(P->a, HB_MUL, e->type, e->a, he_const(P->a, e->type, hv_bits(e->type, 1.0 / hv_float(k))));
+	/* and folds the constants of (x * c0) * c1 into x * (c0 * c1) */
+	int64_t k0;
+	if (e->kind == HE_BIN && e->op == HB_MUL && ht_is_float(e->type) && he_is_const(e->b, &k) &&
+	    e->a->kind == HE_BIN && e->a->op == HB_MUL && he_is_const(e->a->b, &k0) && !he_is_const(e->a->a, NULL))
+		e = he_bin(P->a, HB_MUL, e->type, e->a->a, he_const(P->a, e->type, hb_eval(HB_MUL, e->type, k0, k)));
+	e = he_fold(P->a, e);
 	return hlp_vexpr(e, t->line, t->col);
+}
+
+/* C++ arithmetic of an int or float with a float: float unless a double takes part. */
+static Val float_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
+{
+	double a = x.k == V_INT ? (double)x.i : x.f, b = y.k == V_INT ? (double)y.i : y.f, r;
+	int single = !((x.k == V_FLOAT && !x.single) || (y.k == V_FLOAT && !y.single));
+	if (single) {
+		a = (float)a;
+		b = (float)b;
+	}
+	switch (op) {
+	case HB_ADD: r = a + b; break;
+	case HB_SUB: r = a - b; break;
+	case HB_MUL: r = a * b; break;
+	case HB_DIV: r = a / b; break;
+	case HB_EQ: return hlp_vint(a == b, t);
+	case HB_NE: return hlp_vint(a != b, t);
+	case HB_LT: return hlp_vint(a < b, t);
+	case HB_LE: return hlp_vint(a <= b, t);
+	case HB_GT: return hlp_vint(a > b, t);
+	case HB_GE: return hlp_vint(a >= b, t);
+	case HB_LAND: return hlp_vint(a && b, t);
+	case HB_LOR: return hlp_vint(a || b, t);
+	default:
+		return hlp_err_tok(P, t, "operator '%s' on a C++ floating-point value", hb_name(op));
+	}
+	return hlp_vfloat(r, single, t->line, t->col);
 }
 
 Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
@@ -327,6 +386,11 @@ Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 		return hlp_none;
 	if (x.k == V_INT && y.k == V_INT)
 		return hlp_int_binop(P, op, x, y, t);
+	if ((x.k == V_INT || x.k == V_FLOAT) && (y.k == V_INT || y.k == V_FLOAT))
+		return float_binop(P, op, x, y, t);
+	if ((x.k == V_FLOAT && !x.single) || (y.k == V_FLOAT && !y.single))
+		return hlp_err_tok(P, t, "a C++ double meets an Expr in '%s': C++ finds the operator ambiguous (Halide "
+				     "takes floats: write 2.0f, or Expr(2.0) for a Float(64) constant)", hb_name(op));
 	HExpr *ex, *ey;
 	if (x.k == V_INT && y.k == V_EXPR) {
 		ey = y.e;
@@ -377,7 +441,7 @@ static void declare_broken(Parser *P, const HTok *t)
 		if (strcmp(reserved[i], t->text) == 0)
 			return;
 	strmap_put(&P->names, t->text, P->nm.len);
-	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0 }));
+	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0, 0 }));
 }
 
 static void decl_var(Parser *P)
@@ -387,7 +451,7 @@ static void decl_var(Parser *P)
 		const HTok *t = decl_name(P, &hname);
 		if (!t)
 			return;
-		Name n = { N_VAR, hlp_new_sym(P, SYM_VAR, hname, t->line, t->col), NULL, 0 };
+		Name n = { N_VAR, hlp_new_sym(P, SYM_VAR, hname, t->line, t->col), NULL, 0, 0 };
 		if (!hlp_declare(P, t, n))
 			return;
 	} while (hlp_accept(P, ","));
@@ -412,7 +476,7 @@ static void decl_func(Parser *P)
 				declare_broken(P, t);
 				return;
 			}
-			Name n = { N_FUNC, v.id, NULL, 0 };
+			Name n = { N_FUNC, v.id, NULL, 0, 0 };
 			if (!hlp_declare(P, t, n))
 				return;
 			continue;
@@ -421,7 +485,7 @@ static void decl_func(Parser *P)
 		P->pos--;
 		if (!decl_name(P, &hname))
 			return;
-		Name n = { N_FUNC, -1, NULL, 0 };
+		Name n = { N_FUNC, -1, NULL, 0, 0 };
 		if (!hlp_declare(P, t, n))
 			return;
 		vec_last(&P->nm).id = hlp_new_func(P, hname, t->line, t->col);
@@ -444,6 +508,9 @@ static void decl_image(Parser *P)
 			       t->text, (long long)a[1].i);
 		else if (n >= 0 && ht_is_bool(a[0].t))
 			hlp_err_at(P, a[0].line, a[0].col, "ImageParam %s: a boolean image is not supported", t->text);
+		else if (n >= 0 && ht_is_float(a[0].t))
+			hlp_err_at(P, a[0].line, a[0].col, "ImageParam %s: a floating-point image is not supported (images "
+				   "hold integers; the array has no floating-point unit)", t->text);
 		if (n < 0 || P->failed) {
 			declare_broken(P, t);
 			return;
@@ -453,7 +520,7 @@ static void decl_image(Parser *P)
 			im.name = a[2].s;
 		im.name = arena_strdup(P->a, im.name);
 		vec_push(&P->p->images, im);
-		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0 };
+		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0, 0 };
 		if (!hlp_declare(P, t, nm))
 			return;
 	} while (hlp_accept(P, ","));
@@ -496,9 +563,35 @@ static void decl_rdom(Parser *P)
 		P->p->syms.data[r.sym[i]].dim = i;
 	}
 	vec_push(&P->p->rdoms, r);
-	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0 };
+	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0, 0 };
 	if (hlp_declare(P, t, nm))
 		hlp_expect(P, ";");
+}
+
+/* float NAME = value; double NAME = value; (C++ values used when compiling) */
+static void decl_float(Parser *P, int single)
+{
+	do {
+		HTok *t = hlp_cur(P);
+		if (!hlp_expect_name(P) || !hlp_expect(P, "="))
+			return;
+		Val v = hlp_parse_expr(P);
+		if (P->failed) {
+			declare_broken(P, t);
+			return;
+		}
+		if (v.k != V_INT && v.k != V_FLOAT) {
+			hlp_err_at(P, v.line, v.col, "%s %s: expected a constant number, not %s", single ? "float" : "double",
+				   t->text, hlp_val_desc(P, v));
+			declare_broken(P, t);
+			return;
+		}
+		double f = v.k == V_INT ? (double)v.i : v.f;
+		Name nm = { N_FLOAT, single, NULL, 0, single ? (double)(float)f : f };
+		if (!hlp_declare(P, t, nm))
+			return;
+	} while (hlp_accept(P, ","));
+	hlp_expect(P, ";");
 }
 
 static void decl_value(Parser *P, int is_int)
@@ -508,7 +601,7 @@ static void decl_value(Parser *P, int is_int)
 		if (!hlp_expect_name(P) || !hlp_expect(P, "="))
 			return;
 		Val v = hlp_parse_expr(P);
-		Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0 };
+		Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0, 0 };
 		if (P->failed) {
 			declare_broken(P, t);
 			return;
@@ -554,6 +647,11 @@ static void statement(Parser *P)
 		return decl_value(P, 0);
 	if (hlx_is(t, "int") || (hlx_is(t, "const") && hlp_accept(P, "int")))
 		return decl_value(P, 1);
+	if (hlx_is(t, "float") || hlx_is(t, "double") || (hlx_is(t, "const") && (hlp_at(P, "float") || hlp_at(P, "double")))) {
+		if (hlx_is(t, "const"))
+			t = hlp_next(P);
+		return decl_float(P, hlx_is(t, "float"));
+	}
 	if (hlx_is(t, "hw_accelerate") || hlx_is(t, "stream_to_accelerator"))
 		return hlp_directive(P, t);
 	Name *n = hlp_lookup(P, t->text);

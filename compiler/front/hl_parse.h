@@ -11,7 +11,8 @@
 #include "front.h"
 #include "hl_lex.h"
 
-typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE, V_ENUM, V_DIM } VKind;
+typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE, V_ENUM, V_DIM,
+	       V_FLOAT } VKind;
 
 /* A value as C++ sees it: a C++ integer, a typed Expr, or a name. */
 typedef struct Val {
@@ -23,18 +24,21 @@ typedef struct Val {
 	HType t;                /* V_TYPE */
 	const char *s;          /* V_STRING; V_ENUM: "TailStrategy::RoundUp", "MemoryType::GLB" */
 	int line, col;
+	double f;               /* V_FLOAT: a C++ float (single) or double */
+	int single;
 } Val;
 
 /* What a declared name stands for. */
 /* N_BROKEN: an Expr or int whose declaration failed (its error reported):
  * a use of it fails the statement silently instead of adding an unknown
  * name to every later line. */
-typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN } NameKind;
+typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN, N_FLOAT } NameKind;
 typedef struct Name {
 	NameKind k;
-	int id;                 /* symbol, Func, image or RDom */
+	int id;                 /* symbol, Func, image or RDom; N_FLOAT: 1 for a float, 0 for a double */
 	HExpr *e;
 	int64_t i;
+	double f;               /* N_FLOAT */
 } Name;
 
 /* The first use of a Func in the definition of another: after it the Func
@@ -90,6 +94,8 @@ int hlp_failed_func(Parser *P, int f);
 int hlp_new_sym(Parser *P, HSymKind k, const char *name, int line, int col);
 const char *hlp_func_name(Parser *P, int f);
 Val hlp_vint(int64_t i, const HTok *t);
+/* A C++ float (single) or double value, rounded to float when single. */
+Val hlp_vfloat(double f, int single, int line, int col);
 Val hlp_vexpr(HExpr *e, int line, int col);
 const char *hlp_val_desc(Parser *P, Val v);
 /* The Expr of a value: a C++ int becomes an Int(32) constant. */

@@ -2,6 +2,7 @@
  * type rules (hl_parse.h): casts and types, calls of Funcs and images,
  * builtins (min, max, clamp, select, abs, absd, sum, ...), operators by
  * C++ precedence. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,8 @@ static int ctype(const char *s, HType *t)
 		{ "int32_t", { 1, 32 } }, { "int", { 1, 32 } }, { "bool", { 0, 1 } },
 		{ "uint8_t", { 0, 8 } }, { "int8_t", { 1, 8 } }, { "u16", { 0, 16 } },
 		{ "i16", { 1, 16 } }, { "u32", { 0, 32 } }, { "i32", { 1, 32 } }, { "u8", { 0, 8 } },
-		{ "i8", { 1, 8 } },
+		{ "i8", { 1, 8 } }, { "float", { 2, 32 } }, { "double", { 2, 64 } }, { "f32", { 2, 32 } },
+		{ "f64", { 2, 64 } },
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
 		if (strcmp(tab[i].n, s) == 0) {
@@ -109,7 +111,7 @@ HExpr *hlp_call_arg(Parser *P, Val v, const char *callee, int i)
 	if (!e)
 		return NULL;
 	HType t = e->type;
-	if ((!t.is_signed && t.bits >= 32) || ht_is_bool(t)) {
+	if ((!t.is_signed && t.bits >= 32) || ht_is_bool(t) || ht_is_float(t)) {
 		hlp_err_at(P, v.line, v.col,
 		       "implicit cast from %s to int in argument %d in call to '%s' is not allowed: use an explicit cast",
 		       ht_name(t), i + 1, callee);
@@ -246,12 +248,14 @@ static Val make_abs(Parser *P, Val v, const HTok *t)
 {
 	if (v.k == V_INT)
 		return hlp_vint(v.i < 0 ? -v.i : v.i, t);
+	if (v.k == V_FLOAT)
+		return hlp_vfloat(v.f < 0 ? -v.f : v.f, v.single, t->line, t->col);
 	HExpr *e = hlp_to_expr(P, v);
 	if (!e)
 		return hlp_none;
 	if (ht_is_bool(e->type))
 		return hlp_err_tok(P, t, "abs of a boolean value");
-	HType rt = { 0, e->type.bits };
+	HType rt = { ht_is_float(e->type) ? 2 : 0, e->type.bits };
 	return hlp_vexpr(he_fold(P->a, he_un(P->a, HU_ABS, rt, e)), t->line, t->col);
 }
 
@@ -291,6 +295,12 @@ static Val parse_type(Parser *P, const HTok *t)
 		v.t = HT_BOOL;
 		return v;
 	}
+	if (hlx_is(t, "Float")) {
+		if (n != 1 || a[0].k != V_INT || (a[0].i != 32 && a[0].i != 64))
+			return hlp_err_tok(P, t, "Float() takes a bit width, 32 or 64");
+		v.t = (HType){ 2, (uint8_t)a[0].i };
+		return v;
+	}
 	if (n != 1 || a[0].k != V_INT)
 		return hlp_err_tok(P, t, "%s() takes a bit width", t->text);
 	if (a[0].i != 8 && a[0].i != 16 && a[0].i != 32)
@@ -300,13 +310,78 @@ static Val parse_type(Parser *P, const HTok *t)
 	return v;
 }
 
+/* Math functions: Halide's on Exprs (exp, log, sqrt, pow, floor, ceil, round,
+ * trunc, sin, cos: an integer Expr becomes Float(32)), C's on C++ numbers
+ * (expf, sqrtf, ... on floats; exp, sqrt, ... and fabs on doubles). */
+static const struct { const char *name; HMathOp op; int args; int single; int c_only; } maths[] = {
+	{ "exp", HM_EXP, 1, 0, 0 }, { "log", HM_LOG, 1, 0, 0 }, { "sqrt", HM_SQRT, 1, 0, 0 },
+	{ "pow", HM_POW, 2, 0, 0 }, { "floor", HM_FLOOR, 1, 0, 0 }, { "ceil", HM_CEIL, 1, 0, 0 },
+	{ "round", HM_ROUND, 1, 0, 0 }, { "trunc", HM_TRUNC, 1, 0, 0 }, { "sin", HM_SIN, 1, 0, 0 },
+	{ "cos", HM_COS, 1, 0, 0 }, { "expf", HM_EXP, 1, 1, 1 }, { "logf", HM_LOG, 1, 1, 1 },
+	{ "sqrtf", HM_SQRT, 1, 1, 1 }, { "powf", HM_POW, 2, 1, 1 }, { "floorf", HM_FLOOR, 1, 1, 1 },
+	{ "ceilf", HM_CEIL, 1, 1, 1 }, { "truncf", HM_TRUNC, 1, 1, 1 }, { "sinf", HM_SIN, 1, 1, 1 },
+	{ "cosf", HM_COS, 1, 1, 1 },
+};
+
+static int math_function(const char *s)
+{
+	for (size_t i = 0; i < sizeof maths / sizeof *maths; i++)
+		if (!strcmp(maths[i].name, s))
+			return (int)i;
+	return -1;
+}
+
+static Val parse_math(Parser *P, const HTok *t, int m)
+{
+	Val a[2];
+	int n = hlp_parse_args(P, a, 2);
+	if (n < 0)
+		return hlp_none;
+	if (n != maths[m].args)
+		return hlp_err_tok(P, t, "%s() takes %d argument%s, not %d", t->text, maths[m].args,
+				   maths[m].args == 1 ? "" : "s", n);
+	int cpp = 1;
+	for (int i = 0; i < n; i++)
+		cpp &= a[i].k == V_INT || a[i].k == V_FLOAT;
+	if (cpp) {
+		/* C's function on C++ numbers: expf on floats; exp on doubles, or on floats as C++'s
+		 * float overload (std::exp(float)) */
+		int single = maths[m].single;
+		if (!single) {
+			single = 1;
+			for (int i = 0; i < n; i++)
+				single &= a[i].k == V_FLOAT && a[i].single;
+		}
+		HType ft = single ? HT_F32 : HT_F64;
+		double x = a[0].k == V_INT ? (double)a[0].i : a[0].f, y = n > 1 ? (a[1].k == V_INT ? (double)a[1].i : a[1].f) : 0;
+		double r = hv_float(hm_eval(maths[m].op, ft, hv_bits(ft, x), hv_bits(ft, y)));
+		if (maths[m].op == HM_ROUND)
+			r = round(x);   /* C's round: half away from zero */
+		return hlp_vfloat(r, single, t->line, t->col);
+	}
+	if (maths[m].c_only)
+		return hlp_err_tok(P, t, "%s() is C's, on C++ floats: Halide's %.*s() takes Exprs", t->text,
+				   (int)strlen(t->text) - 1, t->text);
+	HExpr *x = hlp_to_expr(P, a[0]), *y = n > 1 ? hlp_to_expr(P, a[1]) : NULL;
+	if (!x || (n > 1 && !y))
+		return hlp_none;
+	if (!ht_is_float(x->type))
+		x = he_cast(P->a, HT_F32, x);
+	if (y && !ht_eq(y->type, x->type))
+		y = he_cast(P->a, x->type, y);
+	return hlp_vexpr(he_fold(P->a, he_math(P->a, maths[m].op, x, y)), t->line, t->col);
+}
+
 static Val builtin(Parser *P, const HTok *t)
 {
 	HType ty;
 	if (hlx_is(t, "cast") || hlx_is(t, "saturating_cast"))
 		return parse_cast(P, t);
-	if (hlx_is(t, "UInt") || hlx_is(t, "Int") || hlx_is(t, "Bool"))
+	if (hlx_is(t, "UInt") || hlx_is(t, "Int") || hlx_is(t, "Bool") || hlx_is(t, "Float"))
 		return parse_type(P, t);
+	int m = math_function(t->text);
+	if (m >= 0)
+		return parse_math(P, t, m);
 	Val a[33];
 	int n = hlp_parse_args(P, a, 33);
 	if (n < 0)
@@ -377,12 +452,14 @@ static int is_builtin(const HTok *t)
 {
 	static const char *const b[] = {
 		"cast", "saturating_cast", "select", "min", "max", "abs", "absd", "clamp", "sum", "product",
-		"maximum", "minimum", "argmax", "argmin", "Expr", "UInt", "Int", "Bool", NULL,
+		"maximum", "minimum", "argmax", "argmin", "Expr", "UInt", "Int", "Bool", "Float", NULL,
 	};
 	HType ty;
 	for (int i = 0; b[i]; i++)
 		if (hlx_is(t, b[i]))
 			return 1;
+	if (math_function(t->text) >= 0)
+		return 1;
 	return (ctype(t->text, &ty) && strcmp(t->text, "int") != 0) || sat_ctype(t->text, &ty);
 }
 
@@ -396,6 +473,7 @@ static Val name_value(Parser *P, const HTok *t)
 	case N_VAR: return hlp_vexpr(he_var(P->a, n->id), t->line, t->col);
 	case N_EXPR: v.k = V_EXPR; v.e = n->e; return v;
 	case N_INT: v.k = V_INT; v.i = n->i; return v;
+	case N_FLOAT: return hlp_vfloat(n->f, n->id, t->line, t->col);
 	case N_FUNC: v.k = V_FUNC; v.id = n->id; return v;
 	case N_IMAGE: v.k = V_IMAGE; v.id = n->id; return v;
 	case N_RDOM: v.k = V_RDOM; v.id = n->id; return v;
@@ -457,6 +535,14 @@ static Val parse_primary(Parser *P)
 		hlp_next(P);
 		return hlp_vint(t->value, t);
 	}
+	if (t->kind == TK_FLOAT) {
+		hlp_next(P);
+		return hlp_vfloat(t->fvalue, (int)t->value, t->line, t->col);
+	}
+	if (t->kind == TK_NAME && (hlx_is(t, "M_PI") || hlx_is(t, "M_E")) && !hlp_lookup(P, t->text)) {
+		hlp_next(P);
+		return hlp_vfloat(hlx_is(t, "M_PI") ? 3.14159265358979323846 : 2.7182818284590452354, 0, t->line, t->col);
+	}
 	if (hlp_accept(P, "(")) {
 		Val v = hlp_parse_expr(P);
 		if (!hlp_expect(P, ")"))
@@ -467,7 +553,8 @@ static Val parse_primary(Parser *P)
 		hlp_next(P);
 		if (hlx_is(t, "true") || hlx_is(t, "false"))
 			return hlp_vexpr(he_const(P->a, HT_BOOL, hlx_is(t, "true")), t->line, t->col);
-		if (is_builtin(t) && (hlp_at(P, "(") || ((hlx_is(t, "cast") || hlx_is(t, "saturating_cast")) && hlp_at(P, "<"))))
+		if (is_builtin(t) && !hlp_lookup(P, t->text) &&
+		    (hlp_at(P, "(") || ((hlx_is(t, "cast") || hlx_is(t, "saturating_cast")) && hlp_at(P, "<"))))
 			return builtin(P, t);
 		return name_value(P, t);
 	}
@@ -568,6 +655,11 @@ static Val parse_unary(Parser *P)
 		if (v.k == V_INT) {
 			int64_t r = hlx_is(t, "-") ? -v.i : hlx_is(t, "!") ? !v.i : ~v.i;
 			return hlp_vint(r, t);
+		}
+		if (v.k == V_FLOAT) {
+			if (hlx_is(t, "~"))
+				return hlp_err_tok(P, t, "operator '~' on a C++ floating-point value");
+			return hlx_is(t, "-") ? hlp_vfloat(-v.f, v.single, t->line, t->col) : hlp_vint(!v.f, t);
 		}
 		HExpr *e = hlp_to_expr(P, v);
 		if (!e)

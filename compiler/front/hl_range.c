@@ -238,6 +238,8 @@ static Interval range_sum(RangeCtx *c, const HExpr *e)
 Interval range_of(RangeCtx *c, const HExpr *e)
 {
 	Interval r;
+	if (ht_is_float(e->type))
+		return iv_type(e->type);        /* folded at compile time, never an index or a word */
 	switch (e->kind) {
 	case HE_CONST: r.lo = r.hi = e->value; return r;
 	case HE_VAR:
@@ -249,6 +251,8 @@ Interval range_of(RangeCtx *c, const HExpr *e)
 			return iv_type(e->type);
 		return range_func(c, e->callee);
 	case HE_CAST: {
+		if (ht_is_float(e->a->type))
+			return iv_type(e->type);
 		Interval a = range_of(c, e->a);
 		if (ht_is_bool(e->type)) {
 			r.lo = a.lo > 0 || a.hi < 0;
@@ -261,6 +265,7 @@ Interval range_of(RangeCtx *c, const HExpr *e)
 	case HE_BIN: return range_bin(e->op, e->a->type, range_of(c, e->a), range_of(c, e->b));
 	case HE_SELECT: return iv_union(range_of(c, e->b), range_of(c, e->c));
 	case HE_SUM: return range_sum(c, e);
+	case HE_MATH: break;
 	}
 	return iv_type(e->type);
 }

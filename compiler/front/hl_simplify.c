@@ -96,7 +96,8 @@ static HExpr *simplify_bin(Arena *a, HExpr *e)
 HExpr *hs_simplify(Arena *a, HExpr *e)
 {
 	e = he_fold(a, e);
-	if (e->kind == HE_BIN)
+	/* floating point: constant folding only (x * 1 and the like keep IEEE's signs and NaNs) */
+	if (e->kind == HE_BIN && !ht_is_float(e->type) && !ht_is_float(e->a->type))
 		return simplify_bin(a, e);
 	return e;
 }

@@ -616,6 +616,14 @@ static DVal lower_exact(Builder *B, const HExpr *e, int low_only);
 /* e on W-bit words: its value exactly, or (low_only) its low W bits. */
 static DVal lower(Builder *B, const HExpr *e, int low_only)
 {
+	if (!B->failed && (ht_is_float(e->type) || (e->kind == HE_CAST && ht_is_float(e->a->type)))) {
+		const HExpr *f = ht_is_float(e->type) ? e : e->a;
+		char *s = he_str(B->L->p, f);
+		berr(B, f, "'%s' computes with %s at run time: the PE has no floating-point unit (floating point "
+			   "that only constants and table indices reach is folded when compiling)", s, ht_name(f->type));
+		free(s);
+		return bad;
+	}
 	DVal v = lower_exact(B, e, low_only);
 	if (v.node < 0 || !v.dirty || low_only)
 		return v;
@@ -684,6 +692,7 @@ static DVal lower_exact(Builder *B, const HExpr *e, int low_only)
 			       3);
 	}
 	case HE_SUM:
+	case HE_MATH:
 		break;
 	}
 	berr(B, e, "internal: an unexpanded sum() in a kernel");
