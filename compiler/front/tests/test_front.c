@@ -186,8 +186,16 @@ static void test_lexer(void)
 	      t.toks[4].line, t.toks[4].col);
 	CHECK(diags_errors(d) == 0, "no lexical error");
 	hlx_free(&t);
-	hlx_tokenize("t", "a @ 1.5 99999999999", &t, d);
-	CHECK(diags_errors(d) == 3, "an unexpected character, a float and a too large literal (%d)", diags_errors(d));
+	hlx_tokenize("t", "a @ 1.5 99999999999 2.5x", &t, d);
+	CHECK(diags_errors(d) == 3, "an unexpected character, a too large literal and a malformed float (%d)",
+	      diags_errors(d));
+	CHECK(t.len > 1 && t.toks[1].kind == TK_FLOAT && t.toks[1].fvalue == 1.5 && t.toks[1].value == 0,
+	      "1.5 is a double");
+	hlx_free(&t);
+	hlx_tokenize("t", "1.5f .25 1e-3 2.F", &t, d);
+	CHECK(t.len == 5 && t.toks[0].kind == TK_FLOAT && t.toks[0].value == 1 && t.toks[1].fvalue == 0.25 &&
+		      t.toks[2].fvalue == 1e-3 && t.toks[3].value == 1 && t.toks[3].fvalue == 2.0,
+	      "floats: 1.5f, .25, 1e-3, 2.F");
 	hlx_free(&t);
 	diags_free(d);
 }
