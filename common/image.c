@@ -7,7 +7,7 @@
 
 #include "image.h"
 
-typedef enum { FMT_NONE, FMT_PGM, FMT_PPM, FMT_RAW } Format;
+typedef enum { FMT_NONE, FMT_PGM, FMT_PPM, FMT_RAW, FMT_NPY } Format;
 
 static Format format_of(const char *path)
 {
@@ -20,6 +20,8 @@ static Format format_of(const char *path)
 		return FMT_PPM;
 	if (strcmp(dot, ".raw") == 0)
 		return FMT_RAW;
+	if (strcmp(dot, ".npy") == 0)
+		return FMT_NPY;
 	return FMT_NONE;
 }
 
@@ -110,12 +112,131 @@ static int read_pnm(const char *path, const unsigned char *s, size_t n, Image *o
 	return 1;
 }
 
+/* ---- NumPy's .npy (format 1.0 or 2.0): unsigned or signed 8- or 16-bit
+ * little-endian samples, 1 to 4 dimensions; written in Fortran order, so
+ * that array[x, y, c] is pixel (x, y) of channel c ---- */
+
+/* The value of 'key' in the header dictionary text h: its start, or NULL. */
+static const char *npy_value(const char *h, const char *key)
+{
+	char k[32];
+	snprintf(k, sizeof k, "'%s'", key);
+	const char *p = strstr(h, k);
+	if (!p)
+		return NULL;
+	p += strlen(k);
+	while (*p == ' ' || *p == ':')
+		p++;
+	return p;
+}
+
+static int read_npy(const char *path, const unsigned char *s, size_t n, Image *out, char **err)
+{
+	if (n < 10 || memcmp(s, "\x93NUMPY", 6) != 0 || (s[6] != 1 && s[6] != 2)) {
+		*err = xasprintf("%s: not a .npy file (format 1.0 or 2.0)", path);
+		return 0;
+	}
+	size_t hl = s[6] == 1 ? (size_t)(s[8] | s[9] << 8) : n >= 12 ? (size_t)(s[8] | s[9] << 8 | s[10] << 16 | (size_t)s[11] << 24) : n;
+	size_t start = s[6] == 1 ? 10 : 12;
+	if (start + hl > n || hl > 65536) {
+		*err = xasprintf("%s: a .npy header longer than the file", path);
+		return 0;
+	}
+	char *h = xcalloc(hl + 1, 1);
+	memcpy(h, s + start, hl);
+	const char *descr = npy_value(h, "descr"), *fo = npy_value(h, "fortran_order"), *shape = npy_value(h, "shape");
+	int bytes = 0, fortran = fo && !strncmp(fo, "True", 4), dims = 0, ok = 0;
+	long ext[4] = { 1, 1, 1, 1 };
+	if (descr && (!strncmp(descr, "'|u1'", 5) || !strncmp(descr, "'|i1'", 5) || !strncmp(descr, "'<u1'", 5) ||
+		      !strncmp(descr, "'<i1'", 5)))
+		bytes = 1;
+	else if (descr && (!strncmp(descr, "'<u2'", 5) || !strncmp(descr, "'<i2'", 5)))
+		bytes = 2;
+	if (shape && *shape == '(') {
+		const char *p = shape + 1;
+		while (dims < 5) {
+			while (*p == ' ')
+				p++;
+			if (*p == ')')
+				break;
+			char *end;
+			long v = strtol(p, &end, 10);
+			if (end == p || v < 1 || v > 65535)
+				break;
+			if (dims < 4)
+				ext[dims] = v;
+			dims++;
+			p = end;
+			while (*p == ' ')
+				p++;
+			if (*p == ',')
+				p++;
+		}
+	}
+	free(h);
+	if (!bytes || !fo || dims < 1 || dims > 4) {
+		*err = xasprintf("%s: a .npy file of %s (expected 8- or 16-bit integers, '|u1', '|i1', '<u2' or '<i2', "
+				 "in 1 to 4 dimensions)", path, !bytes ? "another sample type" : "another shape");
+		return 0;
+	}
+	long total = ext[0] * ext[1] * ext[2] * ext[3];
+	if ((size_t)(n - start - hl) != (size_t)total * (size_t)bytes) {
+		*err = xasprintf("%s: %zu bytes of samples for a shape of %ld samples of %d byte%s", path, n - start - hl,
+				 total, bytes, bytes == 1 ? "" : "s");
+		return 0;
+	}
+	out->dims = dims;
+	for (int i = 0; i < 4; i++)
+		out->extent[i] = i < dims ? (int)ext[i] : 0;
+	out->bits = bytes * 8;
+	image_alloc(out);
+	const unsigned char *d = s + start + hl;
+	for (long k = 0; k < total; k++) {
+		/* sample k of the file is at index (i0, i1, ...) of the shape, dimension 0 fastest in
+		 * Fortran order, the last fastest in C order */
+		long idx[4] = { 0 }, r = k;
+		for (int i = 0; i < dims; i++) {
+			int dim = fortran ? i : dims - 1 - i;
+			idx[dim] = r % ext[dim];
+			r /= ext[dim];
+		}
+		long off = idx[0] + ext[0] * (idx[1] + ext[1] * (idx[2] + ext[2] * idx[3]));
+		out->px[off] = (uint16_t)(bytes == 2 ? d[2 * k] | d[2 * k + 1] << 8 : d[k]);
+	}
+	ok = 1;
+	return ok;
+}
+
+static void write_npy(const Image *im, FILE *f)
+{
+	char h[256];
+	int len = snprintf(h, sizeof h, "{'descr': '%s', 'fortran_order': True, 'shape': (", im->bits == 8 ? "|u1" : "<u2");
+	for (int i = 0; i < im->dims; i++)
+		len += snprintf(h + len, sizeof h - (size_t)len, "%d,%s", im->extent[i], i + 1 < im->dims ? " " : "");
+	len += snprintf(h + len, sizeof h - (size_t)len, "), }");
+	/* the header padded with spaces to a multiple of 64 bytes, ending in a newline */
+	int total = 10 + len + 1, pad = (64 - total % 64) % 64;
+	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+	int hl = len + pad + 1;
+	fputc(hl & 0xff, f);
+	fputc(hl >> 8, f);
+	fwrite(h, 1, (size_t)len, f);
+	for (int i = 0; i < pad; i++)
+		fputc(' ', f);
+	fputc('\n', f);
+	for (long i = 0; i < image_size(im); i++) {
+		fputc(im->px[i] & 0xff, f);
+		if (im->bits != 8)
+			fputc(im->px[i] >> 8, f);
+	}
+}
+
 int image_read(const char *path, const Image *want, Image *out, char **err)
 {
 	Format fmt = format_of(path);
 	memset(out, 0, sizeof *out);
 	if (fmt == FMT_NONE) {
-		*err = xasprintf("%s: unknown image format (expected .pgm, .ppm or .raw)", path);
+		*err = xasprintf("%s: unknown image format (expected .pgm, .ppm, .npy or .raw)", path);
 		return 0;
 	}
 	size_t n;
@@ -140,6 +261,8 @@ int image_read(const char *path, const Image *want, Image *out, char **err)
 				out->px[i] = (uint16_t)(s[2 * i] | s[2 * i + 1] << 8);
 			ok = 1;
 		}
+	} else if (fmt == FMT_NPY) {
+		ok = read_npy(path, s, n, out, err);
 	} else if (n < 2 || s[0] != 'P' || s[1] != (fmt == FMT_PGM ? '5' : '6')) {
 		*err = xasprintf("%s: not a binary %s file (P%c)", path, fmt == FMT_PGM ? "PGM" : "PPM",
 				 fmt == FMT_PGM ? '5' : '6');
@@ -154,6 +277,10 @@ int image_read(const char *path, const Image *want, Image *out, char **err)
 int image_write(const Image *im, const char *path, FILE *f, char **err)
 {
 	Format fmt = format_of(path);
+	if (fmt == FMT_NPY) {
+		write_npy(im, f);
+		return 1;
+	}
 	if (fmt == FMT_RAW) {
 		for (long i = 0; i < image_size(im); i++) {
 			fputc(im->px[i] & 0xff, f);
@@ -185,5 +312,5 @@ int image_write(const Image *im, const char *path, FILE *f, char **err)
 
 const char *image_ext(int dims, const int *extent)
 {
-	return dims <= 2 ? "pgm" : dims == 3 && extent[2] == 3 ? "ppm" : "raw";
+	return dims <= 2 ? "pgm" : dims == 3 && extent[2] == 3 ? "ppm" : "npy";
 }

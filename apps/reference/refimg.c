@@ -151,13 +151,76 @@ static RefImage *decode_pnm(const char *path, const unsigned char *buf, size_t l
 	return im;
 }
 
+/* A .npy file of at most 3 dimensions (w, h, c), 8- or 16-bit samples, in
+ * either order. */
+static RefImage *decode_npy(const char *path, const unsigned char *buf, size_t len)
+{
+	if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0 || buf[6] != 1) {
+		fprintf(stderr, "error: %s: not a .npy file of format 1.0\n", path);
+		return NULL;
+	}
+	size_t hl = (size_t)buf[8] | (size_t)buf[9] << 8;
+	if (10 + hl > len) {
+		fprintf(stderr, "error: %s: truncated .npy header\n", path);
+		return NULL;
+	}
+	char hdr[65537];
+	memcpy(hdr, buf + 10, hl);
+	hdr[hl] = 0;
+	int bytes = strstr(hdr, "u2'") || strstr(hdr, "i2'") ? 2 : strstr(hdr, "u1'") || strstr(hdr, "i1'") ? 1 : 0;
+	int fortran = strstr(hdr, "'fortran_order': True") != NULL;
+	const char *s = strstr(hdr, "'shape': (");
+	long ext[3] = { 1, 1, 1 };
+	int n = 0;
+	if (s) {
+		s += strlen("'shape': (");
+		while (n < 3) {
+			char *end;
+			long v = strtol(s, &end, 10);
+			if (end == s)
+				break;
+			ext[n++] = v;
+			s = end;
+			while (*s == ',' || *s == ' ')
+				s++;
+		}
+	}
+	if (!bytes || !n) {
+		fprintf(stderr, "error: %s: a .npy file of 8- or 16-bit integers expected\n", path);
+		return NULL;
+	}
+	RefImage *im = refimg_new((int)ext[0], (int)ext[1], (int)ext[2]);
+	size_t total = (size_t)ext[0] * ext[1] * ext[2];
+	if (!im || len - 10 - hl != total * bytes) {
+		fprintf(stderr, "error: %s: the samples do not match the .npy shape\n", path);
+		refimg_free(im);
+		return NULL;
+	}
+	const unsigned char *p = buf + 10 + hl;
+	for (size_t k = 0; k < total; k++) {
+		long i0, i1, i2;
+		if (fortran) {
+			i0 = (long)(k % ext[0]), i1 = (long)(k / ext[0] % ext[1]), i2 = (long)(k / ext[0] / ext[1]);
+		} else {
+			i2 = n == 3 ? (long)(k % ext[2]) : 0;
+			size_t r = n == 3 ? k / ext[2] : k;
+			i1 = n >= 2 ? (long)(r % ext[1]) : 0;
+			i0 = (long)(n >= 2 ? r / ext[1] : r);
+		}
+		uint16_t v = bytes == 2 ? (uint16_t)(p[2 * k] | p[2 * k + 1] << 8) : p[k];
+		refimg_set(im, (int)i0, (int)i1, (int)i2, v);
+	}
+	im->bits = bytes * 8;
+	return im;
+}
+
 RefImage *refimg_read(const char *path)
 {
 	size_t len;
 	unsigned char *buf = read_all(path, &len);
 	if (!buf)
 		return NULL;
-	RefImage *im = decode_pnm(path, buf, len);
+	RefImage *im = strcmp(extension(path), "npy") == 0 ? decode_npy(path, buf, len) : decode_pnm(path, buf, len);
 	free(buf);
 	return im;
 }
@@ -186,6 +249,29 @@ RefImage *refimg_read_raw(const char *path, int w, int h, int c)
 	return im;
 }
 
+/* A .npy file in Fortran order (array[x, y, c]), of (w, h) or (w, h, c). */
+static void write_npy(FILE *f, const RefImage *im)
+{
+	char hdr[200];
+	int n = im->c > 1 ? snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d, %d), }",
+				     im->bits == 8 ? "|u1" : "<u2", im->w, im->h, im->c)
+			  : snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d), }",
+				     im->bits == 8 ? "|u1" : "<u2", im->w, im->h);
+	int pad = 63 - (10 + n) % 64;   /* spaces, then the newline, to a multiple of 64 */
+	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+	putc((n + pad + 1) & 0xff, f);
+	putc((n + pad + 1) >> 8, f);
+	fwrite(hdr, 1, (size_t)n, f);
+	for (int i = 0; i < pad; i++)
+		putc(' ', f);
+	putc('\n', f);
+	for (long i = 0; i < (long)im->w * im->h * im->c; i++) {
+		putc(im->px[i] & 0xff, f);
+		if (im->bits != 8)
+			putc(im->px[i] >> 8, f);
+	}
+}
+
 static void write_samples(FILE *f, const RefImage *im, int raw)
 {
 	if (raw) {
@@ -210,8 +296,8 @@ static void write_samples(FILE *f, const RefImage *im, int raw)
 int refimg_write(const char *path, const RefImage *im)
 {
 	const char *ext = extension(path);
-	int raw = strcmp(ext, "raw") == 0;
-	if (!raw && !(strcmp(ext, "pgm") == 0 && im->c == 1) &&
+	int raw = strcmp(ext, "raw") == 0, npy = strcmp(ext, "npy") == 0;
+	if (!raw && !npy && !(strcmp(ext, "pgm") == 0 && im->c == 1) &&
 	    !(strcmp(ext, "ppm") == 0 && im->c == 3)) {
 		fprintf(stderr, "error: %s: a %d-channel image is written as .%s\n", path, im->c,
 			im->c == 1 ? "pgm or .raw" : im->c == 3 ? "ppm or .raw" : "raw");
@@ -228,7 +314,10 @@ int refimg_write(const char *path, const RefImage *im)
 		free(tmp);
 		return -1;
 	}
-	write_samples(f, im, raw);
+	if (npy)
+		write_npy(f, im);
+	else
+		write_samples(f, im, raw);
 	int bad = ferror(f);
 	bad |= fclose(f) != 0;
 	if (bad || rename(tmp, path) != 0) {

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "fixtures.h"
+#include "../image.h"
 #include "../rng.h"
 #include "../util.h"
 #include "../vwrite.h"
@@ -380,7 +381,73 @@ static void test_util_parse_number(void)
 	}
 }
 
+/* An image written and read back in every format that holds it: PGM/PPM with 8- and
+ * 16-bit samples, .npy of any shape (also a C-order file, as numpy writes by default). */
+static void test_image_formats(void)
+{
+	char dir[] = "/tmp/test_image_XXXXXX";
+	if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
+		return;
+	static const struct { int dims, ext[4], bits; const char *name; } cases[] = {
+		{ 2, { 5, 3 }, 8, "a.pgm" },         { 2, { 5, 3 }, 16, "b.pgm" },      { 3, { 4, 2, 3 }, 16, "c.ppm" },
+		{ 3, { 3, 4, 2 }, 8, "d.npy" },      { 4, { 2, 3, 2, 2 }, 16, "e.npy" }, { 1, { 7 }, 8, "f.npy" },
+	};
+	for (int k = 0; k < COUNT(cases); k++) {
+		Image im = { cases[k].dims, { 0 }, NULL, cases[k].bits };
+		memcpy(im.extent, cases[k].ext, sizeof im.extent);
+		image_alloc(&im);
+		for (long i = 0; i < image_size(&im); i++)
+			im.px[i] = (uint16_t)((i * 37 + 11) & (cases[k].bits == 8 ? 0xff : 0xffff));
+		char *path = xasprintf("%s/%s", dir, cases[k].name), *err = NULL;
+		FILE *f = fopen(path, "wb");
+		int ok = f && image_write(&im, path, f, &err);
+		if (f)
+			fclose(f);
+		Image back = { 0 };
+		ok = ok && image_read(path, NULL, &back, &err);
+		CHECK(ok && image_size(&back) == image_size(&im) && back.bits == im.bits &&
+			      !memcmp(back.px, im.px, sizeof *im.px * (size_t)image_size(&im)),
+		      "%s: written and read back the same (%s)", cases[k].name, err ? err : "");
+		if (im.dims > 1)        /* a row is written as a PGM by default */
+			CHECK(!strcmp(image_ext(im.dims, im.extent), strrchr(cases[k].name, '.') + 1),
+			      "%s: the extension image_ext gives", cases[k].name);
+		free(err);
+		image_free(&back);
+		image_free(&im);
+		remove(path);
+		free(path);
+	}
+	/* C order, shape (2, 3): element [i][j] at i * 3 + j; it is pixel (i, j) */
+	char *path = xasprintf("%s/c.npy", dir), *err = NULL;
+	FILE *f = fopen(path, "wb");
+	const char hdr[] = "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), }";
+	char pad[128];
+	int n = (int)strlen(hdr), p = 63 - (10 + n) % 64;
+	memset(pad, ' ', (size_t)p);
+	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+	fputc((n + p + 1) & 0xff, f);
+	fputc((n + p + 1) >> 8, f);
+	fwrite(hdr, 1, (size_t)n, f);
+	fwrite(pad, 1, (size_t)p, f);
+	fputc('\n', f);
+	for (int v = 0; v < 6; v++) {
+		fputc(v * 10, f);
+		fputc(0, f);
+	}
+	fclose(f);
+	Image c = { 0 };
+	int ok = image_read(path, NULL, &c, &err);
+	CHECK(ok && c.dims == 2 && c.extent[0] == 2 && c.extent[1] == 3 && c.px[0 + 2 * 1] == 10 && c.px[1 + 2 * 0] == 30 &&
+		      c.px[1 + 2 * 2] == 50, "a C-order .npy read by its indices (%s)", err ? err : "");
+	free(err);
+	image_free(&c);
+	remove(path);
+	free(path);
+	rmdir(dir);
+}
+
 static const TestCase tests[] = {
+	{ "image_formats", test_image_formats },
 	{ "util_parse_number", test_util_parse_number },
 	{ "outset_commit_abort", test_outset_commit_abort },
 	{ "util_mkdir_and_read", test_util_mkdir_and_read },
