@@ -123,7 +123,7 @@ static const char *const reserved[] = {
 	"ImageParam", "Var", "Func", "RDom", "Expr", "int", "const", "cast", "select", "min",
 	"max", "abs", "absd", "clamp", "sum", "product", "maximum", "minimum", "argmax", "argmin",
 	"saturating_cast", "u8_sat", "i8_sat", "u16_sat", "i16_sat", "u32_sat", "i32_sat",
-	"hw_accelerate", "stream_to_accelerator", "UInt",
+	"hw_accelerate", "stream_to_accelerator", "UInt", "for", "if", "else", "float", "double",
 	"Int", "Bool", "u8", "u16", "u32", "i8", "i16", "i32", "true", "false", NULL,
 };
 
@@ -441,7 +441,7 @@ static void declare_broken(Parser *P, const HTok *t)
 		if (strcmp(reserved[i], t->text) == 0)
 			return;
 	strmap_put(&P->names, t->text, P->nm.len);
-	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0, 0 }));
+	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0, 0, NULL, 1 }));
 }
 
 static void decl_var(Parser *P)
@@ -451,7 +451,7 @@ static void decl_var(Parser *P)
 		const HTok *t = decl_name(P, &hname);
 		if (!t)
 			return;
-		Name n = { N_VAR, hlp_new_sym(P, SYM_VAR, hname, t->line, t->col), NULL, 0, 0 };
+		Name n = { N_VAR, hlp_new_sym(P, SYM_VAR, hname, t->line, t->col), NULL, 0, 0, NULL, 1 };
 		if (!hlp_declare(P, t, n))
 			return;
 	} while (hlp_accept(P, ","));
@@ -476,7 +476,7 @@ static void decl_func(Parser *P)
 				declare_broken(P, t);
 				return;
 			}
-			Name n = { N_FUNC, v.id, NULL, 0, 0 };
+			Name n = { N_FUNC, v.id, NULL, 0, 0, NULL, 1 };
 			if (!hlp_declare(P, t, n))
 				return;
 			continue;
@@ -485,7 +485,7 @@ static void decl_func(Parser *P)
 		P->pos--;
 		if (!decl_name(P, &hname))
 			return;
-		Name n = { N_FUNC, -1, NULL, 0, 0 };
+		Name n = { N_FUNC, -1, NULL, 0, 0, NULL, 1 };
 		if (!hlp_declare(P, t, n))
 			return;
 		vec_last(&P->nm).id = hlp_new_func(P, hname, t->line, t->col);
@@ -520,7 +520,7 @@ static void decl_image(Parser *P)
 			im.name = a[2].s;
 		im.name = arena_strdup(P->a, im.name);
 		vec_push(&P->p->images, im);
-		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0, 0 };
+		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0, 0, NULL, 1 };
 		if (!hlp_declare(P, t, nm))
 			return;
 	} while (hlp_accept(P, ","));
@@ -563,7 +563,7 @@ static void decl_rdom(Parser *P)
 		P->p->syms.data[r.sym[i]].dim = i;
 	}
 	vec_push(&P->p->rdoms, r);
-	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0, 0 };
+	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0, 0, NULL, 1 };
 	if (hlp_declare(P, t, nm))
 		hlp_expect(P, ";");
 }
@@ -573,7 +573,22 @@ static void decl_float(Parser *P, int single)
 {
 	do {
 		HTok *t = hlp_cur(P);
-		if (!hlp_expect_name(P) || !hlp_expect(P, "="))
+		if (!hlp_expect_name(P))
+			return;
+		if (hlp_accept(P, "[")) {
+			if (!hlp_array_decl(P, t, N_FLOAT, single)) {
+				declare_broken(P, t);
+				return;
+			}
+			continue;
+		}
+		if (hlp_at(P, ";") || hlp_at(P, ",")) {
+			Name nm = { N_FLOAT, single, NULL, 0, 0, NULL, 0 };     /* a value to come */
+			if (!hlp_declare(P, t, nm))
+				return;
+			continue;
+		}
+		if (!hlp_expect(P, "="))
 			return;
 		Val v = hlp_parse_expr(P);
 		if (P->failed) {
@@ -587,7 +602,7 @@ static void decl_float(Parser *P, int single)
 			return;
 		}
 		double f = v.k == V_INT ? (double)v.i : v.f;
-		Name nm = { N_FLOAT, single, NULL, 0, single ? (double)(float)f : f };
+		Name nm = { N_FLOAT, single, NULL, 0, single ? (double)(float)f : f, NULL, 1 };
 		if (!hlp_declare(P, t, nm))
 			return;
 	} while (hlp_accept(P, ","));
@@ -598,10 +613,25 @@ static void decl_value(Parser *P, int is_int)
 {
 	do {
 		HTok *t = hlp_cur(P);
-		if (!hlp_expect_name(P) || !hlp_expect(P, "="))
+		if (!hlp_expect_name(P))
+			return;
+		if (hlp_accept(P, "[")) {
+			if (!hlp_array_decl(P, t, is_int ? N_INT : N_EXPR, 0)) {
+				declare_broken(P, t);
+				return;
+			}
+			continue;
+		}
+		if (hlp_at(P, ";") || hlp_at(P, ",")) {
+			Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0, 0, NULL, 0 };  /* a value to come */
+			if (!hlp_declare(P, t, nm))
+				return;
+			continue;
+		}
+		if (!hlp_expect(P, "="))
 			return;
 		Val v = hlp_parse_expr(P);
-		Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0, 0 };
+		Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0, 0, NULL, 1 };
 		if (P->failed) {
 			declare_broken(P, t);
 			return;
@@ -625,16 +655,24 @@ static void decl_value(Parser *P, int is_int)
 
 /* ---- statements ---- */
 
-static void statement(Parser *P)
+void hlp_statement(Parser *P)
 {
 	HTok *t = hlp_cur(P);
 	if (hlp_accept(P, ";"))
 		return;
+	if (hlp_accept(P, "{"))
+		return hlp_block(P);
+	if (hlp_at(P, "++") || hlp_at(P, "--"))
+		return hlp_assignment(P, ";");
 	if (t->kind != TK_NAME) {
 		hlp_err_tok(P, t, "expected a declaration, a definition or a schedule call before %s", hlp_tok_desc(t));
 		return;
 	}
 	hlp_next(P);
+	if (hlx_is(t, "for"))
+		return hlp_for(P, t);
+	if (hlx_is(t, "if"))
+		return hlp_if(P);
 	if (hlx_is(t, "ImageParam"))
 		return decl_image(P);
 	if (hlx_is(t, "Var"))
@@ -662,6 +700,10 @@ static void statement(Parser *P)
 	if (n->k == N_BROKEN) {
 		P->failed = 1;
 		return;
+	}
+	if (n->k == N_EXPR || n->k == N_INT || n->k == N_FLOAT || n->k == N_ARRAY) {
+		P->pos--;
+		return hlp_assignment(P, ";");
 	}
 	if (n->k == N_FUNC && hlp_at(P, "(")) {
 		hlp_definition(P, n->id, t);
@@ -821,11 +863,11 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	while (hlp_cur(&P)->kind != TK_EOF) {
 		P.failed = 0;
 		int start = P.pos;
-		statement(&P);
+		hlp_statement(&P);
 		if (P.failed) {
 			if (P.pos == start)
 				hlp_next(&P);
-			if (!hlx_is(&P.t[P.pos - 1], ";"))
+			if (!hlx_is(&P.t[P.pos - 1], ";") && !hlx_is(&P.t[P.pos - 1], "}"))
 				hlp_sync(&P);
 		}
 	}

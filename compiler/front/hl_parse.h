@@ -32,14 +32,17 @@ typedef struct Val {
 /* N_BROKEN: an Expr or int whose declaration failed (its error reported):
  * a use of it fails the statement silently instead of adding an unknown
  * name to every later line. */
-typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN, N_FLOAT } NameKind;
-typedef struct Name {
+typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN, N_FLOAT, N_ARRAY } NameKind;
+typedef struct Name Name;
+struct Name {
 	NameKind k;
 	int id;                 /* symbol, Func, image or RDom; N_FLOAT: 1 for a float, 0 for a double */
 	HExpr *e;
-	int64_t i;
+	int64_t i;              /* N_INT; N_ARRAY: its size */
 	double f;               /* N_FLOAT */
-} Name;
+	Name *elems;            /* N_ARRAY: its elements (N_EXPR, N_INT or N_FLOAT) */
+	int set;                /* N_EXPR, N_INT, N_FLOAT: given a value */
+};
 
 /* The first use of a Func in the definition of another: after it the Func
  * cannot be given another definition (Halide's rule). */
@@ -141,6 +144,21 @@ Val hlp_boundary(Parser *P, const char *name, const HTok *t);
 void hlp_directive(Parser *P, const HTok *t);
 int hlp_int_arg(Parser *P, Val v, const char *what, int64_t lo, int64_t *out);
 int hlp_dim_index(const HStageSched *s, int sym);
+
+/* ---- C++ statements run when compiling (hl_parse.c, hl_parse_cpp.c) ---- */
+
+void hlp_statement(Parser *P);
+void hlp_skip_statement(Parser *P);
+void hlp_block(Parser *P);                      /* after '{' */
+void hlp_for(Parser *P, const HTok *t);         /* after 'for' */
+void hlp_if(Parser *P);                         /* after 'if' */
+/* name = value; name += value; ++name; name[i] = value ... up to end (";" or
+ * ")", which it takes when ";"). */
+void hlp_assignment(Parser *P, const char *end);
+/* The value of an Expr, int or float variable; an error if it has none yet. */
+Val hlp_variable(Parser *P, Name *n, const HTok *t);
+/* After "TYPE name[": the array's size, initializer and declaration. */
+int hlp_array_decl(Parser *P, const HTok *t, NameKind kind, int single);
 
 /* ---- the accelerator's boundary (hl_parse_accel.c) ---- */
 

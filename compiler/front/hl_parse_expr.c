@@ -471,9 +471,21 @@ static Val name_value(Parser *P, const HTok *t)
 	Val v = { .line = t->line, .col = t->col };
 	switch (n->k) {
 	case N_VAR: return hlp_vexpr(he_var(P->a, n->id), t->line, t->col);
-	case N_EXPR: v.k = V_EXPR; v.e = n->e; return v;
-	case N_INT: v.k = V_INT; v.i = n->i; return v;
-	case N_FLOAT: return hlp_vfloat(n->f, n->id, t->line, t->col);
+	case N_EXPR:
+	case N_INT:
+	case N_FLOAT: return hlp_variable(P, n, t);
+	case N_ARRAY: {
+		if (!hlp_expect(P, "["))
+			return hlp_none;
+		Val i = hlp_parse_expr(P);
+		if (P->failed || !hlp_expect(P, "]"))
+			return hlp_none;
+		if (i.k != V_INT || i.i < 0 || i.i >= n->i)
+			return hlp_err_at(P, i.line, i.col, "index %s of array '%s' of %lld elements",
+					  i.k == V_INT ? arena_printf(P->a, "%lld", (long long)i.i) : "that is not a C++ int",
+					  t->text, (long long)n->i);
+		return hlp_variable(P, &n->elems[i.i], t);
+	}
 	case N_FUNC: v.k = V_FUNC; v.id = n->id; return v;
 	case N_IMAGE: v.k = V_IMAGE; v.id = n->id; return v;
 	case N_RDOM: v.k = V_RDOM; v.id = n->id; return v;

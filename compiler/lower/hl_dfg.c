@@ -23,6 +23,7 @@ typedef struct Builder {
 	RangeCtx rc;
 	int W;
 	int failed;
+	int need;               /* of a value lowered with low_only: the low bits its user needs (W at most) */
 } Builder;
 
 static const DVal bad = { -1, { 0, 0 }, 0 };
@@ -464,6 +465,19 @@ static DVal lower_wide(Builder *B, const HExpr *e, int low_only)
 		DVal y = lower(B, e->b, 1);
 		return word_bin(B, e, (HBinOp)e->op, x, y, t, t);
 	}
+	/* the low n bits of x >> k (or x / 2^k, floor) are bits k .. k + n - 1 of x: with n + k <= W,
+	 * x's low W bits (a sum of products of words, say) are enough */
+	if (low_only && e->kind == HE_BIN && (e->op == HB_SHR || e->op == HB_DIV) && he_is_const(e->b, &k) &&
+	    (e->op == HB_SHR ? k >= 0 && k < B->W : k > 0 && log2_exact(k) >= 0) &&
+	    B->need + (e->op == HB_SHR ? k : log2_exact(k)) <= B->W && low_closed(e->a)) {
+		int sh = e->op == HB_SHR ? (int)k : log2_exact(k), saved = B->need;
+		B->need = B->W;
+		DVal x = lower(B, e->a, 1);
+		B->need = saved;
+		DVal v = bin(B, e, "lshr", x, const_node(B, e, sh, t), t);
+		v.t = t;
+		return v;
+	}
 	if ((low_only || fits) && e->kind == HE_BIN && e->op == HB_SHR && he_is_const(e->b, &k)) {
 		DVal v = mul_high(B, e, (int)k);
 		if (v.node >= 0 || B->failed) {
@@ -652,7 +666,11 @@ static DVal lower_exact(Builder *B, const HExpr *e, int low_only)
 			return to_bool(B, e, lower(B, e->a, 0));
 		if (ht_is_bool(e->a->type))
 			return from_bool(B, e, lower(B, e->a, 0), e->type);
+		int saved = B->need;
+		if (e->a->type.bits > e->type.bits)
+			B->need = e->type.bits < B->W ? e->type.bits : B->W;
 		DVal v = lower(B, e->a, e->a->type.bits > e->type.bits ? 1 : 0);
+		B->need = saved;
 		v.t = e->type;
 		v.dirty = narrow(B, e->type) && (v.dirty || may_wrap(B, e));
 		return v;
@@ -743,7 +761,7 @@ int dfg_build(DGraph *g, const LProgram *L, const Collateral *c, Diags *d)
 	memset(g, 0, sizeof *g);
 	g->L = L;
 	g->word = c->word;
-	Builder B = { g, L, c, d, NULL, { 0 }, { 0 }, c->word, 0 };
+	Builder B = { g, L, c, d, NULL, { 0 }, { 0 }, c->word, 0, c->word };
 	strmap_init(&B.cse);
 	range_init(&B.rc, L->p);
 	table_ranges(&B);

@@ -123,9 +123,10 @@ refused "200 nested parentheses (level 201)" 1 "$tmp/parens200.hl:4:211: error: 
 app parens198 "$(rep '(' 198)input(x, y)$(rep ')' 198)"
 accepted "198 nested parentheses (the call's arguments at level 200) through the buffers" "$tmp/parens198.hl" \
 	"${emit[@]}"
-app minus "$(rep - 5000)input(x, y)"
-refused "5000 unary minus" 1 "$tmp/minus.hl:4:211: error: $nested" "$tmp/minus.hl" "${emit[@]}"
-app minus198 "$(rep - 198)input(x, y)"
+# (spaced: "--" is C++'s decrement)
+app minus "$(rep '- ' 5000)input(x, y)"
+refused "5000 unary minus" 1 "$tmp/minus.hl:4:411: error: $nested" "$tmp/minus.hl" "${emit[@]}"
+app minus198 "$(rep '- ' 198)input(x, y)"
 accepted "198 unary minus through the buffers" "$tmp/minus198.hl" "${emit[@]}"
 app select "$(rep 'select(true, ' 3000)input(x, y)$(rep ', 0)' 3000)"
 refused "3000 nested select()" 1 "$tmp/select.hl:4:2605: error: $nested" "$tmp/select.hl" "${emit[@]}"

@@ -27,7 +27,8 @@ base=(cgra_4x4:brighten_blur cgra_4x4:upsample cgra_12x12:gaussian cgra_12x12:ca
 	cgra_12x12:unsharp cgra_12x12:blur_u8 cgra_12x12:contrast_u8 cgra_12x12:conv_u8 cgra_12x12:stereo_sad
 	cgra_12x12:divide cgra_12x12:maxpool cgra_12x12:boundary_u8 cgra_12x12:maxfilter
 	cgra_12x12:partial_unroll cgra_12x12:gaussian_float cgra_12x12:tonecurve
-	cgra_12x12:depthwise_sep cgra_12x12:demosaic cgra_12x12:laplacian cgra_12x12:unsharp_u8)
+	cgra_12x12:depthwise_sep cgra_12x12:demosaic cgra_12x12:laplacian cgra_12x12:unsharp_u8
+	cgra_12x12:loops_blur)
 second=(cgra_16x8_mac_dp:brighten_blur cgra_16x8_mac_dp:gaussian cgra_16x8_mac_dp:cascade
 	cgra_16x8_mac_dp:upsample cgra_16x8_mac_dp:harris cgra_16x8_mac_dp:unsharp)
 pairs=("$@")

@@ -131,6 +131,12 @@ static void test_lowering(void)
 			  " + cast<uint16_t>((u32(in(x, y + 1)) * 200) >> 8);\n"
 			  "f.bound(x, 0, 5).bound(y, 0, 5);\nhw_accelerate(f);\nstream_to_accelerator(in);\n",
 			  "produce f:");
+	lower_and_compare("an int32 sum divided by 256 and cast to 8 bits: its low 16 bits are enough",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc f(\"f\");\n"
+			  "f(x, y) = cast<uint8_t>((i32(in(x, y)) * 200 + i32(in(x + 1, y)) * 37 + i32(in(x, y + 1))) / 256)"
+			  " + cast<uint8_t>((u32(in(x, y)) + u32(in(x + 1, y))) >> 3);\n"
+			  "f.bound(x, 0, 5).bound(y, 0, 5);\nhw_accelerate(f);\nstream_to_accelerator(in);\n",
+			  "produce f:");
 	lower_and_compare("update stage kept, reduction over a row",
 			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc s(\"s\"), f(\"f\");\n"
 			  "RDom r(0, 4);\ns(x, y) = cast<uint16_t>(1);\ns(x, y) = s(x, y) * 3 + in(x + r, y);\n"
