@@ -64,7 +64,12 @@ typedef struct P {
 	VEC(Name) nm;
 	VEC(FuncUse) used;      /* per Func */
 	VEC(char) def_failed;   /* per Func: a definition of it reported an error */
+	long loop_tokens;       /* tokens of for-loop bodies run so far (HL_MAX_LOOP_TOKENS) */
 } Parser;
+
+/* The C++ a program runs when compiling is bounded: its for loops run at most
+ * this many tokens of their bodies in all. */
+#define HL_MAX_LOOP_TOKENS 2000000
 
 /* No value (after an error). */
 extern const Val hlp_none;

@@ -116,6 +116,10 @@ void hlp_for(Parser *P, const HTok *t)
 	if (!hlp_expect(P, ")"))
 		return;
 	int body = P->pos;
+	int failed0 = P->failed;
+	hlp_skip_statement(P);
+	long length = P->pos - body;
+	P->failed = failed0;
 	for (int iter = 0;; iter++) {
 		P->pos = cond;
 		int c = hlp_at(P, ";") ? 1 : condition(P, "a for loop");
@@ -123,6 +127,12 @@ void hlp_for(Parser *P, const HTok *t)
 			break;
 		if (iter == MAX_ITERATIONS) {
 			hlp_err_tok(P, t, "the for loop runs more than %d times when compiling", MAX_ITERATIONS);
+			break;
+		}
+		P->loop_tokens += length + 1;
+		if (P->loop_tokens > HL_MAX_LOOP_TOKENS) {
+			hlp_err_tok(P, t, "the for loops run more than %d tokens of their bodies when compiling",
+				    HL_MAX_LOOP_TOKENS);
 			break;
 		}
 		P->pos = body;
