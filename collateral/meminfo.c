@@ -669,17 +669,19 @@ static int rd_end(Reader *r, const YNode *map, const char *key, MemEnd *e)
 	const char *s = rd_str(r, map, key);
 	if (!s)
 		return 0;
+	/* (names an earlier error left unread are NULL: skipped) */
 	for (int i = 0; i < mi->nins; i++)
-		if (strcmp(s, mi->ins[i]) == 0)
+		if (mi->ins[i] && strcmp(s, mi->ins[i]) == 0)
 			return *e = (MemEnd){ MEM_TILE_IN, i }, 1;
 	for (int i = 0; i < mi->nouts; i++)
-		if (strcmp(s, mi->outs[i]) == 0)
+		if (mi->outs[i] && strcmp(s, mi->outs[i]) == 0)
 			return *e = (MemEnd){ MEM_TILE_OUT, i }, 1;
 	const char *dot = strchr(s, '.');
 	for (int u = 0; dot && u < mi->nunits; u++)
-		if (strlen(mi->units[u].name) == (size_t)(dot - s) && strncmp(mi->units[u].name, s, (size_t)(dot - s)) == 0)
+		if (mi->units[u].name && strlen(mi->units[u].name) == (size_t)(dot - s) &&
+		    strncmp(mi->units[u].name, s, (size_t)(dot - s)) == 0)
 			for (int p = 0; p < mi->units[u].nports; p++)
-				if (strcmp(mi->units[u].ports[p].name, dot + 1) == 0)
+				if (mi->units[u].ports[p].name && strcmp(mi->units[u].ports[p].name, dot + 1) == 0)
 					return *e = (MemEnd){ u, p }, 1;
 	ynode_error(r->d, ymap_get(map, key), "unknown port '%s'", s);
 	return 0;
@@ -921,10 +923,10 @@ static int rd_lookup_port(Reader *r, const YNode *n, MemEnd *e)
 	if (!unit || !port)
 		return 0;
 	for (int u = 0; u < mi->nunits; u++) {
-		if (strcmp(mi->units[u].name, unit) != 0)
+		if (!mi->units[u].name || strcmp(mi->units[u].name, unit) != 0)
 			continue;
 		for (int p = 0; p < mi->units[u].nports; p++)
-			if (strcmp(mi->units[u].ports[p].name, port) == 0)
+			if (mi->units[u].ports[p].name && strcmp(mi->units[u].ports[p].name, port) == 0)
 				return *e = (MemEnd){ u, p }, 1;
 		ynode_error(r->d, ymap_get(n, "port"), "storage unit '%s' has no port '%s'", unit, port);
 		return 0;
