@@ -197,6 +197,9 @@ const char *hlp_val_desc(Parser *P, Val v)
 	case V_STRING: return "a string";
 	case V_STAGE: return "a stage";
 	case V_ENUM: return v.s;
+	case V_FLOAT: return v.single ? "a C++ float" : "a C++ double";
+	case V_INT: return "a C++ int";
+	case V_EXPR: return arena_printf(P->a, "an Expr of type %s", ht_name(v.e->type));
 	default: return "a value";
 	}
 }
@@ -568,23 +571,26 @@ static void decl_rdom(Parser *P)
 		hlp_expect(P, ";");
 }
 
-/* float NAME = value; double NAME = value; (C++ values used when compiling) */
-static void decl_float(Parser *P, int single)
+/* Expr, int, float and double declarations: NAME = value, NAME (a value to
+ * come), NAME[size] = {...}, separated by commas. kind is N_EXPR, N_INT or
+ * N_FLOAT (single: a float, else a double). */
+static void decl_value(Parser *P, NameKind kind, int single)
 {
+	static const char *const types[] = { [N_EXPR] = "Expr", [N_INT] = "int", [N_FLOAT] = "float" };
 	do {
 		HTok *t = hlp_cur(P);
 		if (!hlp_expect_name(P))
 			return;
 		if (hlp_accept(P, "[")) {
-			if (!hlp_array_decl(P, t, N_FLOAT, single)) {
+			if (!hlp_array_decl(P, t, kind, single)) {
 				declare_broken(P, t);
 				return;
 			}
 			continue;
 		}
+		Name nm = { kind, kind == N_FLOAT ? single : -1, NULL, 0, 0, NULL, 0 };
 		if (hlp_at(P, ";") || hlp_at(P, ",")) {
-			Name nm = { N_FLOAT, single, NULL, 0, 0, NULL, 0 };     /* a value to come */
-			if (!hlp_declare(P, t, nm))
+			if (!hlp_declare(P, t, nm))     /* a value to come */
 				return;
 			continue;
 		}
@@ -595,54 +601,20 @@ static void decl_float(Parser *P, int single)
 			declare_broken(P, t);
 			return;
 		}
-		if (v.k != V_INT && v.k != V_FLOAT) {
-			hlp_err_at(P, v.line, v.col, "%s %s: expected a constant number, not %s", single ? "float" : "double",
-				   t->text, hlp_val_desc(P, v));
+		const char *bad = kind == N_INT && v.k != V_INT ? "an integer constant expression"
+				  : kind == N_FLOAT && v.k != V_INT && v.k != V_FLOAT ? "a constant number" : NULL;
+		if (bad) {
+			hlp_err_at(P, v.line, v.col, "%s %s: expected %s, not %s",
+				   kind == N_FLOAT && !single ? "double" : types[kind], t->text, bad, hlp_val_desc(P, v));
 			declare_broken(P, t);
 			return;
 		}
-		double f = v.k == V_INT ? (double)v.i : v.f;
-		Name nm = { N_FLOAT, single, NULL, 0, single ? (double)(float)f : f, NULL, 1 };
-		if (!hlp_declare(P, t, nm))
-			return;
-	} while (hlp_accept(P, ","));
-	hlp_expect(P, ";");
-}
-
-static void decl_value(Parser *P, int is_int)
-{
-	do {
-		HTok *t = hlp_cur(P);
-		if (!hlp_expect_name(P))
-			return;
-		if (hlp_accept(P, "[")) {
-			if (!hlp_array_decl(P, t, is_int ? N_INT : N_EXPR, 0)) {
-				declare_broken(P, t);
-				return;
-			}
-			continue;
-		}
-		if (hlp_at(P, ";") || hlp_at(P, ",")) {
-			Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0, 0, NULL, 0 };  /* a value to come */
-			if (!hlp_declare(P, t, nm))
-				return;
-			continue;
-		}
-		if (!hlp_expect(P, "="))
-			return;
-		Val v = hlp_parse_expr(P);
-		Name nm = { is_int ? N_INT : N_EXPR, -1, NULL, 0, 0, NULL, 1 };
-		if (P->failed) {
-			declare_broken(P, t);
-			return;
-		}
-		if (is_int) {
-			if (v.k != V_INT) {
-				hlp_err_at(P, v.line, v.col, "int %s: expected an integer constant expression", t->text);
-				declare_broken(P, t);
-				return;
-			}
+		nm.set = 1;
+		if (kind == N_INT) {
 			nm.i = v.i;
+		} else if (kind == N_FLOAT) {
+			double f = v.k == V_INT ? (double)v.i : v.f;
+			nm.f = single ? (double)(float)f : f;
 		} else if (!(nm.e = hlp_to_expr(P, v))) {
 			declare_broken(P, t);
 			return;
@@ -682,13 +654,13 @@ void hlp_statement(Parser *P)
 	if (hlx_is(t, "RDom"))
 		return decl_rdom(P);
 	if (hlx_is(t, "Expr"))
-		return decl_value(P, 0);
+		return decl_value(P, N_EXPR, 0);
 	if (hlx_is(t, "int") || (hlx_is(t, "const") && hlp_accept(P, "int")))
-		return decl_value(P, 1);
+		return decl_value(P, N_INT, 0);
 	if (hlx_is(t, "float") || hlx_is(t, "double") || (hlx_is(t, "const") && (hlp_at(P, "float") || hlp_at(P, "double")))) {
 		if (hlx_is(t, "const"))
 			t = hlp_next(P);
-		return decl_float(P, hlx_is(t, "float"));
+		return decl_value(P, N_FLOAT, hlx_is(t, "float"));
 	}
 	if (hlx_is(t, "hw_accelerate") || hlx_is(t, "stream_to_accelerator"))
 		return hlp_directive(P, t);
