@@ -453,8 +453,9 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 		if (ext[sp->old] % sp->factor) {
 			lerr(W, sp->line, sp->col,
 			     "%s.s%d: split of '%s' by %lld, which does not divide its extent %lld (tail "
-			     "strategies are not supported)", fn->name, k, W->p->syms.data[sp->old].name,
-			     (long long)sp->factor, (long long)ext[sp->old]);
+			     "strategies are not supported%s%s)", fn->name, k, W->p->syms.data[sp->old].name,
+			     (long long)sp->factor, (long long)ext[sp->old], sp->tail ? ", TailStrategy::" : "",
+			     sp->tail ? sp->tail : "");
 			ok = 0;
 			break;
 		}
