@@ -44,6 +44,7 @@ typedef struct Flow {
 	UbMap m;
 	BeOptions bo;
 	Backend *be;
+	char **index_files;     /* per index stream: <image>.<ext> */
 } Flow;
 
 typedef struct Stage {
@@ -134,9 +135,37 @@ static int lowered_run(Flow *F)
 {
 	double t0 = util_now();
 	int ok = hl_accel_view(F->p, F->d) && hl_lower(&F->L, F->p, F->d);
-	if (ok)
-		progress(F, "lowered in %.3f s\n", util_now() - t0);
-	return ok;
+	if (!ok)
+		return 0;
+	const HPrep *P = &F->L.prep;
+	if (P->index.len) {
+		F->index_files = xcalloc((size_t)P->index.len, sizeof *F->index_files);
+		vec_foreach(&P->index, k) {
+			const Image *v = &P->index.data[k].values;
+			F->index_files[k] = xasprintf("%s.%s", F->p->images.data[P->index.data[k].image].name,
+						      image_ext(v->dims, v->extent));
+		}
+	}
+	progress(F, "lowered in %.3f s%s\n", util_now() - t0,
+		 P->index.len ? arena_printf(F->L.arena, ", %d index stream%s", P->index.len,
+					     P->index.len == 1 ? "" : "s") : "");
+	return 1;
+}
+
+/* An index stream's values, in the format of their extension. */
+static void write_index_image(const void *arg, FILE *f)
+{
+	const Image *im = arg;
+	char fmt[8];
+	snprintf(fmt, sizeof fmt, ".%s", image_ext(im->dims, im->extent));
+	image_write(im, fmt, f, NULL);
+}
+
+static int lowered_files(Flow *F, BeFile *f)
+{
+	const HPrep *P = &F->L.prep;
+	vec_foreach(&P->index, k) f[k] = (BeFile){ F->index_files[k], write_index_image, &P->index.data[k].values };
+	return P->index.len;
 }
 
 static int lowered_emit(Flow *F)
@@ -360,7 +389,8 @@ static int bitstream_emit(Flow *F)
 
 static const Stage stages[FS_COUNT] = {
 	[FS_LOWERED] = { "lowered", "front/, lower/", "APP.hl",
-			 "the loop nest by the schedule (<app>.lowered)", FS_LOWERED, lowered_run, lowered_emit },
+			 "the loop nest by the schedule (<app>.lowered); index streams (<app>.<image>.<ext>)", FS_LOWERED,
+			 lowered_run, lowered_emit, NULL, lowered_files },
 	[FS_DFG] = { "dfg", "lower/", "the loop nest, the PE's IR operations (<pe>.rules.yaml)",
 		     "compute kernels on hardware words (<app>.dfg.json); --run-lowered runs them", FS_DFG, dfg_run,
 		     dfg_emit, dfg_exec, dfg_files },
@@ -430,7 +460,7 @@ void flow_list(FILE *f)
 /* The whole flow's files, together or none, and its summary line. */
 static int write_all(Flow *F)
 {
-	BeFile extra[8];
+	BeFile *extra = xcalloc((size_t)(8 + F->L.prep.index.len), sizeof *extra);
 	int n = 0;
 	for (int s = 0; s < FS_COUNT; s++)
 		if (F->ran[s] && stages[s].files)
@@ -438,7 +468,9 @@ static int write_all(Flow *F)
 	const double *t = F->seconds;
 	BeSeconds sec = { t[FS_LOWERED] + t[FS_DFG], t[FS_UBUF], t[FS_COVER] + t[FS_PIPELINE], t[FS_MAPPED],
 			  t[FS_PLACE], t[FS_ROUTE] };
-	if (!be_write(F->be, F->r->out, extra, n, &sec))
+	int ok = be_write(F->be, F->r->out, extra, n, &sec);
+	free(extra);
+	if (!ok)
 		return 0;
 	if (!F->fl->quiet)
 		be_summary(F->be, &sec, util_now() - F->t0, stderr);
@@ -466,6 +498,9 @@ static void flow_free(Flow *F)
 		dfg_free(&F->g);
 	if (F->has_c)
 		coll_free(&F->c);
+	for (int k = 0; F->index_files && k < F->L.prep.index.len; k++)
+		free(F->index_files[k]);
+	free(F->index_files);
 	if (F->ran[FS_LOWERED])
 		hl_lower_free(&F->L);
 }

@@ -149,6 +149,10 @@ typedef struct HRDom {
 	int line, col;
 } HRDom;
 
+typedef struct Interval {
+	int64_t lo, hi;         /* inclusive; lo > hi: empty */
+} Interval;
+
 typedef struct HImage {
 	const char *name;
 	HType type;
@@ -163,6 +167,9 @@ typedef struct HImage {
 	/* input.dim(i).set_bounds(0, extent): the image's size, which Halide
 	 * checks when the pipeline runs; 0 where not set. */
 	int64_t extent[4];
+	/* The values it holds: its type's range, or narrower (a streamed
+	 * Func's by its definition, an index stream's as computed). */
+	Interval values;
 } HImage;
 
 /* ---- Funcs and their schedules ---- */
@@ -310,9 +317,6 @@ const char *hl_sym_name(const HProgram *p, int sym);
  * whole range): for bounds inference, the size of look-up tables, and to
  * prove that wide intermediates fit the hardware word. */
 
-typedef struct Interval {
-	int64_t lo, hi;         /* inclusive; lo > hi: empty */
-} Interval;
 
 typedef struct RangeCtx {
 	const HProgram *p;
@@ -431,6 +435,9 @@ int hli_run_streams(const HProgram *p, const Image *inputs, Image *out, Image *s
 /* Realizes, over their regions, the Funcs with is_const set that the output
  * needs (they may call only each other); tables has one entry per Func. */
 void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const, HTable *tables);
+/* The value of e, which reads only Funcs realized in tables (one entry per
+ * Func), no image, with env holding a value per symbol. */
+int64_t hli_eval(const HProgram *p, const HTable *tables, int64_t *env, const HExpr *e);
 
 /* ---- the input generator (app_input.c) ----
  * The deterministic input of an application, set by the optional

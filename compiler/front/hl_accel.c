@@ -154,11 +154,16 @@ int hl_accel_view(HProgram *p, Diags *d)
 	if (!hl_bounds(p, &r, d))
 		return 0;
 	int nfuncs = p->funcs.len;
+	RangeCtx rc;
+	range_init(&rc, p);
 	for (int f = 0; f < nfuncs; f++) {
 		HFunc *fn = &p->funcs.data[f];
 		if (!fn->streamed || !r.func_used[f])
 			continue;
-		HImage im = { fn->name, fn->type, fn->dims, 1, fn->stream_line, fn->stream_col, f, { 0 }, { 0 } };
+		/* the values: by the Func's definitions (u16(input(x, y)) of an
+		 * 8-bit input holds 0 to 255) */
+		HImage im = { fn->name, fn->type, fn->dims, 1, fn->stream_line, fn->stream_col, f, { 0 }, { 0 },
+			      range_func(&rc, f) };
 		for (int i = 0; i < fn->dims; i++)
 			im.origin[i] = r.func[f][i].lo;
 		vec_push(&p->images, im);
@@ -175,6 +180,7 @@ int hl_accel_view(HProgram *p, Diags *d)
 			}
 		}
 	}
+	range_free(&rc);
 	hl_bounds_free(&r);
 	return 1;
 }

@@ -226,6 +226,12 @@ static int func_image(const HProgram *p, int f, Buf *b, Image *out, Diags *d)
 	return 1;
 }
 
+int64_t hli_eval(const HProgram *p, const HTable *tables, int64_t *env, const HExpr *e)
+{
+	Interp I = { p, (Buf *)tables, NULL, env };
+	return eval(&I, e);
+}
+
 void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const, HTable *tables)
 {
 	Interp I = { p, tables, NULL, NULL };

@@ -518,7 +518,7 @@ static void decl_image(Parser *P)
 			declare_broken(P, t);
 			return;
 		}
-		HImage im = { t->text, a[0].t, (int)a[1].i, 0, t->line, t->col, -1, { 0 }, { 0 } };
+		HImage im = { t->text, a[0].t, (int)a[1].i, 0, t->line, t->col, -1, { 0 }, { 0 }, iv_type(a[0].t) };
 		if (n == 3 && a[2].k == V_STRING && a[2].s[0])
 			im.name = a[2].s;
 		im.name = arena_strdup(P->a, im.name);

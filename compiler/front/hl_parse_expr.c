@@ -47,7 +47,7 @@ static int sat_ctype(const char *s, HType *t)
 static HExpr *make_cast(Parser *P, HType t, Val v)
 {
 	if (v.k == V_INT)
-		return he_const(P->a, t, v.i);
+		return he_const(P->a, t, hv_cast(t, HT_I32, v.i));
 	HExpr *e = hlp_to_expr(P, v);
 	if (!e)
 		return NULL;

@@ -248,7 +248,7 @@ Interval range_of(RangeCtx *c, const HExpr *e)
 		return iv_type(e->type);
 	case HE_CALL:
 		if (e->is_image)
-			return iv_type(e->type);
+			return fit(c->p->images.data[e->callee].values, e->type);
 		return range_func(c, e->callee);
 	case HE_CAST: {
 		if (ht_is_float(e->a->type))

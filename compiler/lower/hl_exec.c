@@ -82,7 +82,7 @@ static uint64_t load(Exec *X, const DNode *n)
 	for (int i = 0; i < n->nindex; i++)
 		idx[i] = ev(X, n->index[i]);
 	if (n->is_image) {
-		const Image *im = &X->inputs[n->buffer];
+		const Image *im = hp_image(&X->L->prep, X->inputs, n->buffer);
 		long off = image_index(im, idx);
 		if (off < 0)
 			ICE("exec: %s read outside the image", X->L->p->images.data[n->buffer].name);

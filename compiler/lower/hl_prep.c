@@ -441,7 +441,10 @@ int hp_prepare(HPrep *P, HProgram *p, Diags *d)
 	for (int k = 0; k < P->reg.norder; k++)
 		if (P->stored[P->reg.order[k]] && !flatten_stored(P, P->reg.order[k]))
 			break;
-	return diags_errors(d) == errors;
+	if (diags_errors(d) != errors)
+		return 0;
+	hp_index_streams(P);
+	return 1;
 }
 
 void hp_free(HPrep *P)
@@ -454,6 +457,8 @@ void hp_free(HPrep *P)
 	free(P->rom);
 	free(P->inlined);
 	free(P->inline_state);
+	vec_foreach(&P->index, k) image_free(&P->index.data[k].values);
+	vec_free(&P->index);
 	hl_bounds_free(&P->reg);
 	memset(P, 0, sizeof *P);
 }

@@ -25,7 +25,21 @@
  *     definition, additions as a balanced tree;
  *   - every other Func (compute_root / compute_at, and the output) is stored
  *     and keeps its definitions, rewritten to read only stored Funcs,
- *     streamed images and ROMs. */
+ *     streamed images and ROMs;
+ *   - a value of the loop variables alone that a stored Func computes with
+ *     (select(x % 2 == 0, ...), a table read at a loop variable, u16(x)) is
+ *     read from an index stream instead (hl_index.c). */
+
+/* An index stream: the values of an expression of loop variables (and
+ * constant tables) over the box of its variables, computed by the compiler
+ * and streamed into the array like an input image (the file beside the
+ * bitstream, <app>.<image>.<ext>), in the narrowest type that holds them. */
+typedef struct HIndexStream {
+	int image;              /* the HImage the kernels read */
+	int func;               /* the stored Func that reads it */
+	const HExpr *expr;      /* the expression it stands for, in the Func's variables */
+	Image values;           /* over the box, from 0 */
+} HIndexStream;
 
 typedef struct HPrep {
 	HProgram *p;
@@ -34,6 +48,7 @@ typedef struct HPrep {
 	char *stored;           /* per Func: realized in a buffer */
 	char *rom;              /* per Func: a constant table read at a computed index */
 	HTable *tables;         /* per Func: values of the constant ones */
+	VEC(HIndexStream) index;        /* appended to the program's images */
 	HExpr **inlined;        /* per Func: its single (fused) definition, when inlined */
 	char *inline_state;
 	Diags *d;
@@ -47,6 +62,15 @@ typedef struct HPrep {
  * HL_MAX_DEPTH once inlined and unrolled, ...). */
 int hp_prepare(HPrep *P, HProgram *p, __keep Diags *d);
 void hp_free(HPrep *P);
+/* Replaces, in the stored Funcs' definitions, every largest expression of
+ * loop variables that kernels would compute with by a read of an index
+ * stream (a new streamed image). Loop variables that lowering makes
+ * constants (unrolled loops, loops of one iteration) do not count; an
+ * expression whose values do not fit 16 bits, or with more than 4 variables
+ * or 2^20 points, is left as it is (and refused later). */
+void hp_index_streams(HPrep *P);
+/* Image m's values: an index stream's (computed), else inputs[m]. */
+const Image *hp_image(const HPrep *P, const Image *inputs, int m);
 /* Folds reads of constant tables at constant indices in e. */
 HExpr *hp_fold_tables(HPrep *P, HExpr *e);
 

@@ -83,7 +83,7 @@ static uint64_t read_port(Sim *S, int pi, int64_t t, const int64_t *i)
 
 static uint64_t input_value(const Sim *S, const UbStmt *s, const UbPort *wp, const Image *inputs, const int64_t *i)
 {
-	const Image *im = &inputs[s->image];
+	const Image *im = hp_image(&S->u->L->prep, inputs, s->image);
 	int64_t c[4] = { 0 };
 	int k = 0;
 	for (int j = 0; j < im->dims; j++)

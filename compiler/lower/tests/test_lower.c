@@ -145,6 +145,63 @@ static void test_lowering(void)
 			  "for s.s1.r.x in [0, 4):");
 }
 
+/* ---- index streams: values of the loop variables ---- */
+
+/* The index streams of src lowered: how many, and the first one's type,
+ * dimensions and first values (into t, dims, v[0..3]); -1 if it does not
+ * lower. */
+static int index_streams(const char *src, HType *t, int *dims, int *v)
+{
+	Diags *d = diags_new(stdout);
+	HProgram *p = hl_parse("index", src, d);
+	LProgram L;
+	int n = -1;
+	if (p && hl_lower(&L, p, d)) {
+		const HPrep *P = &L.prep;
+		n = P->index.len;
+		if (n) {
+			const Image *im = &P->index.data[0].values;
+			*t = p->images.data[P->index.data[0].image].type;
+			*dims = im->dims;
+			for (int i = 0; i < 4 && i < image_size(im); i++)
+				v[i] = im->px[i];
+		}
+	}
+	if (p && L.p)
+		hl_lower_free(&L);
+	hl_free(p);
+	diags_free(d);
+	return n;
+}
+
+static void test_index_streams(void)
+{
+	const char *head = "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\"), c(\"c\"), t(\"t\");\n"
+			   "Func f(\"f\"), g(\"g\"), tab(\"tab\");\n";
+	const char *tail = "f.bound(x, 0, 8).bound(y, 0, 6);\nhw_accelerate(f);\nstream_to_accelerator(in);\n";
+	char src[1024];
+	HType ty = { 0 };
+	int dims = 0, v[4] = { 0 };
+	snprintf(src, sizeof src, "%sf(x, y) = select(x %% 2 == 0, in(x, y), in(x, y) / 2) + "
+		 "select(x %% 2 == 0, in(x, y + 1), u16(0));\n%s", head, tail);
+	lower_and_compare("a parity, streamed", src, "stream f_index0 in:");
+	CHECK(index_streams(src, &ty, &dims, v) == 1 && ty.bits == 8 && !ty.is_signed && dims == 1 && v[0] == 1 &&
+		      v[1] == 0 && v[2] == 1,
+	      "x %% 2 == 0 twice: one stream of x, uint8, 1 0 1 ...");
+	snprintf(src, sizeof src, "%stab(t) = (t * 3) %% 4;\ng(x, y, c) = in(x, y) * u16(c + 1);\n"
+		 "f(x, y) = g(x, y, tab(y)) + u16(x) * 3;\ng.compute_root();\n%s", head, tail);
+	lower_and_compare("a table of a loop variable as an index, a loop variable as a value", src,
+			  "select(int32(f_index");
+	CHECK(index_streams(src, &ty, &dims, v) == 3, "the table's index, g's c and f's x: three streams");
+	snprintf(src, sizeof src, "%sf(x, y) = in(x, y) * u16(y + 1);\nf.unroll(y);\n%s", head, tail);
+	lower_and_compare("an unrolled loop variable is a constant", src, "produce f:");
+	CHECK(index_streams(src, &ty, &dims, v) == 0, "an unrolled loop variable: no stream");
+	snprintf(src, sizeof src, "%stab(t) = t - 3;\nf(x, y) = u16(i16(in(x, y)) * i16(tab(y)));\n%s", head, tail);
+	lower_and_compare("a signed table of a loop variable as a value", src, "stream f_index0 in:");
+	CHECK(index_streams(src, &ty, &dims, v) == 1 && ty.bits == 8 && ty.is_signed && (int16_t)v[0] == -3,
+	      "tab(y) over [-3, 2]: int8, -3 first (%d bits, signed %d)", ty.bits, ty.is_signed);
+}
+
 /* ---- 8-bit data on 16-bit words, checked on random expressions ---- */
 
 static const char *const narrow_types[] = { "uint8_t", "int8_t", "uint16_t", "int16_t" };
@@ -242,6 +299,7 @@ int main(void)
 	static const TestCase tests[] = {
 		{ "lowering", test_lowering },
 		{ "8-bit data", test_narrow_types },
+		{ "index streams", test_index_streams },
 	};
 	return check_run("lower", tests, COUNT(tests));
 }
