@@ -199,7 +199,23 @@ int be_place(Backend *B, Diags *d)
 			n->nets.len, B->o->seed, PL_DEFAULT_GAMMA, 0, NULL };
 	char why[256];
 	int ok = pl_place(&p, &B->pl, why, sizeof why);
-	if (!ok)
+	if (!ok && B->cm->roms.len && strstr(why, "MEM")) {
+		/* the memory tiles that hold tables, and the parts of the split ones */
+		StrBuf tabs = { 0 };
+		vec_foreach(&B->cm->roms, r) {
+			const CmRom *rm = &B->cm->roms.data[r];
+			if (r && B->cm->roms.data[r - 1].table == rm->table && B->cm->roms.data[r - 1].kernel == rm->kernel)
+				continue;
+			int parts = 0;
+			for (int k = r; k < B->cm->roms.len && B->cm->roms.data[k].table == rm->table &&
+					B->cm->roms.data[k].kernel == rm->kernel; k++)
+				parts++;
+			sb_printf(&tabs, "%s'%s' in %d", tabs.len ? ", " : "", B->u->L->p->funcs.data[rm->table].name, parts);
+		}
+		diag_error(d, B->app, 0, 0, "the application does not fit %s: %s (look-up tables take %d: %s, a %d-word "
+			   "look-up port each)", B->g->design, why, B->cm->roms.len, tabs.s, B->c->mem->lookup.words);
+		free(tabs.s);
+	} else if (!ok)
 		diag_error(d, B->app, 0, 0, "the application does not fit %s: %s", B->g->design, why);
 	else
 		vec_foreach(&n->cells, i) {

@@ -55,6 +55,7 @@ typedef struct CmRom {
 	int addr;               /* the node whose value is the tile's read address */
 	int offset;             /* entry i of the table is stored at address i + offset (the
 				 * index's `sub(x, const k)` taken into the placement of the table) */
+	int64_t base;           /* its first entry: 0, or a part's of a split table (DNode.base) */
 	int64_t entries;
 	int stage;              /* cycles from the kernel's inputs to its word (cm_pipeline) */
 } CmRom;

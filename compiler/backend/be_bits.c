@@ -52,7 +52,7 @@ static int rom_bits(Backend *B, Bitstream *bs, const NlCell *c, Diags *d)
 	uint32_t mask = mi->word >= 32 ? ~0u : (1u << mi->word) - 1;
 	snprintf(tgt, sizeof tgt, "x%d_y%d.%s", c->x, c->y, mi->regs[mi->lookup.wr].name);
 	for (int64_t i = 0; i < rm->entries && ok; i++) {
-		uint32_t v = (uint32_t)(i + rm->offset) << mi->word | ((uint32_t)t->v[i] & mask);
+		uint32_t v = (uint32_t)(i + rm->offset) << mi->word | ((uint32_t)t->v[rm->base + i] & mask);
 		if (!bitstream_append(bs, tgt, v)) {
 			diag_error(d, B->app, 0, 0, "internal: no configuration field %s for 0x%08x", tgt, v);
 			ok = 0;

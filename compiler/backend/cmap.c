@@ -327,11 +327,13 @@ static void place_rom(Mapper *M, int n)
 		return;
 	}
 	const HTable *t = &M->m->g->L->prep.tables[dn->buffer];
-	CmRom r = { M->ki, n, dn->buffer, dn->in[0], 0, 1, 0 };
+	CmRom r = { M->ki, n, dn->buffer, dn->in[0], 0, dn->base, 1, 0 };
 	for (int i = 0; i < t->dims; i++)
 		r.entries *= t->extent[i];
+	if (dn->words)
+		r.entries = r.entries - dn->base < dn->words ? r.entries - dn->base : dn->words;
 	const DNode *a = &M->k->nodes.data[r.addr];
-	if (a->kind == DN_OP && !strcmp(a->op, "sub") && M->k->nodes.data[a->in[1]].kind == DN_CONST &&
+	if (!dn->words && a->kind == DN_OP && !strcmp(a->op, "sub") && M->k->nodes.data[a->in[1]].kind == DN_CONST &&
 	    M->k->nodes.data[a->in[1]].value > 0 && M->k->nodes.data[a->in[1]].value + r.entries <= mi->lookup.words) {
 		r.offset = (int)M->k->nodes.data[a->in[1]].value;
 		r.addr = a->in[0];
@@ -339,7 +341,8 @@ static void place_rom(Mapper *M, int n)
 	if (r.entries > mi->lookup.words) {
 		M->failed = 1;
 		diag_error(M->d, M->file, M->k->store->line, M->k->store->col,
-			   "look-up table '%s' has %lld entries; the look-up port of the memory tile %s holds %d words",
+			   "look-up table '%s' has %lld entries; the look-up port of the memory tile %s holds %d words, "
+			   "not a power of two, so the table is not split over tiles",
 			   table, (long long)r.entries, mi->name, mi->lookup.words);
 		return;
 	}

@@ -76,7 +76,7 @@ static DVal op_node(Builder *B, const HExpr *at, const char *op, int width, HTyp
 			return bad;
 	if (!need_op(B, at, op))
 		return bad;
-	DNode n = { DN_OP, op, { 0 }, nin, width, 0, -1, 0, NULL, 0 };
+	DNode n = { DN_OP, op, { 0 }, nin, width, 0, -1, 0, NULL, 0, 0, 0 };
 	char key[96];
 	int len = snprintf(key, sizeof key, "%s", op);
 	for (int i = 0; i < nin; i++) {
@@ -94,7 +94,7 @@ static DVal const_node(Builder *B, const HExpr *at, int64_t value, HType t)
 	if (!need_op(B, at, op))
 		return bad;
 	int64_t v = bit ? value != 0 : (int64_t)((uint64_t)value & (((uint64_t)1 << B->W) - 1));
-	DNode n = { DN_CONST, op, { 0 }, 0, bit ? 1 : B->W, v, -1, 0, NULL, 0 };
+	DNode n = { DN_CONST, op, { 0 }, 0, bit ? 1 : B->W, v, -1, 0, NULL, 0, 0, 0 };
 	char key[64];
 	snprintf(key, sizeof key, "%s %lld", op, (long long)v);
 	DVal r = { add_node(B, n, key), t, 0 };
@@ -122,7 +122,7 @@ static DVal load(Builder *B, const HExpr *e)
 		return bad;
 	}
 	DNode n = { DN_LOAD, "load", { 0 }, 0, ht_is_bool(e->type) ? 1 : B->W, 0, e->callee, e->is_image, e->args,
-		    e->nargs };
+		    e->nargs, 0, 0 };
 	char *s = he_str(B->L->p, e);
 	DVal v = { add_node(B, n, s), e->type, 0 };
 	free(s);
@@ -139,6 +139,19 @@ static DVal lower(Builder *B, const HExpr *e, int low_only);
 
 /* A look-up table read: the address is computed by the kernel, relative to
  * the table's first entry, row-major. */
+/* A read of table e->callee at addr: of the whole table (words 0), or of
+ * the part from entry base that one tile holds (words entries). */
+static DVal rom_part(Builder *B, const HExpr *e, DVal addr, int64_t base, int64_t words)
+{
+	DNode n = { DN_ROM, "rom", { addr.node }, 1, B->W, 0, e->callee, 0, NULL, 0, base, words };
+	char key[80];
+	snprintf(key, sizeof key, "rom %d %d %lld", e->callee, addr.node, (long long)base);
+	DVal v = { add_node(B, n, key), e->type, 0 };
+	return v;
+}
+
+static int log2_exact(int64_t v);
+
 static DVal rom(Builder *B, const HExpr *e)
 {
 	const HTable *t = &B->L->prep.tables[e->callee];
@@ -170,11 +183,32 @@ static DVal rom(Builder *B, const HExpr *e)
 	}
 	if (addr.node < 0)
 		return bad;
-	DNode n = { DN_ROM, "rom", { addr.node }, 1, B->W, 0, e->callee, 0, NULL, 0 };
-	char key[64];
-	snprintf(key, sizeof key, "rom %d %d", e->callee, addr.node);
-	DVal v = { add_node(B, n, key), e->type, 0 };
-	return v;
+	const MemInfo *mi = B->c->mem;
+	int64_t words = mi && mem_has_lookup(mi) ? mi->lookup.words : 0;
+	int shift = words ? log2_exact(words) : -1;
+	if (stride <= words || shift < 0)
+		return rom_part(B, e, addr, 0, 0);
+	/* parts of `words` entries, one per tile: part j holds entries j * words
+	 * onwards; a tree of muxes chooses, level l by bit log2(words) + l of
+	 * the address */
+	HType u = word(B, 0);
+	int nparts = (int)((stride + words - 1) / words);
+	DVal *v = xcalloc((size_t)nparts, sizeof *v);
+	for (int j = 0; j < nparts; j++)
+		v[j] = rom_part(B, e, addr, j * words, words);
+	for (int l = 0, n = nparts; n > 1; l++, n = (n + 1) / 2) {
+		DVal bit = bin(B, e, "and", addr, const_node(B, e, (int64_t)1 << (shift + l), u), u);
+		DVal sel = bin(B, e, "neq", bit, const_node(B, e, 0, u), HT_BOOL);
+		for (int j = 0; j < n / 2; j++) {
+			DVal in[3] = { v[2 * j], v[2 * j + 1], sel };
+			v[j] = op_node(B, e, "mux", B->W, e->type, in, 3);
+		}
+		if (n % 2)
+			v[n / 2] = v[n - 1];
+	}
+	DVal r = v[0];
+	free(v);
+	return r;
 }
 
 /* ---- operations on words ---- */
@@ -844,6 +878,9 @@ static void json_node(const DGraph *g, const DNode *n, int id, FILE *f)
 	if (n->kind == DN_ROM) {
 		fputs(", \"table\": ", f);
 		json_str(f, buf_name(g, n->buffer, 0));
+		if (n->words)
+			fprintf(f, ", \"part\": { \"base\": %lld, \"words\": %lld }", (long long)n->base,
+				(long long)n->words);
 	}
 	if (n->nin) {
 		fputs(", \"in\": [", f);

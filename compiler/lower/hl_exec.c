@@ -100,6 +100,11 @@ static uint64_t rom(Exec *X, const DNode *n, uint64_t addr)
 	int64_t size = 1;
 	for (int i = 0; i < t->dims; i++)
 		size *= t->extent[i];
+	/* a part of a split table: the tile's word at the address mod its words */
+	if (n->words)
+		addr = (uint64_t)n->base + addr % (uint64_t)n->words;
+	if ((int64_t)addr >= size && n->words)
+		return 0;       /* the last part beyond the table's end: a value no mux chooses */
 	if ((int64_t)addr >= size)
 		ICE("exec: ROM %s read at %llu of %lld", X->L->p->funcs.data[n->buffer].name,
 		    (unsigned long long)addr, (long long)size);

@@ -149,6 +149,10 @@ typedef struct DNode {
 	int is_image;
 	HExpr **index;          /* DN_LOAD */
 	int nindex;
+	/* DN_ROM: the part of the table one memory tile holds, entries base to
+	 * base + words - 1, read at the address mod words (words 0: the whole
+	 * table); a table larger than the tile's look-up port is split so. */
+	int64_t base, words;
 } DNode;
 
 typedef struct DKernel {

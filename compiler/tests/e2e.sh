@@ -91,7 +91,7 @@ field() { sed -n "s/^$1: //p" "$2"; }
 cosim_in() {
 	local name=$1 d=$2 a=$3 dir=$4
 	local f
-	for f in "$dir/../$a".*.pgm "$dir/../$a".*.ppm "$dir/../$a".*.raw "$dir/../"golden.*; do
+	for f in "$dir/../$a".*.pgm "$dir/../$a".*.ppm "$dir/../$a".*.raw "$dir/../$a".*.npy "$dir/../"golden.*; do
 		[ -e "$f" ] && cp "$f" "$dir/"
 	done
 	if APP_DIR=$dir bash verif/sim.sh "$d" "$a" >"$tmp/sim" 2>&1; then
@@ -203,8 +203,26 @@ if [ $# -eq 0 ]; then
 	[ -f rtl_out/cgra_4x4/design.yaml ] || bash scripts/rtl.sh cgra_4x4 >/dev/null 2>&1
 	expect "larger than the array" rtl_out/cgra_4x4 apps/harris/harris.hl \
 		"apps/harris/harris.hl: error: the application does not fit cgra_4x4: needs 78 PE tiles, the array has 12"
-	expect "a table larger than the look-up port" rtl_out/cgra_4x4 compiler/tests/map/big_table.hl \
-		"compiler/tests/map/big_table.hl:6:1: error: look-up table 'lut' has 4096 entries; the look-up port of the memory tile pub holds 2048 words"
+	expect "a table split over more memory tiles than the array has" rtl_out/cgra_4x4 \
+		compiler/tests/map/table_5_tiles.hl \
+		"compiler/tests/map/table_5_tiles.hl: error: the application does not fit cgra_4x4: needs 5 MEM tiles, the array has 4 (look-up tables take 5: 'lut' in 5, a 2048-word look-up port each)"
+	# A table larger than the look-up port: two tiles, the part chosen by
+	# bit 11 of the address; 16-bit inputs reach both.
+	o=$tmp/cgra_4x4/big_table
+	mkdir -p "$o"
+	if $cgrac compiler/tests/map/big_table.hl -q --golden "$o" --range 0:65535 &&
+		$cgrac compiler/tests/map/big_table.hl --design rtl_out/cgra_4x4 -o "$o" 2>"$tmp/err" >/dev/null &&
+		grep -q '2 table look-ups' "$tmp/err"; then
+		pass "big_table (4096 entries) on cgra_4x4: two look-ups, one per 2048-word part"
+		if APP_DIR=$o bash verif/sim.sh cgra_4x4 big_table >"$tmp/sim" 2>&1; then
+			pass "big_table on cgra_4x4: $(grep '^sim ' "$tmp/sim" | tail -1)"
+		else
+			cat "$tmp/sim"
+			fail "big_table on cgra_4x4: co-simulation is not bit-exact"
+		fi
+	else
+		fail "big_table on cgra_4x4: $(grep -m1 -e error -e 'look-ups' "$tmp/err")"
+	fi
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup
 	sed -e "s#^interconnect: cgra_4x4#interconnect: cgra_4x4_nolookup#" -e "s#\.\./\.\./#$PWD/#" \

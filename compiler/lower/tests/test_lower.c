@@ -13,6 +13,10 @@
 
 /* ---- lowering, checked by running it ---- */
 
+/* The memory tile the kernels are lowered for: none, or (test_split_tables)
+ * one whose look-up port holds a few words. */
+static MemInfo *test_mem;
+
 static Collateral all_ops(void)
 {
 	static const char *const ops[] = {
@@ -57,6 +61,7 @@ static int lower_and_compare(const char *what, const char *src, const char *must
 		in.px[i] = (uint16_t)rng_bits(&g, 16);
 	Image gold, hw = { 0 };
 	Collateral c = all_ops();
+	c.mem = test_mem;
 	LProgram L;
 	DGraph dg = { 0 };
 	int ok = hli_run(p, &in, &gold, d);
@@ -86,6 +91,7 @@ static int lower_and_compare(const char *what, const char *src, const char *must
 	dfg_free(&dg);
 	if (low || L.p)
 		hl_lower_free(&L);
+	c.mem = NULL;
 	coll_free(&c);
 	hl_free(p);
 	hl_free(q);
@@ -202,6 +208,30 @@ static void test_index_streams(void)
 	      "tab(y) over [-3, 2]: int8, -3 first (%d bits, signed %d)", ty.bits, ty.is_signed);
 }
 
+/* ---- look-up tables larger than the look-up port ---- */
+
+static void test_split_tables(void)
+{
+	MemInfo mi;
+	memset(&mi, 0, sizeof mi);
+	mi.word = 16;
+	mi.lookup.port.unit = 0;
+	mi.lookup.words = 16;
+	test_mem = &mi;
+	static const char *const sizes[] = { "16", "17", "32", "100", "256" };
+	for (int k = 0; k < COUNT(sizes); k++) {
+		char src[512], what[64];
+		snprintf(src, sizeof src,
+			 "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc lut(\"lut\"), f(\"f\");\n"
+			 "lut(x) = cast<uint16_t>(x * 7 + 3);\nf(x, y) = lut(cast<int32_t>(in(x, y) %% %s));\n"
+			 "f.bound(x, 0, 16).bound(y, 0, 8);\nlut.compute_root();\nhw_accelerate(f);\n"
+			 "stream_to_accelerator(in);\n", sizes[k]);
+		snprintf(what, sizeof what, "a %s-entry table on a 16-word look-up port", sizes[k]);
+		lower_and_compare(what, src, "produce f:");
+	}
+	test_mem = NULL;
+}
+
 /* ---- 8-bit data on 16-bit words, checked on random expressions ---- */
 
 static const char *const narrow_types[] = { "uint8_t", "int8_t", "uint16_t", "int16_t" };
@@ -300,6 +330,7 @@ int main(void)
 		{ "lowering", test_lowering },
 		{ "8-bit data", test_narrow_types },
 		{ "index streams", test_index_streams },
+		{ "tables split over tiles", test_split_tables },
 	};
 	return check_run("lower", tests, COUNT(tests));
 }
