@@ -263,6 +263,18 @@ static Val make_abs(Parser *P, Val v, const HTok *t)
 static Val parse_cast(Parser *P, const HTok *t)
 {
 	int sat = hlx_is(t, "saturating_cast");
+	if (hlp_at(P, "(")) {
+		/* Halide's other form: cast(UInt(8), e) */
+		Val a[2];
+		int n = hlp_parse_args(P, a, 2);
+		if (n < 0)
+			return hlp_none;
+		if (n != 2 || a[0].k != V_TYPE)
+			return hlp_err_tok(P, t, "%s(type, value) takes a type (UInt(8), Int(16), Bool(), Float(32)) and "
+					       "a value", t->text);
+		HExpr *e = sat ? make_sat_cast(P, a[0].t, a[1], t) : make_cast(P, a[0].t, a[1]);
+		return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
+	}
 	if (!hlp_expect(P, "<"))
 		return hlp_none;
 	HTok *tt = hlp_cur(P);

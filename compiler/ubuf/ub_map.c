@@ -209,11 +209,14 @@ static void delay_bank(Mapper *M, int w, const int64_t *taps, int ntaps)
 	UbBank *b = new_bank(M, wp->buffer, 1);
 	WEvVec ev = { 0 };
 	write_events(M, wp, &ev);
-	int64_t row = s->nloops ? round_up(s->extent[0], M->fetch) : 1;
-	int64_t rows1 = s->nloops > 1 ? s->extent[1] : 1;
-	int64_t need = taps[ntaps - 1] + 4 * M->fetch + 4, ring = rows1;
-	for (int64_t r = 1; r <= rows1; r++)
-		if (rows1 % r == 0 && r * row >= need) {
+	/* rows: of every level above the innermost (a stream z, y, x has
+	 * extent(y) * extent(z) rows; a tap may reach across planes) */
+	int64_t row = s->nloops ? round_up(s->extent[0], M->fetch) : 1, rows = 1;
+	for (int l = 1; l < s->nloops; l++)
+		rows *= s->extent[l];
+	int64_t need = taps[ntaps - 1] + 4 * M->fetch + 4, ring = rows;
+	for (int64_t r = 1; r <= rows; r++)
+		if (rows % r == 0 && r * row >= need) {
 			ring = r;
 			break;
 		}

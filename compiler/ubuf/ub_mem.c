@@ -169,6 +169,9 @@ typedef struct RPlan {
 	int64_t ls, ltb, lead;  /* storage and buffer latencies; fetch = first read - lead - off */
 	long ng;
 	long *g0;               /* [ng + 1]: the first read event of each group */
+	int64_t *start;         /* [ng]: the cycle the group's block would start being read: its
+				 * first read, less the words of the block before it (a row read
+				 * from a word that does not start a block) at the stream's rate */
 	long *req, *next;       /* per read: the write (global index) it shows, the next one */
 	int64_t lo, hi;
 	int off;
@@ -311,6 +314,20 @@ static long block_of(const Plan *pl, long g)
 	return g - i % w->width;
 }
 
+/* Cycles per word of a read stream that reads its words in order: between
+ * the starts of two whole blocks, one after the other, if whole; 0 if no
+ * two such blocks follow each other. */
+static int64_t read_rate(const RPlan *r)
+{
+	for (long g = 0; g + 1 < r->ng; g++) {
+		long a = r->g0[g], b = r->g0[g + 1];
+		int64_t dc = r->cycle[b] - r->cycle[a];
+		if (r->addr[a] % r->width == 0 && r->addr[b] == r->addr[a] + r->width && dc > 0 && dc % r->width == 0)
+			return dc / r->width;
+	}
+	return 0;
+}
+
 static void group_reads(const Plan *pl, RPlan *r)
 {
 	r->g0 = xcalloc((size_t)r->n + 1, sizeof(long));
@@ -322,13 +339,21 @@ static void group_reads(const Plan *pl, RPlan *r)
 			r->g0[r->ng++] = i;
 	}
 	r->g0[r->ng] = r->n;
+	/* a group that starts inside its block (the row starts at x + 1) is
+	 * fetched as if the block were read from its first word: the fetches
+	 * then keep the rhythm of the row's other blocks */
+	free(r->start);
+	r->start = xcalloc((size_t)r->ng + 1, sizeof(int64_t));
+	int64_t rate = r->rows ? read_rate(r) : 0;
+	for (long g = 0; g < r->ng; g++)
+		r->start[g] = r->cycle[r->g0[g]] - (r->addr[r->g0[g]] % r->width) * rate;
 }
 
 /* ---- 3. the plan ---- */
 
 static int64_t fetch_at(const RPlan *r, long g, int off)
 {
-	return r->cycle[r->g0[g]] - r->lead - off;
+	return r->start[g] - r->lead - off;
 }
 
 /* The operations of write stream w's storage writes at offset off (the
@@ -514,6 +539,7 @@ static void plan_free(Plan *pl)
 		for (int k = 0; k < pl->rq->nr; k++) {
 			free(pl->r[k].cycle);
 			free(pl->r[k].g0);
+			free(pl->r[k].start);
 			free(pl->r[k].req);
 			free(pl->r[k].next);
 		}
@@ -640,7 +666,7 @@ static void plan_reads(Plan *pl, int64_t d)
 static int64_t earliest_read(const Plan *pl, const RPlan *r, long g, long i)
 {
 	long v = r->req[i] >= 0 ? r->req[i] : pl->ww[pl->wfirst[r->addr[i]]].g;
-	return pl->sw0[v] + 1 + r->lead + (r->cycle[i] - r->cycle[r->g0[g]]);
+	return pl->sw0[v] + 1 + r->lead + (r->cycle[i] - r->start[g]);
 }
 
 /* The first read (stream order) that comes before its word can be there;
