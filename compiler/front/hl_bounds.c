@@ -105,6 +105,28 @@ static int apply_bounds(const HProgram *p, int f, HRegions *r, Diags *d)
 	return 1;
 }
 
+/* Halide's TailStrategy::RoundUp on a split of a pure variable of a Func
+ * that is computed (not inlined): its region grows to a multiple of the
+ * factor, and its producers are needed over the larger region. */
+static void round_up_splits(const HProgram *p, int f, HRegions *r)
+{
+	const HFunc *fn = &p->funcs.data[f];
+	if (f == p->output || fn->compute.kind == LEVEL_INLINE)
+		return;
+	vec_foreach(&fn->defs, j) {
+		const HStageSched *sc = &fn->defs.data[j].sched;
+		vec_foreach(&sc->splits, k) {
+			const HSplit *sp = &sc->splits.data[k];
+			for (int i = 0; sp->tail && !strcmp(sp->tail, "RoundUp") && i < fn->dims; i++) {
+				Interval *iv = &r->func[f][i];
+				int64_t ext = iv->hi - iv->lo + 1;
+				if (fn->vars[i] == sp->old && iv->lo <= iv->hi && ext % sp->factor)
+					iv->hi += sp->factor - ext % sp->factor;
+			}
+		}
+	}
+}
+
 static int check_bounded(const HProgram *p, HRegions *r, Diags *d)
 {
 	int ok = 1;
@@ -168,6 +190,7 @@ int hl_bounds(const HProgram *p, HRegions *r, Diags *d)
 		const HFunc *fn = &p->funcs.data[f];
 		if (f != p->output && !(ok = apply_bounds(p, f, r, d)))
 			break;
+		round_up_splits(p, f, r);
 		/* what the updates write, then (twice, for reads of itself) what
 		 * every definition reads */
 		for (int pass = 0; pass < 3; pass++)

@@ -450,12 +450,31 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	int ok = 1;
 	vec_foreach(&sc->splits, j) {
 		const HSplit *sp = &sc->splits.data[j];
+		int dim = -1;
+		for (int i = 0; i < d->nlhs; i++)
+			if (d->lhs[i]->kind == HE_VAR && d->lhs[i]->sym == sp->old)
+				dim = i;
+		if (ext[sp->old] % sp->factor && sp->tail && !strcmp(sp->tail, "RoundUp") && orig[sp->old] &&
+		    dim >= 0 && f != W->p->output) {
+			/* Halide's RoundUp: the region grows to a multiple of the factor
+			 * (the points beyond it are computed, and never read) */
+			ext[sp->old] += sp->factor - ext[sp->old] % sp->factor;
+			W->place[f].rext[dim] = ext[sp->old];
+		}
 		if (ext[sp->old] % sp->factor) {
-			lerr(W, sp->line, sp->col,
-			     "%s.s%d: split of '%s' by %lld, which does not divide its extent %lld (tail "
-			     "strategies are not supported%s%s)", fn->name, k, W->p->syms.data[sp->old].name,
-			     (long long)sp->factor, (long long)ext[sp->old], sp->tail ? ", TailStrategy::" : "",
-			     sp->tail ? sp->tail : "");
+			const char *why = !sp->tail ? "the default tail strategy (Auto): a shifted or guarded last "
+						      "iteration"
+					  : !strcmp(sp->tail, "GuardWithIf") ? "TailStrategy::GuardWithIf: a guarded last "
+									       "iteration"
+					  : !strcmp(sp->tail, "RoundUp") ? NULL
+					  : arena_printf(W->a, "TailStrategy::%s: a shifted last iteration", sp->tail);
+			lerr(W, sp->line, sp->col, "%s.s%d: split of '%s' by %lld, which does not divide its extent %lld (%s%s)",
+			     fn->name, k, W->p->syms.data[sp->old].name, (long long)sp->factor, (long long)ext[sp->old],
+			     why ? why : "TailStrategy::RoundUp would compute points beyond the output's bounds and stream "
+					 "them out; round up a Func computed inside the accelerator, or choose a factor that "
+					 "divides",
+			     why ? ", which the address generators' loop nests do not run; TailStrategy::RoundUp on a Func "
+				   "computed inside the accelerator computes its region rounded up" : "");
 			ok = 0;
 			break;
 		}

@@ -143,6 +143,13 @@ static void test_lowering(void)
 			  " + cast<uint8_t>((u32(in(x, y)) + u32(in(x + 1, y))) >> 3);\n"
 			  "f.bound(x, 0, 5).bound(y, 0, 5);\nhw_accelerate(f);\nstream_to_accelerator(in);\n",
 			  "produce f:");
+	lower_and_compare("RoundUp: a split by 4 of a region of 13 computes 16 points",
+			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\"), xo(\"xo\"), xi(\"xi\");\n"
+			  "Func g(\"g\"), f(\"f\");\ng(x, y) = in(x, y) * 3 + in(x + 1, y);\n"
+			  "f(x, y) = g(x, y) + g(x + 2, y);\nf.bound(x, 0, 11).bound(y, 0, 4);\n"
+			  "g.compute_root().split(x, xo, xi, 4, TailStrategy::RoundUp);\nhw_accelerate(f);\n"
+			  "stream_to_accelerator(in);\n",
+			  "for g.s0.x.xo in [0, 4):");
 	lower_and_compare("update stage kept, reduction over a row",
 			  "ImageParam in(UInt(16), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc s(\"s\"), f(\"f\");\n"
 			  "RDom r(0, 4);\ns(x, y) = cast<uint16_t>(1);\ns(x, y) = s(x, y) * 3 + in(x + r, y);\n"
