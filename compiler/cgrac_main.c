@@ -293,11 +293,8 @@ static char *input_paths(const HProgram *p, const HRegions *r, const Opts *o)
 	for (int m = 0; m < p->images.len; m++) {
 		if (!r->image_used[m])
 			continue;
-		int ext[4] = { 1, 1, 1, 1 };
-		for (int i = 0; i < p->images.data[m].dims; i++)
-			ext[i] = (int)r->image[m][i].hi + 1;
 		sb_printf(&b, "%s%s/%s.%s.%s", b.len ? "," : "", o->run, app_base(o->app), p->images.data[m].name,
-			  image_ext(p->images.data[m].dims, ext));
+			  hl_region_ext(p->images.data[m].dims, r->image[m], 1));
 	}
 	return b.s ? b.s : xstrdup("");
 }
@@ -386,11 +383,7 @@ static int golden(HProgram *p, const Opts *o, Diags *d)
 		ok = 0;
 	char *out = NULL;
 	if (ok) {
-		const HFunc *fn = &p->funcs.data[p->output];
-		int ext[4] = { 1, 1, 1, 1 };
-		for (int i = 0; i < fn->dims; i++)
-			ext[i] = (int)(r.func[p->output][i].hi - r.func[p->output][i].lo + 1);
-		out = xasprintf("%s/golden.%s", o->out, image_ext(fn->dims, ext));
+		out = xasprintf("%s/golden.%s", o->out, hl_region_ext(p->funcs.data[p->output].dims, r.func[p->output], 0));
 		hl_bounds_free(&r);
 		Opts ro = *o;
 		ro.run = list.s ? list.s : "";

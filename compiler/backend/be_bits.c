@@ -1,7 +1,9 @@
 /* be_bits.c - the bitstream (be.h): every routed edge sets its
- * multiplexer's select, every PE cell its instruction (constants and packed
- * input registers included), every memory cell its solved configuration or
- * its table, all through config.map. */
+ * multiplexer's select, every other multiplexer an input settled at 0 or a
+ * register, every PE cell its instruction (constants and packed input
+ * registers included), every memory cell its solved configuration or its
+ * table, all through config.map; a combinational loop in the result is an
+ * internal error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,20 +83,142 @@ static int mem_bits(Backend *B, Bitstream *bs, const NlCell *c, Diags *d)
 	return ok;
 }
 
+/* Every multiplexer no route takes selects an input whose driver, followed
+ * back, ends at an input tied to 0 at the array's edge or at a register (a
+ * bypass multiplexer its register): such inputs are found by a search out
+ * from those nodes. Left at select 0, unused multiplexers chain tracks and
+ * unconfigured PEs (which add their inputs) into combinational paths
+ * across the whole array, along which a routed value ripples: a simulator
+ * evaluating the tiles one boundary at a time then does not settle
+ * (Verilator: "Active region did not converge", camera_pipe on cgra_32x16),
+ * and nothing the application needs depends on them. */
+static void ground_unused(Backend *B, Bitstream *bs, const char *routed, int *drv)
+{
+	const RGraph *g = B->g;
+	char *quiet = xcalloc((size_t)g->nnodes + 1, 1);
+	int *queue = xcalloc((size_t)g->nnodes + 1, sizeof *queue), head = 0, tail = 0;
+	for (int n = 0; n < g->nnodes; n++)
+		if (!strcmp(g->nodes[n].kind, "reg") || (g->nodes[n].nin == 0 && !strcmp(g->nodes[n].kind, "sb_in"))) {
+			quiet[n] = 1;
+			queue[tail++] = n;
+		}
+	while (head < tail) {
+		int u = queue[head++];
+		for (int k = 0; k < g->nodes[u].nout; k++) {
+			int v = g->nodes[u].out[k];
+			const RNode *rv = &g->nodes[v];
+			if (quiet[v] || routed[v] || !strcmp(rv->kind, "port_out"))
+				continue;
+			int from = u;
+			if (!strcmp(rv->kind, "rmux"))
+				for (int i = 0; i < rv->nin; i++)
+					if (!strcmp(g->nodes[rv->in[i]].kind, "reg"))
+						from = rv->in[i];
+			if (rv->nin > 1)
+				bitstream_route(bs, g, from, v);
+			drv[v] = from;
+			quiet[v] = 1;
+			queue[tail++] = v;
+		}
+	}
+	free(queue);
+	free(quiet);
+}
+
+/* A combinational loop of the configured array, or 0: every node depends on
+ * the input its multiplexer selects (drv; -1 for none), a PE's outputs on
+ * its inputs; registers depend on nothing within the cycle. Writes the
+ * loop's nodes into why. */
+static int find_loop(const Backend *B, const int *drv, char *why, size_t len)
+{
+	const RGraph *g = B->g;
+	int n = g->nnodes;
+	/* the inputs of each PE tile, for its outputs */
+	int *first = xcalloc((size_t)(g->cols * g->rows) + 1, sizeof *first), *pins = xcalloc((size_t)n + 1, sizeof *pins);
+	int *fill = xcalloc((size_t)(g->cols * g->rows) + 1, sizeof *fill);
+	for (int v = 0; v < n; v++)
+		if (!strcmp(g->nodes[v].kind, "port_in"))
+			first[g->nodes[v].y * g->cols + g->nodes[v].x + 1]++;
+	for (int t = 0; t < g->cols * g->rows; t++)
+		first[t + 1] += first[t];
+	for (int v = 0; v < n; v++)
+		if (!strcmp(g->nodes[v].kind, "port_in")) {
+			int t = g->nodes[v].y * g->cols + g->nodes[v].x;
+			pins[first[t] + fill[t]++] = v;
+		}
+	/* depth-first, iteratively: 1 on the path, 2 done */
+	char *state = xcalloc((size_t)n + 1, 1);
+	int *stack = xcalloc((size_t)n + 1, sizeof *stack), *next = xcalloc((size_t)n + 1, sizeof *next);
+	int found = 0;
+	for (int s = 0; s < n && !found; s++) {
+		if (state[s])
+			continue;
+		int sp = 0;
+		stack[sp++] = s;
+		state[s] = 1;
+		next[s] = 0;
+		while (sp && !found) {
+			int v = stack[sp - 1], dep = -1;
+			const RNode *r = &g->nodes[v];
+			int pe = !strcmp(r->kind, "port_out") && B->c->tiles[r->y][r->x] == 'P';
+			int t = r->y * g->cols + r->x;
+			int ndeps = strcmp(r->kind, "reg") == 0 ? 0 : pe ? first[t + 1] - first[t] : drv[v] >= 0;
+			if (next[v] < ndeps)
+				dep = pe ? pins[first[t] + next[v]] : drv[v];
+			next[v]++;
+			if (dep < 0) {
+				state[v] = 2;
+				sp--;
+			} else if (state[dep] == 1) {
+				size_t at = (size_t)snprintf(why, len, "%s", g->nodes[dep].name);
+				for (int k = sp - 1; k >= 0 && stack[k] != dep && at < len; k--)
+					at += (size_t)snprintf(why + at, len - at, " <- %s", g->nodes[stack[k]].name);
+				found = 1;
+			} else if (!state[dep]) {
+				state[dep] = 1;
+				next[dep] = 0;
+				stack[sp++] = dep;
+			}
+		}
+	}
+	free(state);
+	free(stack);
+	free(next);
+	free(first);
+	free(pins);
+	free(fill);
+	return found;
+}
+
 Bitstream *be_bits(Backend *B, Diags *d)
 {
 	double t0 = util_now();
 	Bitstream *bs = bitstream_new(B->cfg);
 	int ok = 1;
+	char *routed = xcalloc((size_t)B->g->nnodes + 1, 1);
+	/* what each node takes: a multiplexer left alone its input 0 */
+	int *drv = xcalloc((size_t)B->g->nnodes + 1, sizeof *drv);
+	for (int v = 0; v < B->g->nnodes; v++)
+		drv[v] = B->g->nodes[v].nin ? B->g->nodes[v].in[0] : -1;
 	for (int i = 0; i < B->rr.nnets; i++)
 		for (int e = 0; e < B->rr.routes[i].nedges; e++) {
 			const RtEdge *ed = &B->rr.routes[i].edges[e];
+			routed[ed->to] = routed[ed->from] = 1;
+			drv[ed->to] = ed->from;
 			if (!bitstream_route(bs, B->g, ed->from, ed->to)) {
 				diag_error(d, B->app, 0, 0, "internal: no configuration for the edge %s -> %s",
 					   B->g->nodes[ed->from].name, B->g->nodes[ed->to].name);
 				ok = 0;
 			}
 		}
+	ground_unused(B, bs, routed, drv);
+	free(routed);
+	char why[512];
+	if (ok && find_loop(B, drv, why, sizeof why)) {
+		diag_error(d, B->app, 0, 0, "internal: the configuration closes a combinational loop: %s", why);
+		ok = 0;
+	}
+	free(drv);
 	vec_foreach(&B->nl.cells, i) {
 		const NlCell *c = &B->nl.cells.data[i];
 		if (c->kind == NL_PE)

@@ -6,14 +6,14 @@
 
 #include "be.h"
 
-/* An image's extension (image.h): an input covers 0 to the end of its region,
- * the output its region. */
+/* An image's extension (hl_region_ext): an input covers 0 to the end of its
+ * region, the output its region. */
 static const char *region_ext(const LRegion *r, int from_zero)
 {
-	int ext[4] = { 1, 1, 1, 1 };
+	Interval iv[4];
 	for (int i = 0; i < r->dims && i < 4; i++)
-		ext[i] = (int)(r->box_extent[i] + (from_zero ? r->box_min[i] : 0));
-	return image_ext(r->dims, ext);
+		iv[i] = (Interval){ r->box_min[i], r->box_min[i] + r->box_extent[i] - 1 };
+	return hl_region_ext(r->dims, iv, from_zero);
 }
 
 static void write_loops(const UbStmt *s, FILE *f)

@@ -310,6 +310,14 @@ __give HProgram *hl_parse(const char *file, const char *text, __keep Diags *d);
 void hl_free(__take HProgram *p);
 
 const char *hl_sym_name(const HProgram *p, int sym);
+/* A new Func named name, inlined and undefined; its id. */
+int hl_new_func(HProgram *p, const char *name, int line, int col);
+/* Defines Func f (from hl_new_func) over dims new pure variables
+ * (<name>.v0, ...): f(v0, ...) = body(v0, ...), body made by the caller from
+ * the variables (their symbols in f's vars, set here before body is asked
+ * for: call hl_pure_vars, build the body, then hl_define_pure). */
+void hl_pure_vars(HProgram *p, int f, HType type, int dims);
+void hl_define_pure(HProgram *p, int f, HExpr *body);
 
 /* ---- interval analysis (hl_range.c) ----
  * The values an expression can take given intervals for its variables, under
@@ -393,6 +401,10 @@ void hl_pad_clamped_reads(HProgram *p);
  * image read at a negative coordinate). */
 int hl_bounds(const HProgram *p, HRegions *r, __keep Diags *d);
 void hl_bounds_free(HRegions *r);
+/* The extension (image_ext) of the file of an image over a region of dims
+ * intervals: from 0 to the region's end (an input, whose pixel 0 is at 0),
+ * or over the region itself (an output). */
+const char *hl_region_ext(int dims, const Interval *region, int from_zero);
 
 /* ---- the reference interpreter (hl_interp.c) ----
  * Runs an application with Halide's semantics, ignoring its schedule (which

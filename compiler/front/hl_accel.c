@@ -90,39 +90,23 @@ static void pad_reads(HProgram *p, HExpr *e, Pads *pads)
 	}
 	const HImage *im = &p->images.data[e->callee];
 	if (pd.func < 0) {
-		HFunc fn = { 0 };
-		fn.name = arena_printf(p->arena, "%s_clamped%d", im->name, pads->len);
-		fn.line = e->line;
-		fn.col = e->col;
-		fn.defined = 1;
-		fn.dims = e->nargs;
-		fn.type = im->type;
-		fn.compute.kind = fn.store.kind = LEVEL_INLINE;
-		fn.compute.func = fn.store.func = fn.compute.var = fn.store.var = -1;
-		fn.wrapper_of = fn.wrapper_for = -1;
-		fn.streamed = 1;
-		fn.stream_line = e->line;
-		fn.stream_col = e->col;
-		fn.vars = arena_alloc(p->arena, sizeof *fn.vars * (size_t)e->nargs);
-		HExpr **lhs = arena_alloc(p->arena, sizeof *lhs * (size_t)e->nargs);
+		int f = hl_new_func(p, arena_printf(p->arena, "%s_clamped%d", im->name, pads->len), e->line, e->col);
+		hl_pure_vars(p, f, im->type, e->nargs);
+		const HFunc *fn = &p->funcs.data[f];
 		HExpr **args = arena_alloc(p->arena, sizeof *args * (size_t)e->nargs);
-		HDef df = { lhs, e->nargs, NULL, 0, e->line, e->col, { { 0 }, { 0 }, { 0 }, 0, 0 } };
 		for (int i = 0; i < e->nargs; i++) {
-			HSym s = { SYM_VAR, arena_printf(p->arena, "%s.v%d", fn.name, i), -1, -1, e->line, e->col };
-			vec_push(&p->syms, s);
-			fn.vars[i] = p->syms.len - 1;
-			lhs[i] = he_var(p->arena, fn.vars[i]);
+			HExpr *x = he_var(p->arena, fn->vars[i]);
 			args[i] = pd.on[i] ? he_bin(p->arena, HB_MAX, HT_I32,
-						   he_bin(p->arena, HB_MIN, HT_I32, lhs[i], he_const(p->arena, HT_I32, pd.hi[i])),
+						   he_bin(p->arena, HB_MIN, HT_I32, x, he_const(p->arena, HT_I32, pd.hi[i])),
 						   he_const(p->arena, HT_I32, pd.lo[i]))
-					   : lhs[i];
-			vec_push(&df.sched.dims, fn.vars[i]);
-			vec_push(&df.sched.unrolled, 0);
+					   : x;
 		}
-		df.value = he_call(p->arena, e->callee, 1, im->type, args, e->nargs);
-		vec_push(&fn.defs, df);
-		vec_push(&p->funcs, fn);
-		pd.func = p->funcs.len - 1;
+		hl_define_pure(p, f, he_call(p->arena, e->callee, 1, im->type, args, e->nargs));
+		HFunc *g = &p->funcs.data[f];
+		g->streamed = 1;
+		g->stream_line = e->line;
+		g->stream_col = e->col;
+		pd.func = f;
 		vec_push(pads, pd);
 	}
 	e->is_image = 0;

@@ -231,3 +231,11 @@ void hl_bounds_free(HRegions *r)
 	free(r->order);
 	memset(r, 0, sizeof *r);
 }
+
+const char *hl_region_ext(int dims, const Interval *region, int from_zero)
+{
+	int ext[4] = { 1, 1, 1, 1 };
+	for (int i = 0; i < dims && i < 4; i++)
+		ext[i] = (int)(region[i].hi + 1 - (from_zero ? 0 : region[i].lo));
+	return image_ext(dims, ext);
+}

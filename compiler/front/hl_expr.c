@@ -701,3 +701,43 @@ int64_t he_reduce_init(HBinOp op, HType t)
 	default: return 0;
 	}
 }
+
+int hl_new_func(HProgram *p, const char *name, int line, int col)
+{
+	HFunc f = { 0 };
+	f.name = arena_strdup(p->arena, name);
+	f.line = line;
+	f.col = col;
+	f.compute.kind = f.store.kind = LEVEL_INLINE;
+	f.compute.func = f.store.func = f.compute.var = f.store.var = -1;
+	f.wrapper_of = f.wrapper_for = -1;
+	vec_push(&p->funcs, f);
+	return p->funcs.len - 1;
+}
+
+void hl_pure_vars(HProgram *p, int f, HType type, int dims)
+{
+	HFunc *fn = &p->funcs.data[f];
+	fn->dims = dims;
+	fn->type = type;
+	fn->vars = arena_alloc(p->arena, sizeof *fn->vars * (size_t)(dims ? dims : 1));
+	for (int i = 0; i < dims; i++) {
+		HSym s = { SYM_VAR, arena_printf(p->arena, "%s.v%d", fn->name, i), -1, -1, fn->line, fn->col };
+		vec_push(&p->syms, s);
+		p->funcs.data[f].vars[i] = p->syms.len - 1;
+	}
+}
+
+void hl_define_pure(HProgram *p, int f, HExpr *body)
+{
+	HFunc *fn = &p->funcs.data[f];
+	HExpr **lhs = arena_alloc(p->arena, sizeof *lhs * (size_t)(fn->dims ? fn->dims : 1));
+	HDef d = { lhs, fn->dims, body, 0, fn->line, fn->col, { { 0 }, { 0 }, { 0 }, 0, 0 } };
+	for (int i = 0; i < fn->dims; i++) {
+		lhs[i] = he_var(p->arena, fn->vars[i]);
+		vec_push(&d.sched.dims, fn->vars[i]);
+		vec_push(&d.sched.unrolled, 0);
+	}
+	vec_push(&fn->defs, d);
+	fn->defined = 1;
+}

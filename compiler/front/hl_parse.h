@@ -139,6 +139,9 @@ Val hlp_wrapper_of(Parser *P, Val v, const HTok *t, int for_func);
 /* A chain of schedule calls on v: f.bound(...).tile(...)...; */
 void hlp_schedule_chain(Parser *P, Val v);
 /* image.dim(k).set_bounds(...) and the like, on the dimension value v. */
+/* The k of an ImageParam's `dim(k)` (m the `dim` token, the arguments next):
+ * 0 to its dimensions - 1; -1 after an error. */
+int hlp_dim_arg(Parser *P, Val v, const HTok *m);
 Val hlp_dim_method(Parser *P, Val v, const HTok *m);
 /* image.width(), .height(), .channels(), .dim(k) and dim(k).min(), .extent(),
  * .max() in an expression (the size set by set_bounds); at the '.'. */

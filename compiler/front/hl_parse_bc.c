@@ -55,6 +55,24 @@ Val hlp_dim_method(Parser *P, Val v, const HTok *m)
 	return v;
 }
 
+int hlp_dim_arg(Parser *P, Val v, const HTok *m)
+{
+	Val a[1];
+	int64_t d;
+	if (hlp_parse_args(P, a, 1) != 1 || !hlp_int_arg(P, a[0], "dim", 0, &d)) {
+		if (!P->failed)
+			hlp_err_tok(P, m, "dim() takes a dimension");
+		return -1;
+	}
+	const HImage *im = &P->p->images.data[v.id];
+	if (d >= im->dims) {
+		hlp_err_at(P, a[0].line, a[0].col, "dim(%lld) of '%s', which has %d dimension%s", (long long)d, im->name,
+			   im->dims, im->dims == 1 ? "" : "s");
+		return -1;
+	}
+	return (int)d;
+}
+
 /* The size of image v in dimension d as an integer, or an error. */
 static Val dim_size(Parser *P, Val v, int d, const char *what, const HTok *t)
 {
@@ -84,16 +102,15 @@ Val hlp_image_member(Parser *P, Val v)
 	if (!hlx_is(m, "dim"))
 		return hlp_err_tok(P, m, "unsupported member '%s' of ImageParam '%s' (supported: in, width, height, "
 				     "channels, dim)", m->text, P->p->images.data[v.id].name);
-	Val a[1];
-	int64_t d;
-	if (hlp_parse_args(P, a, 1) != 1 || !hlp_int_arg(P, a[0], "dim", 0, &d))
-		return P->failed ? hlp_none : hlp_err_tok(P, m, "dim() takes a dimension");
+	int d = hlp_dim_arg(P, v, m);
+	if (d < 0)
+		return hlp_none;
 	if (!hlp_accept(P, "."))
-		return hlp_err_tok(P, hlp_cur(P), "expected .min(), .extent() or .max() after dim(%lld)", (long long)d);
+		return hlp_err_tok(P, hlp_cur(P), "expected .min(), .extent() or .max() after dim(%d)", d);
 	HTok *f = hlp_cur(P);
 	if (!hlp_expect_name(P) || hlp_parse_args(P, NULL, 0) < 0)
 		return hlp_none;
-	Val s = dim_size(P, v, (int)d, arena_printf(P->a, "dim(%lld).%s()", (long long)d, f->text), f);
+	Val s = dim_size(P, v, d, arena_printf(P->a, "dim(%d).%s()", d, f->text), f);
 	if (s.k != V_INT)
 		return s;
 	if (hlx_is(f, "min"))
@@ -220,16 +237,12 @@ Val hlp_boundary(Parser *P, const char *kind, const HTok *t)
 	/* the Func: its pure variables, the source read at the folded coordinates */
 	const char *name = arena_printf(P->a, "%s_%s", sname, kind);
 	int f = hlp_new_func(P, name, t->line, t->col);
+	hl_pure_vars(P->p, f, type, dims);
 	HFunc *fn = &P->p->funcs.data[f];
-	fn->dims = dims;
-	fn->type = type;
-	fn->vars = arena_alloc(P->a, sizeof *fn->vars * (size_t)dims);
-	HExpr **lhs = arena_alloc(P->a, sizeof *lhs * (size_t)dims), **args = arena_alloc(P->a, sizeof *args * (size_t)dims);
+	HExpr **args = arena_alloc(P->a, sizeof *args * (size_t)dims);
 	HExpr *outside = NULL;
 	for (int i = 0; i < dims; i++) {
-		fn->vars[i] = hlp_new_sym(P, SYM_VAR, arena_printf(P->a, "%s.v%d", name, i), t->line, t->col);
 		HExpr *x = he_var(P->a, fn->vars[i]);
-		lhs[i] = x;
 		args[i] = i < n ? coordinate(P, kind, x, mn[i], ext[i]) : x;
 		if (value && i < n) {
 			HExpr *o = he_bin(P->a, HB_LOR, HT_BOOL,
@@ -241,13 +254,8 @@ Val hlp_boundary(Parser *P, const char *kind, const HTok *t)
 	HExpr *body = he_call(P->a, src.id, src.k == V_IMAGE, type, args, dims);
 	if (outside)
 		body = he_select(P->a, outside, value, body);
-	HDef d = { lhs, dims, body, 0, t->line, t->col, { { 0 }, { 0 }, { 0 }, 0, 0 } };
-	for (int i = 0; i < dims; i++)
-		vec_push(&d.sched.dims, fn->vars[i]);
-	for (int i = 0; i < dims; i++)
-		vec_push(&d.sched.unrolled, 0);
-	vec_push(&fn->defs, d);
-	fn->defined = 1;
+	hl_define_pure(P->p, f, body);
+	fn = &P->p->funcs.data[f];
 	fn->streamed = 1;       /* the host pads the input it streams */
 	fn->stream_line = t->line;
 	fn->stream_col = t->col;

@@ -10,14 +10,7 @@
 
 int hlp_new_func(Parser *P, const char *name, int line, int col)
 {
-	HFunc f = { 0 };
-	f.name = arena_strdup(P->a, name);
-	f.line = line;
-	f.col = col;
-	f.compute.kind = f.store.kind = LEVEL_INLINE;
-	f.compute.func = f.store.func = f.compute.var = f.store.var = -1;
-	f.wrapper_of = f.wrapper_for = -1;
-	vec_push(&P->p->funcs, f);
+	hl_new_func(P->p, name, line, col);
 	FuncUse u = { -1, 0, 0 };
 	vec_push(&P->used, u);
 	vec_push(&P->def_failed, 0);

@@ -313,15 +313,10 @@ static Val method(Parser *P, Val v, const HTok *m)
 	if (v.k == V_DIM)
 		return hlp_dim_method(P, v, m);
 	if (v.k == V_IMAGE && hlx_is(m, "dim")) {
-		Val a[1];
-		int64_t d;
-		if (hlp_parse_args(P, a, 1) != 1 || !hlp_int_arg(P, a[0], "dim", 0, &d))
-			return P->failed ? hlp_none : hlp_err_tok(P, m, "dim() takes a dimension");
-		if (d >= P->p->images.data[v.id].dims)
-			return hlp_err_at(P, a[0].line, a[0].col, "dim(%lld) of '%s', which has %d dimension%s", (long long)d,
-					  P->p->images.data[v.id].name, P->p->images.data[v.id].dims,
-					  P->p->images.data[v.id].dims == 1 ? "" : "s");
-		Val r = { .k = V_DIM, .id = v.id, .def = (int)d, .line = m->line, .col = m->col };
+		int d = hlp_dim_arg(P, v, m);
+		if (d < 0)
+			return hlp_none;
+		Val r = { .k = V_DIM, .id = v.id, .def = d, .line = m->line, .col = m->col };
 		return r;
 	}
 	const Method *md = NULL;
