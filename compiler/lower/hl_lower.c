@@ -554,6 +554,11 @@ static int level_loop(Lower *W, int g, const HLevel *lv)
 {
 	const char *gn = W->p->funcs.data[g].name;
 	const Place *fp = &W->place[lv->func];
+	if (!W->L->prep.reg.func_used[lv->func]) {
+		lerr(W, lv->line, lv->col, "compute_at of '%s' in '%s', which the output does not need: an invalid "
+		     "location (Halide refuses it too)", gn, fname(W, lv->func));
+		return -1;
+	}
 	if (!W->L->prep.stored[lv->func]) {
 		lerr(W, lv->line, lv->col, "compute_at of '%s' in '%s', which is inlined: give '%s' a compute level",
 		     gn, fname(W, lv->func), fname(W, lv->func));
@@ -590,6 +595,30 @@ static int enclosing(Lower *W, int g, const HLevel *lv, const LLoop **encl, int 
 	return 1;
 }
 
+/* Halide's rule: a Func's storage level encloses its compute level (they
+ * may be the same); 0 with an error when store_at is inside compute_at (or
+ * inside a compute_root). nencl: the loops around its computation. */
+static int storage_encloses(Lower *W, int g, int nencl)
+{
+	const HFunc *gn = &W->p->funcs.data[g];
+	const HLevel *st = &gn->store;
+	if (st->kind != LEVEL_AT)
+		return 1;
+	int inside = gn->compute.kind == LEVEL_ROOT;
+	if (gn->compute.kind == LEVEL_AT && st->func == gn->compute.func && W->place[st->func].placed) {
+		const Stage *S = &W->place[st->func].stages[0];
+		for (int i = S->nenclosing; i < S->nfull; i++)
+			if (S->full[i].dim == st->var)
+				inside = i >= nencl;
+	}
+	if (inside)
+		lerr(W, st->line, st->col, "store_at of '%s' in '%s' at '%s' is inside the loop it is computed at "
+		     "(%s): its storage must enclose its computation (Halide refuses it too)", gn->name,
+		     fname(W, st->func), W->p->syms.data[st->var].name,
+		     gn->compute.kind == LEVEL_ROOT ? "compute_root" : W->p->syms.data[gn->compute.var].name);
+	return !inside;
+}
+
 static int place_func(Lower *W, int g)
 {
 	HFunc *gn = &W->p->funcs.data[g];
@@ -606,7 +635,7 @@ static int place_func(Lower *W, int g)
 				pl->rext[i] = gn->bounds.data[k].extent;
 			}
 	} else {
-		if (!enclosing(W, g, &gn->compute, &encl, &nencl))
+		if (!enclosing(W, g, &gn->compute, &encl, &nencl) || !storage_encloses(W, g, nencl))
 			return 0;
 		int r = region(W, g, 0, encl, nencl, gn->dims, pl->rmin, pl->rext, g);
 		if (r == 0)
