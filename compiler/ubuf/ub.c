@@ -30,6 +30,7 @@ typedef struct Ext {
 	Loop loops[16];
 	int nloops;
 	int split_dim[16];      /* per image: the dimension split into streams, or -1 */
+	int io_tiles;           /* the chip's IO tiles (0: no limit) */
 	int *func_buf;          /* Func -> buffer */
 	int *image_buf;         /* image -> first buffer (one per value of a split dimension) */
 } Ext;
@@ -411,6 +412,13 @@ static int split_dimension(const Ext *X, const DGraph *g, int m)
 	return reads ? d : -1;
 }
 
+/* The streams of image m: one per value of its split dimension. */
+static int split_streams(const Ext *X, int m)
+{
+	int sd = X->split_dim[m];
+	return sd >= 0 ? (int)X->L->images[m].extent[sd] : 1;
+}
+
 static void make_buffers(Ext *X, const DGraph *g)
 {
 	const HProgram *p = X->L->p;
@@ -421,14 +429,30 @@ static void make_buffers(Ext *X, const DGraph *g)
 		if (f != p->output && X->L->funcs[f].dims && count_stores(X->L->accel, f))
 			X->func_buf[f] = new_buffer(X, p->funcs.data[f].name, f, -1, &X->L->funcs[f], -1);
 	}
+	/* a split image takes an IO tile per value: split while the input
+	 * streams fit the chip's IO tiles, the largest splits given up first
+	 * (each then one stream, buffered in memory tiles) */
+	int streams = 0;
+	for (int m = 0; m < p->images.len && m < 16; m++) {
+		X->split_dim[m] = X->L->images[m].dims ? split_dimension(X, g, m) : -1;
+		streams += X->L->images[m].dims ? split_streams(X, m) : 0;
+	}
+	while (X->io_tiles && streams > X->io_tiles) {
+		int widest = -1;
+		for (int m = 0; m < p->images.len && m < 16; m++)
+			if (X->split_dim[m] >= 0 && (widest < 0 || split_streams(X, m) > split_streams(X, widest)))
+				widest = m;
+		if (widest < 0)
+			break;
+		streams -= split_streams(X, widest) - 1;
+		X->split_dim[widest] = -1;
+	}
 	for (int m = 0; m < p->images.len && m < 16; m++) {
 		X->image_buf[m] = -1;
-		X->split_dim[m] = -1;
 		const LRegion *r = &X->L->images[m];
 		if (!r->dims)
 			continue;
-		int sd = split_dimension(X, g, m);
-		X->split_dim[m] = sd;
+		int sd = X->split_dim[m];
 		int n = sd >= 0 ? (int)r->extent[sd] : 1;
 		for (int v = 0; v < n; v++) {
 			const char *name = sd >= 0 ? arena_printf(X->u->arena, "%s_%lld", p->images.data[m].name,
@@ -441,7 +465,7 @@ static void make_buffers(Ext *X, const DGraph *g)
 	}
 }
 
-int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, Diags *d)
+int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int io_tiles, Diags *d)
 {
 	memset(u, 0, sizeof *u);
 	u->L = L;
@@ -452,7 +476,7 @@ int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, Diag
 		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "more than 16 input images");
 		return 0;
 	}
-	Ext X = { .u = u, .L = L, .d = d, .ok = 1 };
+	Ext X = { .u = u, .L = L, .d = d, .ok = 1, .io_tiles = io_tiles };
 	make_buffers(&X, g);
 	walk(&X, g, L->accel);
 	free(X.func_buf);

@@ -514,7 +514,11 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 {
 	memset(m, 0, sizeof *m);
 	double t0 = util_now();
-	if (!ub_extract(u, L, g, c->mem ? c->mem->units[0].fetch : 1, d))
+	int io_tiles = 0;
+	for (int y = 0; c->tiles && y < c->rows; y++)
+		for (int x = 0; x < c->cols; x++)
+			io_tiles += c->tiles[y][x] == 'I';
+	if (!ub_extract(u, L, g, c->mem ? c->mem->units[0].fetch : 1, io_tiles, d))
 		return 0;
 	vec_foreach(&u->stmts, s) if (latency && u->stmts.data[s].kernel) u->stmts.data[s].latency =
 	    latency[u->stmts.data[s].kernel - g->kernels.data];

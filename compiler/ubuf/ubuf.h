@@ -96,10 +96,12 @@ typedef struct UbProgram {
 } UbProgram;
 
 /* Extracts the buffers and ports of L's accelerator (kernels g); fetch is
- * the memory tile's fetch width. 0 with errors in d (an access that is not
- * affine in the loops, a reduction kept as its own stage, which needs the
- * coarse-grained scheduler). */
-int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, __keep Diags *d);
+ * the memory tile's fetch width. An image dimension read only at constant
+ * indices (channels) is streamed apart, one stream per value, while the
+ * input streams fit io_tiles (0: no limit). 0 with errors in d (an access
+ * that is not affine in the loops, a reduction kept as its own stage, which
+ * needs the coarse-grained scheduler). */
+int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int io_tiles, __keep Diags *d);
 /* Rates, delays, dependence distances and capacities; 0 with errors in d
  * (a schedule longer than `max_cycle`, reads of values never written). */
 int ub_schedule(UbProgram *u, int64_t max_cycle, __keep Diags *d);
