@@ -391,25 +391,28 @@ static void walk(Ext *X, const DGraph *g, const LStmt *s)
 	}
 }
 
-/* An image dimension read only at constant indices, outermost of its stream:
- * each value becomes its own stream and buffer (a channel streamed apart). */
+/* An image dimension read only at constant indices, the outermost such
+ * (a planar image's channel, or a channel-first one's): each value becomes
+ * its own stream and buffer (a channel streamed apart). */
 static int split_dimension(const Ext *X, const DGraph *g, int m)
 {
 	const HImage *im = &X->L->p->images.data[m];
-	int d = im->dims - 1;
 	if (im->dims < 2)
 		return -1;
-	int reads = 0;
-	vec_foreach(&g->kernels, k) vec_foreach(&g->kernels.data[k].nodes, i) {
-		const DNode *n = &g->kernels.data[k].nodes.data[i];
-		int64_t v;
-		if (n->kind == DN_LOAD && n->is_image && n->buffer == m) {
-			if (!he_is_const(n->index[d], &v))
-				return -1;
-			reads++;
+	for (int d = im->dims - 1; d >= 0; d--) {
+		int reads = 0, constant = 1;
+		vec_foreach(&g->kernels, k) vec_foreach(&g->kernels.data[k].nodes, i) {
+			const DNode *n = &g->kernels.data[k].nodes.data[i];
+			int64_t v;
+			if (n->kind == DN_LOAD && n->is_image && n->buffer == m) {
+				constant &= he_is_const(n->index[d], &v);
+				reads++;
+			}
 		}
+		if (reads && constant)
+			return d;
 	}
-	return reads ? d : -1;
+	return -1;
 }
 
 /* The streams of image m: one per value of its split dimension. */
