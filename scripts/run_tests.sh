@@ -117,8 +117,8 @@ group_halide() {
 }
 
 group_property() {
-	suite "property: 20 random chips, their applications bit-exact or refused for a precise reason, one under Verilator" \
-		bash scripts/property.sh --verilator 1 1-20
+	suite "property: 14 random chips, their applications bit-exact or refused for a precise reason, one under Verilator" \
+		bash scripts/property.sh --verilator 1 1-14
 	suite "property test checks: dse random deterministic and legal, bad usage, corrupted golden images reported" \
 		bash scripts/tests/property.sh
 }
