@@ -211,9 +211,10 @@ static void write_npy(const Image *im, FILE *f)
 {
 	char h[256];
 	int len = snprintf(h, sizeof h, "{'descr': '%s', 'fortran_order': True, 'shape': (", im->bits == 8 ? "|u1" : "<u2");
+	/* the shape as NumPy writes a tuple: (16,) and (2, 16, 16) */
 	for (int i = 0; i < im->dims; i++)
-		len += snprintf(h + len, sizeof h - (size_t)len, "%d,%s", im->extent[i], i + 1 < im->dims ? " " : "");
-	len += snprintf(h + len, sizeof h - (size_t)len, "), }");
+		len += snprintf(h + len, sizeof h - (size_t)len, "%s%d", i ? ", " : "", im->extent[i]);
+	len += snprintf(h + len, sizeof h - (size_t)len, "%s), }", im->dims == 1 ? "," : "");
 	/* the header padded with spaces to a multiple of 64 bytes, ending in a newline */
 	int total = 10 + len + 1, pad = (64 - total % 64) % 64;
 	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
