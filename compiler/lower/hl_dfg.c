@@ -688,7 +688,8 @@ static DVal lower_exact(Builder *B, const HExpr *e, int low_only)
 	case HE_CONST:
 		return const_node(B, e, e->value, e->type);
 	case HE_VAR:
-		berr(B, e, "the loop variable '%s' is used as a value: the kernels compute on data only",
+		berr(B, e, "the loop variable '%s' is used as a value and no index stream carries it (one holds "
+			   "at most 2^20 points of at most 4 variables): the kernels compute on data only",
 		     B->L->p->syms.data[e->sym].name);
 		return bad;
 	case HE_CALL:
