@@ -183,6 +183,76 @@ static Val make_sum(Parser *P, Val v, const HTok *t, HBinOp op)
 	return hlp_vexpr(s, t->line, t->col);
 }
 
+/* Most points of an argmax()/argmin() RDom (each a select of the result). */
+#define ARGMAX_MAX_POINTS 256
+
+/* argmax(e)[k], argmin(r, e)[k] (a name may follow e): Halide's Tuple of the
+ * first point of the RDom (r.x fastest) where e is largest (smallest), then
+ * that value. Element k below the RDom's dimensions is the point's
+ * coordinate k: a select among the points on e(p) == maximum(e); element
+ * `dimensions` is maximum(e) (minimum). */
+static Val make_argmax(Parser *P, Val *a, int n, const HTok *t)
+{
+	int is_max = hlx_is(t, "argmax");
+	if (n >= 2 && a[n - 1].k == V_STRING)
+		n--;
+	int rd = -1;
+	if (n == 2 && a[0].k == V_RDOM)
+		rd = a[0].id;
+	else if (n != 1)
+		return hlp_err_tok(P, t, "%s() takes an expression, or an RDom and an expression (then a name)", t->text);
+	Val m = make_sum(P, a[n - 1], t, is_max ? HB_MAX : HB_MIN);
+	if (m.k != V_EXPR)
+		return hlp_none;
+	HExpr *mx = m.e;
+	if (rd >= 0 && mx->rdom != rd)
+		return hlp_err_tok(P, t, "%s() over RDom '%s' of an expression of RDom '%s'", t->text,
+				   P->p->rdoms.data[rd].name, P->p->rdoms.data[mx->rdom].name);
+	const HRDom *r = &P->p->rdoms.data[mx->rdom];
+	if (!hlp_accept(P, "["))
+		return hlp_err_tok(P, t, "%s() gives a Tuple (the point's %d coordinate%s, then the value): take an "
+				   "element, as in %s(...)[0]", t->text, r->ndims, r->ndims == 1 ? "" : "s", t->text);
+	Val kv = hlp_parse_expr(P);
+	if (P->failed || !hlp_expect(P, "]"))
+		return hlp_none;
+	if (kv.k != V_INT || kv.i < 0 || kv.i > r->ndims)
+		return hlp_err_at(P, kv.line, kv.col, "element of %s() out of its Tuple: 0 to %d (the point's "
+				  "coordinates, then the value)", t->text, r->ndims);
+	if (kv.i == r->ndims)
+		return m;
+	int64_t points = 1;
+	for (int i = 0; i < r->ndims; i++)
+		points *= r->extent[i];
+	if (points > ARGMAX_MAX_POINTS)
+		return hlp_err_tok(P, t, "%s() over %lld points: its point is a select among them, at most %d", t->text,
+				   (long long)points, ARGMAX_MAX_POINTS);
+	/* the first point where the value is the maximum: a select chain in
+	 * the RDom's order, built from the last point */
+	int64_t pt[4];
+	int64_t (*pts)[4] = xcalloc((size_t)points, sizeof *pts);
+	hrdom_first(r, pt);
+	for (int64_t j = 0; j < points; j++) {
+		memcpy(pts[j], pt, sizeof pt);
+		hrdom_next(r, pt);
+	}
+	HExpr *e = mx->a, *res = NULL;
+	for (int64_t j = points - 1; j >= 0; j--) {
+		HExpr *coord = he_const(P->a, HT_I32, pts[j][kv.i]);
+		if (!res) {
+			res = coord;
+			continue;
+		}
+		HExpr *vals[4];
+		for (int i = 0; i < r->ndims; i++)
+			vals[i] = he_const(P->a, HT_I32, pts[j][i]);
+		HSubst sb = { r->sym, vals, r->ndims, NULL, NULL };
+		HExpr *ej = hs_simplify(P->a, hs_subst(P->a, e, &sb));
+		res = he_select(P->a, he_bin(P->a, HB_EQ, HT_BOOL, ej, mx), coord, res);
+	}
+	free(pts);
+	return hlp_vexpr(res, t->line, t->col);
+}
+
 /* min/max/absd of two values. */
 static Val minmax(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 {
@@ -404,8 +474,7 @@ static Val builtin(Parser *P, const HTok *t)
 		if (hlx_is(t, reductions[i]) && n == 2 && a[1].k == V_STRING)
 			n = 1;
 	if (hlx_is(t, "argmax") || hlx_is(t, "argmin"))
-		return hlp_err_tok(P, t, "%s() gives a Tuple (the point and the value), which the application "
-				     "language has no type for: write the reduction as an update definition", t->text);
+		return make_argmax(P, a, n, t);
 	struct { const char *name; int nargs; } tab[] = {
 		{ "min", 2 }, { "max", 2 }, { "abs", 1 }, { "absd", 2 }, { "clamp", 3 }, { "sum", 1 },
 		{ "product", 1 }, { "maximum", 1 }, { "minimum", 1 }, { "Expr", 1 },
