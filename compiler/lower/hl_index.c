@@ -10,8 +10,10 @@
 
 #include "lower.h"
 
-/* Largest index stream, in points. */
+/* Largest index stream, in points; the images (inputs, streamed Funcs and
+ * index streams) the buffers take at most. */
 #define INDEX_MAX_POINTS (1 << 20)
+#define INDEX_MAX_IMAGES 16
 
 typedef struct Ix {
 	HPrep *P;
@@ -181,6 +183,8 @@ static int new_stream(Ix *X, const HExpr *e, const Vars *v, const Interval *box)
 	int64_t *val = NULL, points;
 	Interval range;
 	HType t;
+	if (p->images.len >= INDEX_MAX_IMAGES)
+		return -1;
 	if (!box_values(X, e, v, box, &val, &points, &range) || !stream_type(range.lo, range.hi, &t)) {
 		free(val);
 		return -1;

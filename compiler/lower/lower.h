@@ -66,8 +66,9 @@ void hp_free(HPrep *P);
  * loop variables that kernels would compute with by a read of an index
  * stream (a new streamed image). Loop variables that lowering makes
  * constants (unrolled loops, loops of one iteration) do not count; an
- * expression whose values do not fit 16 bits, or with more than 4 variables
- * or 2^20 points, is left as it is (and refused later). */
+ * expression whose values do not fit 16 bits, with more than 4 variables or
+ * 2^20 points, or beyond 16 images in all, is left as it is (and refused
+ * later). */
 void hp_index_streams(HPrep *P);
 /* Image m's values: an index stream's (computed), else inputs[m]. */
 const Image *hp_image(const HPrep *P, const Image *inputs, int m);
