@@ -84,24 +84,26 @@ static int mem_bits(Backend *B, Bitstream *bs, const NlCell *c, Diags *d)
 }
 
 /* Every multiplexer no route takes selects an input whose driver, followed
- * back, ends at an input tied to 0 at the array's edge or at a register (a
- * bypass multiplexer its register): such inputs are found by a search out
- * from those nodes. Left at select 0, unused multiplexers chain tracks and
+ * back, ends at an input tied to 0 at the array's edge (found first, by a
+ * search out from those inputs) or else at a register (a bypass multiplexer
+ * its register). Left at select 0, unused multiplexers chain tracks and
  * unconfigured PEs (which add their inputs) into combinational paths
  * across the whole array, along which a routed value ripples: a simulator
  * evaluating the tiles one boundary at a time then does not settle
  * (Verilator: "Active region did not converge", camera_pipe on cgra_32x16),
  * and nothing the application needs depends on them. */
-static void ground_unused(Backend *B, Bitstream *bs, const char *routed, int *drv)
+static void ground_from(Backend *B, Bitstream *bs, const char *routed, int *drv, char *quiet, int registers)
 {
 	const RGraph *g = B->g;
-	char *quiet = xcalloc((size_t)g->nnodes + 1, 1);
 	int *queue = xcalloc((size_t)g->nnodes + 1, sizeof *queue), head = 0, tail = 0;
-	for (int n = 0; n < g->nnodes; n++)
-		if (!strcmp(g->nodes[n].kind, "reg") || (g->nodes[n].nin == 0 && !strcmp(g->nodes[n].kind, "sb_in"))) {
+	for (int n = 0; n < g->nnodes; n++) {
+		const RNode *r = &g->nodes[n];
+		int seed = registers ? !strcmp(r->kind, "reg") : r->nin == 0 && !strcmp(r->kind, "sb_in");
+		if (seed || (registers && quiet[n])) {
 			quiet[n] = 1;
 			queue[tail++] = n;
 		}
+	}
 	while (head < tail) {
 		int u = queue[head++];
 		for (int k = 0; k < g->nodes[u].nout; k++) {
@@ -110,25 +112,32 @@ static void ground_unused(Backend *B, Bitstream *bs, const char *routed, int *dr
 			if (quiet[v] || routed[v] || !strcmp(rv->kind, "port_out"))
 				continue;
 			int from = u;
-			if (!strcmp(rv->kind, "rmux"))
+			if (registers && !strcmp(rv->kind, "rmux"))
 				for (int i = 0; i < rv->nin; i++)
 					if (!strcmp(g->nodes[rv->in[i]].kind, "reg"))
 						from = rv->in[i];
-			if (rv->nin > 1)
-				bitstream_route(bs, g, from, v);
+			if (rv->nin > 1 && !bitstream_route(bs, g, from, v))
+				continue;       /* no field for it: left as it is */
 			drv[v] = from;
 			quiet[v] = 1;
 			queue[tail++] = v;
 		}
 	}
 	free(queue);
+}
+
+static void ground_unused(Backend *B, Bitstream *bs, const char *routed, int *drv)
+{
+	char *quiet = xcalloc((size_t)B->g->nnodes + 1, 1);
+	ground_from(B, bs, routed, drv, quiet, 0);
+	ground_from(B, bs, routed, drv, quiet, 1);
 	free(quiet);
 }
 
 /* A combinational loop of the configured array, or 0: every node depends on
  * the input its multiplexer selects (drv; -1 for none), a PE's outputs on
- * its inputs; registers depend on nothing within the cycle. Writes the
- * loop's nodes into why. */
+ * its inputs but those with a packed register; registers depend on nothing
+ * within the cycle. Writes the loop's nodes into why. */
 static int find_loop(const Backend *B, const int *drv, char *why, size_t len)
 {
 	const RGraph *g = B->g;
@@ -146,6 +155,19 @@ static int find_loop(const Backend *B, const int *drv, char *why, size_t len)
 			int t = g->nodes[v].y * g->cols + g->nodes[v].x;
 			pins[first[t] + fill[t]++] = v;
 		}
+	/* a PE input whose register is packed in holds the value a cycle */
+	char *registered = xcalloc((size_t)n + 1, 1);
+	vec_foreach(&B->nl.nets, i) vec_foreach(&B->nl.nets.data[i].sinks, k) {
+		const NlSink *sk = &B->nl.nets.data[i].sinks.data[k];
+		if (!sk->packed)
+			continue;
+		const NlCell *c = &B->nl.cells.data[sk->cell];
+		char name[96];
+		snprintf(name, sizeof name, "x%d_y%d_%s", c->x, c->y, sk->port);
+		int v = rgraph_find(g, name);
+		if (v >= 0)
+			registered[v] = 1;
+	}
 	/* depth-first, iteratively: 1 on the path, 2 done */
 	char *state = xcalloc((size_t)n + 1, 1);
 	int *stack = xcalloc((size_t)n + 1, sizeof *stack), *next = xcalloc((size_t)n + 1, sizeof *next);
@@ -166,6 +188,8 @@ static int find_loop(const Backend *B, const int *drv, char *why, size_t len)
 			if (next[v] < ndeps)
 				dep = pe ? pins[first[t] + next[v]] : drv[v];
 			next[v]++;
+			if (dep >= 0 && pe && registered[dep])
+				continue;
 			if (dep < 0) {
 				state[v] = 2;
 				sp--;
@@ -181,6 +205,7 @@ static int find_loop(const Backend *B, const int *drv, char *why, size_t len)
 			}
 		}
 	}
+	free(registered);
 	free(state);
 	free(stack);
 	free(next);

@@ -448,8 +448,9 @@ int hli_run_streams(const HProgram *p, const Image *inputs, Image *out, Image *s
  * needs (they may call only each other); tables has one entry per Func. */
 void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const, HTable *tables);
 /* The value of e, which reads only Funcs realized in tables (one entry per
- * Func), no image, with env holding a value per symbol. */
-int64_t hli_eval(const HProgram *p, const HTable *tables, int64_t *env, const HExpr *e);
+ * Func), no image, with env holding a value per symbol; a read outside a
+ * table's region sets *outside and counts as 0. */
+int64_t hli_eval(const HProgram *p, const HTable *tables, int64_t *env, const HExpr *e, int *outside);
 
 /* ---- the input generator (app_input.c) ----
  * The deterministic input of an application, set by the optional

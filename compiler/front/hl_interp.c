@@ -14,6 +14,7 @@ typedef struct Interp {
 	Buf *funcs;
 	const Image *images;
 	int64_t *env;           /* per symbol */
+	int *outside;           /* set by a read outside a realized Func (hli_eval), else NULL: an ICE */
 } Interp;
 
 int64_t *htable_at(const HTable *b, const int64_t *idx)
@@ -43,6 +44,10 @@ static int64_t eval_call(Interp *I, const HExpr *e)
 		return ht_wrap(e->type, im->px[off]);
 	}
 	int64_t *v = htable_at(&I->funcs[e->callee], idx);
+	if (!v && I->outside) {
+		*I->outside = 1;
+		return 0;
+	}
 	if (!v)
 		ICE("interpreter: %s read outside its region", I->p->funcs.data[e->callee].name);
 	return *v;
@@ -226,15 +231,15 @@ static int func_image(const HProgram *p, int f, Buf *b, Image *out, Diags *d)
 	return 1;
 }
 
-int64_t hli_eval(const HProgram *p, const HTable *tables, int64_t *env, const HExpr *e)
+int64_t hli_eval(const HProgram *p, const HTable *tables, int64_t *env, const HExpr *e, int *outside)
 {
-	Interp I = { p, (Buf *)tables, NULL, env };
+	Interp I = { p, (Buf *)tables, NULL, env, outside };
 	return eval(&I, e);
 }
 
 void hli_const_tables(const HProgram *p, const HRegions *r, const char *is_const, HTable *tables)
 {
-	Interp I = { p, tables, NULL, NULL };
+	Interp I = { p, tables, NULL, NULL, NULL };
 	I.env = xcalloc((size_t)(p->syms.len ? p->syms.len : 1), sizeof *I.env);
 	for (int k = 0; k < r->norder; k++)
 		if (is_const[r->order[k]])
@@ -256,7 +261,7 @@ static int interpret(const HProgram *p, const Image *inputs, Image *out, Image *
 		hl_bounds_free(&r);
 		return 0;
 	}
-	Interp I = { p, NULL, ins, NULL };
+	Interp I = { p, NULL, ins, NULL, NULL };
 	I.funcs = xcalloc((size_t)(p->funcs.len ? p->funcs.len : 1), sizeof *I.funcs);
 	I.env = xcalloc((size_t)(p->syms.len ? p->syms.len : 1), sizeof *I.env);
 	for (int k = 0; k < r.norder; k++)

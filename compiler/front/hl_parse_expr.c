@@ -59,6 +59,8 @@ static HExpr *make_cast(Parser *P, HType t, Val v)
  * clamped to T). */
 static HExpr *make_sat_cast(Parser *P, HType t, Val v, const HTok *tok)
 {
+	if (ht_is_float(t))
+		return make_cast(P, t, v);      /* a float holds every integer's range */
 	if (v.k == V_INT)
 		return he_const(P->a, t, v.i < ht_min(t) ? ht_min(t) : v.i > ht_max(t) ? ht_max(t) : v.i);
 	HExpr *e = hlp_to_expr(P, v);
@@ -70,6 +72,12 @@ static HExpr *make_sat_cast(Parser *P, HType t, Val v, const HTok *tok)
 		return NULL;
 	}
 	HType s = e->type;
+	if (ht_is_float(s)) {
+		/* a float clamped to the integer type's range, as floats, then cast */
+		e = he_fold(P->a, he_bin(P->a, HB_MIN, s, e, he_const(P->a, s, hv_bits(s, (double)ht_max(t)))));
+		e = he_fold(P->a, he_bin(P->a, HB_MAX, s, e, he_const(P->a, s, hv_bits(s, (double)ht_min(t)))));
+		return he_fold(P->a, he_cast(P->a, t, e));
+	}
 	int64_t lo = ht_min(t) > ht_min(s) ? ht_min(t) : ht_min(s);
 	int64_t hi = ht_max(t) < ht_max(s) ? ht_max(t) : ht_max(s);
 	if (hi < ht_max(s))
@@ -222,10 +230,9 @@ static Val make_argmax(Parser *P, Val *a, int n, const HTok *t)
 		return m;
 	int64_t points = 1;
 	for (int i = 0; i < r->ndims; i++)
-		points *= r->extent[i];
-	if (points > ARGMAX_MAX_POINTS)
-		return hlp_err_tok(P, t, "%s() over %lld points: its point is a select among them, at most %d", t->text,
-				   (long long)points, ARGMAX_MAX_POINTS);
+		if ((points *= r->extent[i]) > ARGMAX_MAX_POINTS)
+			return hlp_err_tok(P, t, "%s() over more than %d points: its point is a select among them, at "
+					   "most %d", t->text, ARGMAX_MAX_POINTS, ARGMAX_MAX_POINTS);
 	/* the first point where the value is the maximum: a select chain in
 	 * the RDom's order, built from the last point */
 	int64_t pt[4];

@@ -130,7 +130,7 @@ static int stream_type(int64_t lo, int64_t hi, HType *t)
 
 /* The values of e at every point of the box of v (the first variable
  * fastest) into *val (to free), and their range; 0 if the box has more than
- * INDEX_MAX_POINTS points. */
+ * INDEX_MAX_POINTS points or e reads a table outside its region there. */
 static int box_values(Ix *X, const HExpr *e, const Vars *v, const Interval *box, int64_t **val, int64_t *points,
 		      Interval *range)
 {
@@ -152,7 +152,13 @@ static int box_values(Ix *X, const HExpr *e, const Vars *v, const Interval *box,
 			env[v->sym[i]] = box[i].lo + rest % ext;
 			rest /= ext;
 		}
-		int64_t x = hli_eval(p, X->P->tables, env, e);
+		int outside = 0;
+		int64_t x = hli_eval(p, X->P->tables, env, e, &outside);
+		if (outside) {
+			/* a table read beyond what bounds inference realized: not streamed */
+			free(env);
+			return 0;
+		}
 		(*val)[k] = x;
 		range->lo = x < range->lo ? x : range->lo;
 		range->hi = x > range->hi ? x : range->hi;
@@ -247,7 +253,10 @@ static HExpr *quasi_affine(Arena *a, HExpr *e)
 	if (e->kind != HE_BIN || (e->op != HB_ADD && e->op != HB_SUB) || e->type.bits != 32 || !e->type.is_signed)
 		return e;
 	HExpr *x = quasi_affine(a, e->a), *y = quasi_affine(a, e->b);
-	int64_t d, d2;
+	int64_t d, d2, c;
+	/* b * d must not wrap where a / d + b does not */
+	if ((he_is_const(x, &c) || he_is_const(y, &c)) && (c > (1 << 20) || c < -(1 << 20)))
+		return e;
 	if (is_div(x, &d) && !is_div(y, &d2)) {
 		HExpr *scaled = he_bin(a, HB_MUL, HT_I32, y, he_const(a, HT_I32, d));
 		return he_bin(a, HB_DIV, HT_I32, he_fold(a, he_bin(a, e->op, HT_I32, x->a, scaled)), x->b);
