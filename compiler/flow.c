@@ -44,7 +44,6 @@ typedef struct Flow {
 	UbMap m;
 	BeOptions bo;
 	Backend *be;
-	char **index_files;     /* per index stream: <image>.<ext> */
 } Flow;
 
 typedef struct Stage {
@@ -138,14 +137,6 @@ static int lowered_run(Flow *F)
 	if (!ok)
 		return 0;
 	const HPrep *P = &F->L.prep;
-	if (P->index.len) {
-		F->index_files = xcalloc((size_t)P->index.len, sizeof *F->index_files);
-		vec_foreach(&P->index, k) {
-			const Image *v = &P->index.data[k].values;
-			F->index_files[k] = xasprintf("%s.%s", F->p->images.data[P->index.data[k].image].name,
-						      image_ext(v->dims, v->extent));
-		}
-	}
 	progress(F, "lowered in %.3f s%s\n", util_now() - t0,
 		 P->index.len ? arena_printf(F->L.arena, ", %d index stream%s", P->index.len,
 					     P->index.len == 1 ? "" : "s") : "");
@@ -164,7 +155,12 @@ static void write_index_image(const void *arg, FILE *f)
 static int lowered_files(Flow *F, BeFile *f)
 {
 	const HPrep *P = &F->L.prep;
-	vec_foreach(&P->index, k) f[k] = (BeFile){ F->index_files[k], write_index_image, &P->index.data[k].values };
+	vec_foreach(&P->index, k) {
+		const Image *v = &P->index.data[k].values;
+		f[k] = (BeFile){ arena_printf(F->L.arena, "%s.%s", F->p->images.data[P->index.data[k].image].name,
+					      image_ext(v->dims, v->extent)),
+				 write_index_image, v };
+	}
 	return P->index.len;
 }
 
@@ -498,9 +494,6 @@ static void flow_free(Flow *F)
 		dfg_free(&F->g);
 	if (F->has_c)
 		coll_free(&F->c);
-	for (int k = 0; F->index_files && k < F->L.prep.index.len; k++)
-		free(F->index_files[k]);
-	free(F->index_files);
 	if (F->ran[FS_LOWERED])
 		hl_lower_free(&F->L);
 }

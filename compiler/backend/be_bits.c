@@ -161,10 +161,7 @@ static int find_loop(const Backend *B, const int *drv, char *why, size_t len)
 		const NlSink *sk = &B->nl.nets.data[i].sinks.data[k];
 		if (!sk->packed)
 			continue;
-		const NlCell *c = &B->nl.cells.data[sk->cell];
-		char name[96];
-		snprintf(name, sizeof name, "x%d_y%d_%s", c->x, c->y, sk->port);
-		int v = rgraph_find(g, name);
+		int v = be_node_of(B, sk->cell, sk->port);
 		if (v >= 0)
 			registered[v] = 1;
 	}

@@ -401,6 +401,9 @@ void hl_pad_clamped_reads(HProgram *p);
  * image read at a negative coordinate). */
 int hl_bounds(const HProgram *p, HRegions *r, __keep Diags *d);
 void hl_bounds_free(HRegions *r);
+/* The extent of pure dimension dim of fn, extent, grown by Halide's
+ * TailStrategy::RoundUp of its splits to a multiple of their factors. */
+int64_t hl_rounded_extent(const HFunc *fn, int dim, int64_t extent);
 /* The extension (image_ext) of the file of an image over a region of dims
  * intervals: from 0 to the region's end (an input, whose pixel 0 is at 0),
  * or over the region itself (an output). */

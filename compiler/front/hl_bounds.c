@@ -108,22 +108,25 @@ static int apply_bounds(const HProgram *p, int f, HRegions *r, Diags *d)
 /* Halide's TailStrategy::RoundUp on a split of a pure variable of a Func
  * that is computed (not inlined): its region grows to a multiple of the
  * factor, and its producers are needed over the larger region. */
+int64_t hl_rounded_extent(const HFunc *fn, int dim, int64_t extent)
+{
+	vec_foreach(&fn->defs, j) vec_foreach(&fn->defs.data[j].sched.splits, k) {
+		const HSplit *sp = &fn->defs.data[j].sched.splits.data[k];
+		if (sp->tail && !strcmp(sp->tail, "RoundUp") && sp->old == fn->vars[dim] && extent % sp->factor)
+			extent += sp->factor - extent % sp->factor;
+	}
+	return extent;
+}
+
 static void round_up_splits(const HProgram *p, int f, HRegions *r)
 {
 	const HFunc *fn = &p->funcs.data[f];
 	if (f == p->output || fn->compute.kind == LEVEL_INLINE)
 		return;
-	vec_foreach(&fn->defs, j) {
-		const HStageSched *sc = &fn->defs.data[j].sched;
-		vec_foreach(&sc->splits, k) {
-			const HSplit *sp = &sc->splits.data[k];
-			for (int i = 0; sp->tail && !strcmp(sp->tail, "RoundUp") && i < fn->dims; i++) {
-				Interval *iv = &r->func[f][i];
-				int64_t ext = iv->hi - iv->lo + 1;
-				if (fn->vars[i] == sp->old && iv->lo <= iv->hi && ext % sp->factor)
-					iv->hi += sp->factor - ext % sp->factor;
-			}
-		}
+	for (int i = 0; i < fn->dims; i++) {
+		Interval *iv = &r->func[f][i];
+		if (iv->lo <= iv->hi)
+			iv->hi = iv->lo + hl_rounded_extent(fn, i, iv->hi - iv->lo + 1) - 1;
 	}
 }
 

@@ -137,8 +137,6 @@ static DVal load(Builder *B, const HExpr *e)
 
 static DVal lower(Builder *B, const HExpr *e, int low_only);
 
-/* A look-up table read: the address is computed by the kernel, relative to
- * the table's first entry, row-major. */
 /* A read of table e->callee at addr: of the whole table (words 0), or of
  * the part from entry base that one tile holds (words entries). */
 static DVal rom_part(Builder *B, const HExpr *e, DVal addr, int64_t base, int64_t words)
@@ -152,6 +150,8 @@ static DVal rom_part(Builder *B, const HExpr *e, DVal addr, int64_t base, int64_
 
 static int log2_exact(int64_t v);
 
+/* A look-up table read: the address is computed by the kernel, relative to
+ * the table's first entry, row-major. */
 static DVal rom(Builder *B, const HExpr *e)
 {
 	const HTable *t = &B->L->prep.tables[e->callee];

@@ -22,17 +22,26 @@ typedef struct Ix {
 	int count;              /* index streams of f so far */
 } Ix;
 
+/* The dimension of the Func whose pure variable sym is, or -1. */
+static int pure_dim(const Ix *X, int sym)
+{
+	const HFunc *fn = &X->P->p->funcs.data[X->f];
+	for (int i = 0; i < fn->dims; i++)
+		if (fn->vars[i] == sym)
+			return i;
+	return -1;
+}
+
 /* The values sym takes in definition X->d: a pure variable of the Func over
  * its region, a reduction variable over its domain; 0 for another symbol. */
 static int var_range(const Ix *X, int sym, Interval *iv)
 {
 	const HProgram *p = X->P->p;
-	const HFunc *fn = &p->funcs.data[X->f];
-	for (int i = 0; i < fn->dims; i++)
-		if (fn->vars[i] == sym) {
-			*iv = X->P->reg.func[X->f][i];
-			return iv->lo <= iv->hi;
-		}
+	int i = pure_dim(X, sym);
+	if (i >= 0) {
+		*iv = X->P->reg.func[X->f][i];
+		return iv->lo <= iv->hi;
+	}
 	const HSym *s = &p->syms.data[sym];
 	if (s->kind != SYM_RVAR)
 		return 0;
@@ -56,11 +65,8 @@ static int unrolled(const Ix *X, int sym)
  * Func's pure variables first, in their order, then reduction variables. */
 static int var_rank(const Ix *X, int sym)
 {
-	const HFunc *fn = &X->P->p->funcs.data[X->f];
-	for (int i = 0; i < fn->dims; i++)
-		if (fn->vars[i] == sym)
-			return i;
-	return 4 + sym;
+	int i = pure_dim(X, sym);
+	return i >= 0 ? i : 4 + sym;
 }
 
 typedef struct Vars {
@@ -238,6 +244,15 @@ static HExpr *index_read(Ix *X, const HExpr *e, Vars *v)
 	return r;
 }
 
+/* A copy of call e with an arguments array of its own. */
+static HExpr *copy_call(Arena *a, const HExpr *e)
+{
+	HExpr *c = he_copy(a, e);
+	c->args = arena_alloc(a, sizeof *c->args * (size_t)(e->nargs ? e->nargs : 1));
+	memcpy(c->args, e->args, sizeof *c->args * (size_t)e->nargs);
+	return c;
+}
+
 static int is_div(const HExpr *e, int64_t *d)
 {
 	return e->kind == HE_BIN && e->op == HB_DIV && e->type.bits == 32 && e->type.is_signed &&
@@ -335,9 +350,7 @@ static HExpr *select_addresses(Ix *X, HExpr *call, int k, Vars *v)
 		return NULL;
 	HExpr *r = NULL;
 	for (int j = n - 1; j >= 0; j--) {
-		HExpr *at = he_copy(a, call);
-		at->args = arena_alloc(a, sizeof *at->args * (size_t)call->nargs);
-		memcpy(at->args, call->args, sizeof *at->args * (size_t)call->nargs);
+		HExpr *at = copy_call(a, call);
 		at->args[k] = he_const(a, HT_I32, addr[j]);
 		he_set_depth(at);
 		HExpr *read = rewrite(X, at);
@@ -365,11 +378,8 @@ static HExpr *rewrite_read(Ix *X, HExpr *e)
 		HExpr *q = quasi_affine(a, e->args[i]);
 		if (q == e->args[i])
 			continue;
-		if (!c) {
-			c = he_copy(a, e);
-			c->args = arena_alloc(a, sizeof *c->args * (size_t)e->nargs);
-			memcpy(c->args, e->args, sizeof *c->args * (size_t)e->nargs);
-		}
+		if (!c)
+			c = copy_call(a, e);
 		c->args[i] = q;
 	}
 	if (c)
@@ -406,14 +416,8 @@ static HExpr *rewrite(Ix *X, HExpr *e)
 	for (int i = 0; i < e->nargs; i++) {
 		HExpr *r = rewrite(X, e->args[i]);
 		if (r != e->args[i]) {
-			if (!c) {
-				c = he_copy(X->P->p->arena, e);
-				c->args = arena_alloc(X->P->p->arena, sizeof *c->args * (size_t)e->nargs);
-				memcpy(c->args, e->args, sizeof *c->args * (size_t)e->nargs);
-			} else if (c->args == e->args) {
-				c->args = arena_alloc(X->P->p->arena, sizeof *c->args * (size_t)e->nargs);
-				memcpy(c->args, e->args, sizeof *c->args * (size_t)e->nargs);
-			}
+			if (!c || c->args == e->args)
+				c = copy_call(X->P->p->arena, c ? c : e);
 			c->args[i] = r;
 		}
 	}

@@ -450,17 +450,6 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	int ok = 1;
 	vec_foreach(&sc->splits, j) {
 		const HSplit *sp = &sc->splits.data[j];
-		int dim = -1;
-		for (int i = 0; i < d->nlhs; i++)
-			if (d->lhs[i]->kind == HE_VAR && d->lhs[i]->sym == sp->old)
-				dim = i;
-		if (ext[sp->old] % sp->factor && sp->tail && !strcmp(sp->tail, "RoundUp") && orig[sp->old] &&
-		    dim >= 0 && f != W->p->output) {
-			/* Halide's RoundUp: the region grows to a multiple of the factor
-			 * (the points beyond it are computed, and never read) */
-			ext[sp->old] += sp->factor - ext[sp->old] % sp->factor;
-			W->place[f].rext[dim] = ext[sp->old];
-		}
 		if (ext[sp->old] % sp->factor) {
 			const char *why = !sp->tail ? "the default tail strategy (Auto): a shifted or guarded last "
 						      "iteration"
@@ -645,6 +634,10 @@ static int place_func(Lower *W, int g)
 			     "'%s' is computed at a loop where nothing reads it", gn->name);
 			return 0;
 		}
+		/* Halide's RoundUp: the region grows to a multiple of the factor
+		 * (the points beyond it are computed, and never read) */
+		for (int i = 0; i < gn->dims; i++)
+			pl->rext[i] = hl_rounded_extent(gn, i, pl->rext[i]);
 	}
 	pl->nstages = gn->defs.len;
 	pl->stages = arena_alloc(W->a, sizeof *pl->stages * (size_t)pl->nstages);
