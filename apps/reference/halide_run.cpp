@@ -74,8 +74,14 @@ void stream_to_accelerator(ImageParam)
 {
 }
 
-void stream_to_accelerator(Func)
+void stream_to_accelerator(Func f)
 {
+	current().streamed.insert(f.name());
+}
+
+bool halide_app_streamed(const Func &f)
+{
+	return recording && recording->streamed.count(f.name()) > 0;
 }
 
 void halide_app_declared(const Func &f)

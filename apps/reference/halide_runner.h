@@ -10,7 +10,8 @@
  * ImageParams are HwFunc and HwImageParam (halide_apps.cpp defines Func and
  * ImageParam as these names before the application files): Halide's classes
  * with the methods of Halide-to-Hardware's fork (hw_accelerate,
- * stream_to_accelerator, accelerator_input, linebuffer, fifo_depth, store_in)
+ * stream_to_accelerator, accelerator_input, linebuffer, fifo_depth(n) and
+ * fifo_depth(consumer, n), store_in)
  * as no-ops and every schedule call returning the derived class so that chains
  * reach them. They record the Funcs and ImageParams in declaration order: the
  * inputs are the ImageParams the pipeline reads, in that order, and the
@@ -20,6 +21,7 @@
 #ifndef APPS_REFERENCE_HALIDE_RUNNER_H
 #define APPS_REFERENCE_HALIDE_RUNNER_H
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,8 @@ void hw_accelerate(Halide::Func f, Halide::Var inner, Halide::Var outer);
 void hw_accelerate(Halide::Func f);
 void stream_to_accelerator(Halide::ImageParam p);
 void stream_to_accelerator(Halide::Func f);
+/* 1 if Func f was given stream_to_accelerator() or accelerator_input(). */
+bool halide_app_streamed(const Halide::Func &f);
 /* Called by the constructors of HwFunc and HwImageParam. */
 void halide_app_declared(const Halide::Func &f);
 void halide_app_declared(const Halide::ImageParam &p);
@@ -60,7 +64,17 @@ public:
 	HW_FORWARD(store_root)
 	HW_FORWARD(compute_inline)
 #undef HW_FORWARD
-	HwFunc in() { return HwFunc(Halide::Func::in()); }
+	/* In Halide-to-Hardware, the wrapper of a streamed Func is the
+	 * accelerator's copy of the stream, never inline (so f.in().unroll(x, 2)
+	 * is legal there): here it is computed at the root, which gives the same
+	 * values, unless the program places it. */
+	HwFunc in()
+	{
+		HwFunc w(Halide::Func::in());
+		if (halide_app_streamed(*this))
+			w.compute_root();
+		return w;
+	}
 	HwFunc in(const Halide::Func &g) { return HwFunc(Halide::Func::in(g)); }
 	HwFunc &hw_accelerate(Halide::Var inner, Halide::Var outer)
 	{
@@ -72,10 +86,19 @@ public:
 		::hw_accelerate(*this);
 		return *this;
 	}
-	HwFunc &stream_to_accelerator() { return *this; }
-	HwFunc &accelerator_input() { return *this; }
+	HwFunc &stream_to_accelerator()
+	{
+		::stream_to_accelerator(*this);
+		return *this;
+	}
+	HwFunc &accelerator_input()
+	{
+		::stream_to_accelerator(*this);
+		return *this;
+	}
 	HwFunc &linebuffer() { return *this; }
 	HwFunc &fifo_depth(int) { return *this; }
+	HwFunc &fifo_depth(const Halide::Func &, int) { return *this; }
 	HwFunc &store_in(Halide::MemoryType) { return *this; }
 };
 
@@ -95,6 +118,7 @@ struct HalideApp {
 	std::vector<Halide::Func> outputs;        /* from hw_accelerate */
 	std::vector<Halide::Func> funcs;          /* declared, in order */
 	std::vector<Halide::ImageParam> images;   /* declared, in order */
+	std::set<std::string> streamed;           /* the Funcs streamed into the accelerator */
 };
 
 /* The function that runs an application file's text. */

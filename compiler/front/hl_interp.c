@@ -255,7 +255,8 @@ static int interpret(const HProgram *p, const Image *inputs, Image *out, Image *
 	if (!hl_bounds(p, &r, d))
 		return 0;
 	Image *ins = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *ins);
-	memcpy(ins, inputs, sizeof *ins * (size_t)p->images.len);
+	if (p->images.len)
+		memcpy(ins, inputs, sizeof *ins * (size_t)p->images.len);
 	if (!hli_check_inputs(p, &r, ins, NULL, d)) {
 		free(ins);
 		hl_bounds_free(&r);

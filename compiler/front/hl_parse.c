@@ -124,7 +124,7 @@ static const char *const reserved[] = {
 	"max", "abs", "absd", "clamp", "sum", "product", "maximum", "minimum", "argmax", "argmin",
 	"saturating_cast", "u8_sat", "i8_sat", "u16_sat", "i16_sat", "u32_sat", "i32_sat",
 	"hw_accelerate", "stream_to_accelerator", "UInt", "for", "if", "else", "float", "double",
-	"Int", "Bool", "u8", "u16", "u32", "i8", "i16", "i32", "true", "false", NULL,
+	"Int", "Bool", "u8", "u16", "u32", "i8", "i16", "i32", "true", "false", "RVar", "using", NULL,
 };
 
 Name *hlp_lookup(Parser *P, const char *s)
@@ -194,7 +194,7 @@ const char *hlp_val_desc(Parser *P, Val v)
 	case V_IMAGE: return arena_printf(P->a, "ImageParam %s", P->p->images.data[v.id].name);
 	case V_RDOM: return arena_printf(P->a, "RDom %s", P->p->rdoms.data[v.id].name);
 	case V_TYPE: return "a type";
-	case V_STRING: return "a string";
+	case V_STRING: return v.single ? "a std::string" : "a string literal";
 	case V_STAGE: return "a stage";
 	case V_ENUM: return v.s;
 	case V_FLOAT: return v.single ? "a C++ float" : "a C++ double";
@@ -204,7 +204,12 @@ const char *hlp_val_desc(Parser *P, Val v)
 	}
 }
 
-/* The Expr of a value: a C++ int becomes an Int(32) constant. */
+Val hlp_vstring(const char *s, int std_string, int line, int col)
+{
+	Val v = { .k = V_STRING, .s = s, .single = std_string, .line = line, .col = col };
+	return v;
+}
+
 Val hlp_vfloat(double f, int single, int line, int col)
 {
 	Val v = { .k = V_FLOAT, .f = single ? (double)(float)f : f, .single = single, .line = line, .col = col };
@@ -383,10 +388,26 @@ static Val float_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 	return hlp_vfloat(r, single, t->line, t->col);
 }
 
+/* C++ on strings: a std::string + a string (a literal or another
+ * std::string) concatenates them; two literals do not add, and a number
+ * added to a literal moves its pointer. */
+static Val string_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
+{
+	if (op != HB_ADD || x.k != V_STRING || y.k != V_STRING)
+		return hlp_err_tok(P, t, "'%s' of %s and %s: C++ adds strings only to strings (std::to_string(i) "
+				     "turns a number into one)", hb_name(op), hlp_val_desc(P, x), hlp_val_desc(P, y));
+	if (!x.single && !y.single)
+		return hlp_err_tok(P, t, "'+' of two string literals: C++ does not add them (make one a std::string: "
+				     "std::string(\"...\"))");
+	return hlp_vstring(arena_printf(P->a, "%s%s", x.s, y.s), 1, x.line, x.col);
+}
+
 Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 {
 	if (x.k == V_NONE || y.k == V_NONE)
 		return hlp_none;
+	if (x.k == V_STRING || y.k == V_STRING)
+		return string_binop(P, op, x, y, t);
 	if (x.k == V_INT && y.k == V_INT)
 		return hlp_int_binop(P, op, x, y, t);
 	if ((x.k == V_INT || x.k == V_FLOAT) && (y.k == V_INT || y.k == V_FLOAT))
@@ -447,18 +468,41 @@ static void declare_broken(Parser *P, const HTok *t)
 	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0, 0, NULL, 1 }));
 }
 
-static void decl_var(Parser *P)
+/* Var names, or RVar names (rvar): the loops a split of a reduction loop
+ * makes, an RVar of no RDom. */
+static void decl_var(Parser *P, int rvar)
 {
 	do {
 		const char *hname;
 		const HTok *t = decl_name(P, &hname);
 		if (!t)
 			return;
-		Name n = { N_VAR, hlp_new_sym(P, SYM_VAR, hname, t->line, t->col), NULL, 0, 0, NULL, 1 };
+		int sym = hlp_new_sym(P, rvar ? SYM_RVAR : SYM_VAR, hname, t->line, t->col);
+		Name n = { rvar ? N_RVAR : N_VAR, sym, NULL, 0, 0, NULL, 1 };
 		if (!hlp_declare(P, t, n))
 			return;
 	} while (hlp_accept(P, ","));
 	hlp_expect(P, ";");
+}
+
+/* Func name[N]: an array of Funcs, each a new Func named name_0, name_1, ...
+ * (after "Func name["). */
+static int func_array(Parser *P, const HTok *t)
+{
+	Val sz = hlp_parse_expr(P);
+	if (P->failed || !hlp_expect(P, "]"))
+		return 0;
+	if (sz.k != V_INT || sz.i < 1 || sz.i > 4096) {
+		hlp_err_at(P, sz.line, sz.col, "the size of array '%s' must be a C++ int from 1 to 4096", t->text);
+		return 0;
+	}
+	Name a = { N_ARRAY, 0, NULL, sz.i, 0, NULL, 1 };
+	a.elems = arena_alloc(P->a, sizeof *a.elems * (size_t)sz.i);
+	for (int i = 0; i < sz.i; i++) {
+		int f = hlp_new_func(P, arena_printf(P->a, "%s_%d", t->text, i), t->line, t->col);
+		a.elems[i] = (Name){ N_FUNC, f, NULL, 0, 0, NULL, 1 };
+	}
+	return hlp_declare(P, t, a);
 }
 
 static void decl_func(Parser *P)
@@ -467,6 +511,13 @@ static void decl_func(Parser *P)
 		HTok *t = hlp_cur(P);
 		if (!hlp_expect_name(P))
 			return;
+		if (hlp_accept(P, "[")) {
+			if (!func_array(P, t)) {
+				declare_broken(P, t);
+				return;
+			}
+			continue;
+		}
 		if (hlp_accept(P, "=")) {
 			Val v = hlp_parse_postfix(P);
 			if (P->failed) {
@@ -601,6 +652,13 @@ static void decl_value(Parser *P, NameKind kind, int single)
 			declare_broken(P, t);
 			return;
 		}
+		if (kind == N_INT && v.k == V_FLOAT) {      /* C++ converts it, towards zero */
+			v = hlp_cpp_convert(P, HT_I32, v, t);
+			if (P->failed) {
+				declare_broken(P, t);
+				return;
+			}
+		}
 		const char *bad = kind == N_INT && v.k != V_INT ? "an integer constant expression"
 				  : kind == N_FLOAT && v.k != V_INT && v.k != V_FLOAT ? "a constant number" : NULL;
 		if (bad) {
@@ -627,6 +685,69 @@ static void decl_value(Parser *P, NameKind kind, int single)
 
 /* ---- statements ---- */
 
+/* using namespace NAME; at the current token (after "using"): Halide's
+ * namespaces and std. BoundaryConditions makes repeat_edge(...) and the
+ * others names without their qualifier; ConciseCasts' names (u8, i16_sat,
+ * ...) are always known. */
+static void using_namespace(Parser *P, const HTok *t)
+{
+	if (!hlp_expect(P, "namespace"))
+		return;
+	StrBuf b = { 0 };
+	do {
+		HTok *n = hlp_cur(P);
+		if (!hlp_expect_name(P)) {
+			free(b.s);
+			return;
+		}
+		sb_printf(&b, "%s%s", b.len ? "::" : "", n->text);
+	} while (hlp_accept(P, "::"));
+	static const char *const known[] = { "Halide", "std", "Halide::ConciseCasts", "Halide::BoundaryConditions", NULL };
+	int k = -1;
+	for (int i = 0; known[i]; i++)
+		if (!strcmp(known[i], b.s))
+			k = i;
+	if (k < 0)
+		hlp_err_tok(P, t, "using namespace %s: unknown namespace (known: Halide, Halide::BoundaryConditions, "
+			       "Halide::ConciseCasts, std)", b.s);
+	else if (k == 3)
+		P->using_bc = 1;
+	free(b.s);
+	if (!P->failed)
+		hlp_expect(P, ";");
+}
+
+/* A statement on Func f named at token t: a definition, a schedule chain,
+ * or `f = g` (f names Func g from now on, as a C++ Func handle does). */
+static void func_statement(Parser *P, Name *n, const HTok *t)
+{
+	if (hlp_at(P, "(")) {
+		hlp_definition(P, n->id, t);
+		if (P->failed)
+			P->def_failed.data[n->id] = 1;
+		return;
+	}
+	if (hlp_at(P, ".")) {
+		Val v = { .k = V_FUNC, .id = n->id, .line = t->line, .col = t->col };
+		return hlp_schedule_chain(P, v);
+	}
+	if (hlp_accept(P, "=")) {
+		Val v = hlp_parse_postfix(P);
+		if (P->failed)
+			return;
+		if (v.k != V_FUNC) {
+			hlp_err_at(P, v.line, v.col, "a Func is assigned another Func (such as f.in() or "
+				   "BoundaryConditions::repeat_edge(input)), not %s", hlp_val_desc(P, v));
+			return;
+		}
+		n->id = v.id;
+		hlp_expect(P, ";");
+		return;
+	}
+	hlp_err_tok(P, t, "expected a definition, a schedule call or an assignment of Func '%s'",
+		    hlp_func_name(P, n->id));
+}
+
 void hlp_statement(Parser *P)
 {
 	HTok *t = hlp_cur(P);
@@ -647,8 +768,10 @@ void hlp_statement(Parser *P)
 		return hlp_if(P);
 	if (hlx_is(t, "ImageParam"))
 		return decl_image(P);
-	if (hlx_is(t, "Var"))
-		return decl_var(P);
+	if (hlx_is(t, "Var") || hlx_is(t, "RVar"))
+		return decl_var(P, hlx_is(t, "RVar"));
+	if (hlx_is(t, "using"))
+		return using_namespace(P, t);
 	if (hlx_is(t, "Func"))
 		return decl_func(P);
 	if (hlx_is(t, "RDom"))
@@ -673,18 +796,20 @@ void hlp_statement(Parser *P)
 		P->failed = 1;
 		return;
 	}
+	if (n->k == N_ARRAY && n->elems[0].k == N_FUNC) {
+		Name *e = hlp_array_elem(P, n, t);
+		if (e)
+			func_statement(P, e, t);
+		return;
+	}
 	if (n->k == N_EXPR || n->k == N_INT || n->k == N_FLOAT || n->k == N_ARRAY) {
 		P->pos--;
 		return hlp_assignment(P, ";");
 	}
-	if (n->k == N_FUNC && hlp_at(P, "(")) {
-		hlp_definition(P, n->id, t);
-		if (P->failed)
-			P->def_failed.data[n->id] = 1;
-		return;
-	}
-	if ((n->k == N_FUNC || n->k == N_IMAGE) && hlp_at(P, ".")) {
-		Val v = { .k = n->k == N_FUNC ? V_FUNC : V_IMAGE, .id = n->id, .line = t->line, .col = t->col };
+	if (n->k == N_FUNC)
+		return func_statement(P, n, t);
+	if (n->k == N_IMAGE && hlp_at(P, ".")) {
+		Val v = { .k = V_IMAGE, .id = n->id, .line = t->line, .col = t->col };
 		return hlp_schedule_chain(P, v);
 	}
 	if (n->k == N_IMAGE && hlp_at(P, "("))
@@ -737,6 +862,24 @@ static void apply_wrappers(HProgram *p)
 		}
 }
 
+/* Halide-to-Hardware's meaning of f.in() after f.stream_to_accelerator():
+ * the wrapper is the accelerator's copy of the stream, computed and stored
+ * at the accelerator's outer loop whatever its own schedule says (the fork's
+ * lowering puts it there), so that unrolling it (f.in().unroll(x, 2)) asks
+ * for several values a cycle. In Halide 14 an unscheduled wrapper is inline
+ * and cannot be unrolled: docs/applications.md lists the difference. */
+static void place_stream_copies(HProgram *p)
+{
+	vec_foreach(&p->funcs, w) {
+		HFunc *wf = &p->funcs.data[w];
+		if (wf->wrapper_of < 0 || !p->funcs.data[wf->wrapper_of].streamed)
+			continue;
+		HLevel at = { p->accel_outer >= 0 ? LEVEL_AT : LEVEL_ROOT, p->output, p->accel_outer, p->accel_line,
+			      p->accel_col };
+		wf->compute = wf->store = at;
+	}
+}
+
 static void check_program(Parser *P)
 {
 	HProgram *p = P->p;
@@ -770,6 +913,8 @@ static void check_program(Parser *P)
 		hlp_err_at(P, p->accel_line, p->accel_col, "hw_accelerate: the inner loop '%s' is not inside '%s'",
 		       hl_sym_name(p, vars[0]), hl_sym_name(p, vars[1]));
 	}
+	hlp_warn_undefined_schedules(P);
+	place_stream_copies(p);
 	vec_foreach(&p->funcs, f) {
 		HFunc *fn = &p->funcs.data[f];
 		HLevel *lv[2] = { &fn->compute, &fn->store };
@@ -849,6 +994,7 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	vec_free(&P.nm);
 	vec_free(&P.used);
 	vec_free(&P.def_failed);
+	vec_free(&P.sched_undef);
 	hlx_free(&toks);
 	diags_flush(d);
 	if (diags_errors(d) > errors) {

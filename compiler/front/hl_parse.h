@@ -32,7 +32,9 @@ typedef struct Val {
 /* N_BROKEN: an Expr or int whose declaration failed (its error reported):
  * a use of it fails the statement silently instead of adding an unknown
  * name to every later line. */
-typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN, N_FLOAT, N_ARRAY } NameKind;
+/* N_RVAR: an RVar declared by name (RVar rxo;), a loop name for the splits of
+ * reduction loops; its symbol is an RVar of no RDom. */
+typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN, N_FLOAT, N_ARRAY, N_RVAR } NameKind;
 typedef struct Name Name;
 struct Name {
 	NameKind k;
@@ -40,7 +42,7 @@ struct Name {
 	HExpr *e;
 	int64_t i;              /* N_INT; N_ARRAY: its size */
 	double f;               /* N_FLOAT */
-	Name *elems;            /* N_ARRAY: its elements (N_EXPR, N_INT or N_FLOAT) */
+	Name *elems;            /* N_ARRAY: its elements (N_EXPR, N_INT, N_FLOAT or N_FUNC) */
 	int set;                /* N_EXPR, N_INT, N_FLOAT: given a value */
 };
 
@@ -65,6 +67,9 @@ typedef struct P {
 	VEC(FuncUse) used;      /* per Func */
 	VEC(char) def_failed;   /* per Func: a definition of it reported an error */
 	long loop_tokens;       /* tokens of for-loop bodies run so far (HL_MAX_LOOP_TOKENS) */
+	int using_bc;           /* using namespace Halide::BoundaryConditions: its names unqualified */
+	VEC(HTok *) sched_undef;        /* per Func: its first schedule call while it had no
+					 * definition (NULL if none): a warning if it never gets one */
 } Parser;
 
 /* The C++ a program runs when compiling is bounded: its for loops run at most
@@ -102,6 +107,9 @@ int hlp_failed_func(Parser *P, int f);
 int hlp_new_sym(Parser *P, HSymKind k, const char *name, int line, int col);
 const char *hlp_func_name(Parser *P, int f);
 Val hlp_vint(int64_t i, const HTok *t);
+/* A C++ string: a literal, or a std::string (std_string) as std::to_string
+ * and + on strings make. */
+Val hlp_vstring(const char *s, int std_string, int line, int col);
 /* A C++ float (single) or double value, rounded to float when single. */
 Val hlp_vfloat(double f, int single, int line, int col);
 Val hlp_vexpr(HExpr *e, int line, int col);
@@ -114,6 +122,13 @@ HExpr *hlp_coerce_int(Parser *P, Val v, HType t);
 Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
 /* A binary operator on two values, with Halide's type rules. */
 Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
+
+/* C++'s conversion of a C++ number v to type t ((int) 2.5, float(x),
+ * uint8_t(300)): a C++ int or float again; what sets the error's place. */
+Val hlp_cpp_convert(Parser *P, HType t, Val v, const HTok *what);
+/* The element of array n (its name at t) that the tokens "[ index ]" next
+ * name; NULL after an error. */
+Name *hlp_array_elem(Parser *P, Name *n, const HTok *t);
 
 /* ---- expressions (hl_parse_expr.c) ---- */
 
@@ -131,12 +146,19 @@ void hlp_collect_rdoms(Parser *P, const HExpr *e, int *rdoms, int *n);
 int hlp_new_func(Parser *P, const char *name, int line, int col);
 /* f(args) = / += ... : a definition of Func f whose name is token ft. */
 void hlp_definition(Parser *P, int f, const HTok *ft);
+/* sum(r, e, f) and the like: Halide's inline reduction into Func f, named
+ * by the program and so schedulable: f(v...) = the identity of op;
+ * f(v...) = f(v...) op e, v the pure Vars of e; the value is f(v...). */
+Val hlp_named_reduction(Parser *P, int f, HBinOp op, HExpr *e, int rdom, const HTok *t);
 /* f.in() / f.in(g): the wrapper Func of a Func or image (one per caller). */
 Val hlp_wrapper_of(Parser *P, Val v, const HTok *t, int for_func);
 
 /* ---- schedules and directives (hl_parse_sched.c) ---- */
 
 /* A chain of schedule calls on v: f.bound(...).tile(...)...; */
+/* Warns of Funcs scheduled and never defined (their calls ignored, as
+ * Halide ignores them). */
+void hlp_warn_undefined_schedules(Parser *P);
 void hlp_schedule_chain(Parser *P, Val v);
 /* image.dim(k).set_bounds(...) and the like, on the dimension value v. */
 /* The k of an ImageParam's `dim(k)` (m the `dim` token, the arguments next):

@@ -192,20 +192,8 @@ static Name *target(Parser *P)
 		P->failed = 1;
 		return NULL;
 	}
-	if (n->k == N_ARRAY) {
-		if (!hlp_expect(P, "["))
-			return NULL;
-		Val i = hlp_parse_expr(P);
-		if (P->failed || !hlp_expect(P, "]"))
-			return NULL;
-		if (i.k != V_INT || i.i < 0 || i.i >= n->i) {
-			hlp_err_at(P, i.line, i.col, "index %s of array '%s' of %lld elements",
-				   i.k == V_INT ? arena_printf(P->a, "%lld", (long long)i.i) : "that is not a C++ int",
-				   t->text, (long long)n->i);
-			return NULL;
-		}
-		return &n->elems[i.i];
-	}
+	if (n->k == N_ARRAY && n->elems[0].k != N_FUNC)
+		return hlp_array_elem(P, n, t);
 	if (n->k != N_EXPR && n->k != N_INT && n->k != N_FLOAT) {
 		hlp_err_tok(P, t, "'%s' is not a variable that can be assigned (an Expr, int or float)", t->text);
 		return NULL;
@@ -213,12 +201,28 @@ static Name *target(Parser *P)
 	return n;
 }
 
+Name *hlp_array_elem(Parser *P, Name *n, const HTok *t)
+{
+	if (!hlp_expect(P, "["))
+		return NULL;
+	Val i = hlp_parse_expr(P);
+	if (P->failed || !hlp_expect(P, "]"))
+		return NULL;
+	if (i.k != V_INT || i.i < 0 || i.i >= n->i) {
+		hlp_err_at(P, i.line, i.col, "index %s of array '%s' of %lld elements",
+			   i.k == V_INT ? arena_printf(P->a, "%lld", (long long)i.i) : "that is not a C++ int", t->text,
+			   (long long)n->i);
+		return NULL;
+	}
+	return &n->elems[i.i];
+}
+
 /* Stores v into variable n (of its kind). */
 static int store(Parser *P, Name *n, Val v)
 {
 	if (n->k == N_INT) {
-		if (v.k == V_FLOAT)
-			v = hlp_vint((int64_t)v.f, hlp_cur(P));
+		if (v.k == V_FLOAT && (v = hlp_cpp_convert(P, HT_I32, v, hlp_cur(P))).k == V_NONE)
+			return 0;
 		if (v.k != V_INT) {
 			hlp_err_at(P, v.line, v.col, "an int is given %s when compiling", hlp_val_desc(P, v));
 			return 0;

@@ -14,6 +14,7 @@ int hlp_new_func(Parser *P, const char *name, int line, int col)
 	FuncUse u = { -1, 0, 0 };
 	vec_push(&P->used, u);
 	vec_push(&P->def_failed, 0);
+	vec_push(&P->sched_undef, NULL);
 	return P->p->funcs.len - 1;
 }
 
@@ -232,6 +233,40 @@ static int implicit_pure(Parser *P, int f, Val *args, int n, HBinOp op, Val rhs,
 	return pure_def(P, f, vars, n, hlp_vexpr(init, ft->line, ft->col), ft);
 }
 
+Val hlp_named_reduction(Parser *P, int f, HBinOp op, HExpr *e, int rdom, const HTok *t)
+{
+	HFunc *fn = &P->p->funcs.data[f];
+	if (fn->defined || P->def_failed.data[f])
+		return hlp_err_tok(P, t, "%s(): the Func given for its result, '%s', already has a definition (Halide "
+				   "defines it here)", t->text, fn->name);
+	int vars[16], n = 0;
+	free_syms(P, e, SYM_VAR, -1, vars, &n, 16);
+	HExpr *args[16];
+	Val vargs[16];
+	for (int i = 0; i < n; i++) {
+		args[i] = he_var(P->a, vars[i]);
+		vargs[i] = hlp_vexpr(args[i], t->line, t->col);
+	}
+	HExpr *init = he_const(P->a, e->type, he_reduce_init(op, e->type));
+	if (!pure_def(P, f, vargs, n, hlp_vexpr(init, t->line, t->col), t))
+		return hlp_none;
+	fn = &P->p->funcs.data[f];
+	HExpr *self = he_call(P->a, f, 0, fn->type, args, n);
+	HExpr *v = he_bin(P->a, op, fn->type, self, e);
+	HDef *d = push_def(P, f, args, n, v, t);
+	const HRDom *r = &P->p->rdoms.data[rdom];
+	for (int i = 0; i < r->ndims; i++) {
+		vec_push(&d->sched.dims, r->sym[i]);
+		vec_push(&d->sched.unrolled, 0);
+	}
+	for (int i = 0; i < n; i++) {
+		vec_push(&d->sched.dims, vars[i]);
+		vec_push(&d->sched.unrolled, 0);
+	}
+	record_uses(P, f, e);
+	return hlp_vexpr(he_call(P->a, f, 0, fn->type, args, n), t->line, t->col);
+}
+
 /* The arguments on the left of an update: Int(32), affine in pure vars (at
  * their pure positions), RVars and constants; no data-dependent address. */
 static int update_lhs(Parser *P, HFunc *fn, Val *args, int n, HExpr **lhs)
@@ -331,6 +366,37 @@ static int update_def(Parser *P, int f, Val *args, int n, HBinOp op, int has_op,
 	return 1;
 }
 
+/* The first RVar of no RDom (a split's loop name) in e, or NULL. */
+static const HExpr *unbound_rvar(Parser *P, const HExpr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == HE_VAR && P->p->syms.data[e->sym].kind == SYM_RVAR && P->p->syms.data[e->sym].rdom < 0)
+		return e;
+	const HExpr *r;
+	if ((r = unbound_rvar(P, e->a)) || (r = unbound_rvar(P, e->b)) || (r = unbound_rvar(P, e->c)))
+		return r;
+	for (int i = 0; i < e->nargs; i++)
+		if ((r = unbound_rvar(P, e->args[i])))
+			return r;
+	return NULL;
+}
+
+/* 0 (an error) if one of the n values uses an RVar of no RDom. */
+static int rvars_bound(Parser *P, const Val *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const HExpr *r = v[i].k == V_EXPR ? unbound_rvar(P, v[i].e) : NULL;
+		if (r) {
+			hlp_err_at(P, r->line ? r->line : v[i].line, r->line ? r->col : v[i].col,
+				   "RVar '%s' belongs to no RDom: it names a loop of a split in a schedule; a "
+				   "definition reads the variables of an RDom (r.x, r.y, ...)", hl_sym_name(P->p, r->sym));
+			return 0;
+		}
+	}
+	return 1;
+}
+
 void hlp_definition(Parser *P, int f, const HTok *ft)
 {
 	Val args[16];
@@ -351,7 +417,7 @@ void hlp_definition(Parser *P, int f, const HTok *ft)
 	}
 	hlp_next(P);
 	Val rhs = hlp_parse_expr(P);
-	if (P->failed || !hlp_expect(P, ";"))
+	if (P->failed || !hlp_expect(P, ";") || !rvars_bound(P, args, n) || !rvars_bound(P, &rhs, 1))
 		return;
 	HFunc *fn = &P->p->funcs.data[f];
 	const FuncUse *u = &P->used.data[f];

@@ -29,6 +29,52 @@ static int ctype(const char *s, HType *t)
 	return 0;
 }
 
+/* The names of C++'s own types: a conversion of a C++ number to one of them
+ * ((int) 2.5, float(n), uint8_t(300)) is C++'s, giving a C++ number. */
+static int cpp_type_name(const char *s)
+{
+	static const char *const names[] = { "int", "bool", "float", "double", "uint8_t", "int8_t", "uint16_t",
+					     "int16_t", "uint32_t", "int32_t", NULL };
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], s))
+			return 1;
+	return 0;
+}
+
+Val hlp_cpp_convert(Parser *P, HType t, Val v, const HTok *what)
+{
+	if (ht_is_float(t)) {
+		double f = v.k == V_INT ? (double)v.i : v.f;
+		return hlp_vfloat(f, t.bits == 32, what->line, what->col);
+	}
+	if (v.k == V_INT)
+		return hlp_vint(ht_is_bool(t) ? v.i != 0 : ht_wrap(t, v.i), what);
+	if (ht_is_bool(t))
+		return hlp_vint(v.f != 0, what);
+	/* a floating-point value converts towards zero; out of the type's
+	 * range the conversion is undefined in C++ */
+	double r = trunc(v.f);
+	if (!(r >= (double)ht_min(t) && r <= (double)ht_max(t)))
+		return hlp_err_at(P, v.line, v.col, "C++ converts %g to %s towards zero, and %g is out of its range "
+				  "(undefined in C++)", v.f, ht_name(t), r);
+	return hlp_vint((int64_t)r, what);
+}
+
+/* (TYPE) value: a C-style cast of a C++ number (after the ')'). */
+static Val c_style_cast(Parser *P, const HTok *tt, Val v)
+{
+	HType t;
+	ctype(tt->text, &t);
+	if (v.k == V_INT || v.k == V_FLOAT)
+		return hlp_cpp_convert(P, t, v, tt);
+	if (v.k == V_NONE)
+		return v;
+	return hlp_err_tok(P, tt, "(%s) of %s: C++ converts only C++ numbers this way (an Expr has no conversion to "
+			   "%s); write cast<%s>(...)", tt->text, hlp_val_desc(P, v), tt->text, tt->text);
+}
+
+static Val parse_operand(Parser *P);
+
 /* The concise saturating casts of Halide::ConciseCasts. */
 static int sat_ctype(const char *s, HType *t)
 {
@@ -164,6 +210,8 @@ static Val parse_call(Parser *P, int callee, int is_image, const HTok *t)
 }
 
 
+static Val sum_over(Parser *P, HExpr *e, int rd, const HTok *t, HBinOp op);
+
 /* sum(e), product(e), maximum(e), minimum(e): an inline reduction over the
  * one RDom whose variables e uses. */
 static Val make_sum(Parser *P, Val v, const HTok *t, HBinOp op)
@@ -180,11 +228,42 @@ static Val make_sum(Parser *P, Val v, const HTok *t, HBinOp op)
 			       P->p->rdoms.data[rd[1]].name);
 	if (ht_is_bool(e->type))
 		return hlp_err_tok(P, t, "%s() of a boolean expression", t->text);
+	return sum_over(P, e, rd[0], t, op);
+}
+
+/* sum(r, e), sum(e, f), sum(r, e, f) (a name string in place of f): the
+ * overloads of an inline reduction with its RDom stated (it must be the one
+ * e uses) or a Func for its result (hlp_named_reduction). */
+static Val reduction_overload(Parser *P, Val *a, int n, const HTok *t, HBinOp op)
+{
+	int has_rdom = a[0].k == V_RDOM;
+	if (n > 3 || (n == 3 && !has_rdom) || (n == 2 && !has_rdom && a[1].k != V_FUNC))
+		return hlp_err_tok(P, t, "%s() takes an expression, optionally after an RDom and before a name or a "
+				   "Func for its result", t->text);
+	Val ev = a[has_rdom];
+	Val fv = n > 1 + has_rdom ? a[n - 1] : hlp_none;
+	if (fv.k != V_NONE && fv.k != V_FUNC)
+		return hlp_err_at(P, fv.line, fv.col, "%s(): expected a Func for its result, not %s", t->text,
+				  hlp_val_desc(P, fv));
+	Val s = make_sum(P, ev, t, op);
+	if (s.k != V_EXPR)
+		return hlp_none;
+	if (has_rdom && s.e->rdom != a[0].id)
+		return hlp_err_tok(P, t, "%s() over RDom '%s' of an expression of RDom '%s'", t->text,
+				   P->p->rdoms.data[a[0].id].name, P->p->rdoms.data[s.e->rdom].name);
+	if (fv.k == V_FUNC)
+		return hlp_named_reduction(P, fv.id, op, s.e->a, s.e->rdom, t);
+	return s;
+}
+
+/* The HE_SUM node of op over RDom rd of e. */
+static Val sum_over(Parser *P, HExpr *e, int rd, const HTok *t, HBinOp op)
+{
 	HExpr *s = arena_alloc(P->a, sizeof *s);
 	s->kind = HE_SUM;
 	s->op = op;
 	s->type = e->type;
-	s->rdom = rd[0];
+	s->rdom = rd;
 	s->a = e;
 	s->sym = s->callee = -1;
 	he_set_depth(s);
@@ -477,9 +556,15 @@ static Val builtin(Parser *P, const HTok *t)
 		return hlp_none;
 	/* an inline reduction may be given a name, as in Halide */
 	static const char *const reductions[] = { "sum", "product", "maximum", "minimum", NULL };
-	for (int i = 0; reductions[i]; i++)
-		if (hlx_is(t, reductions[i]) && n == 2 && a[1].k == V_STRING)
-			n = 1;
+	static const HBinOp reduction_ops[] = { HB_ADD, HB_MUL, HB_MAX, HB_MIN };
+	for (int i = 0; reductions[i]; i++) {
+		if (!hlx_is(t, reductions[i]))
+			continue;
+		if (n >= 2 && a[n - 1].k == V_STRING)
+			n--;
+		if (n >= 2)
+			return reduction_overload(P, a, n, t, reduction_ops[i]);
+	}
 	if (hlx_is(t, "argmax") || hlx_is(t, "argmin"))
 		return make_argmax(P, a, n, t);
 	struct { const char *name; int nargs; } tab[] = {
@@ -498,6 +583,8 @@ static Val builtin(Parser *P, const HTok *t)
 	if (ctype(t->text, &ty)) {
 		if (n != 1)
 			return hlp_err_tok(P, t, "%s() takes one argument", t->text);
+		if (cpp_type_name(t->text) && (a[0].k == V_INT || a[0].k == V_FLOAT))
+			return hlp_cpp_convert(P, ty, a[0], t);
 		HExpr *e = make_cast(P, ty, a[0]);
 		return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
 	}
@@ -548,7 +635,21 @@ static int is_builtin(const HTok *t)
 			return 1;
 	if (math_function(t->text) >= 0)
 		return 1;
-	return (ctype(t->text, &ty) && strcmp(t->text, "int") != 0) || sat_ctype(t->text, &ty);
+	return ctype(t->text, &ty) || sat_ctype(t->text, &ty);
+}
+
+/* Func("name") or Func(): a new Func as an expression's value. */
+static Val new_func_value(Parser *P, const HTok *t)
+{
+	Val a[1];
+	int n = hlp_parse_args(P, a, 1);
+	if (n < 0)
+		return hlp_none;
+	if (n == 1 && (a[0].k != V_STRING || !a[0].s[0]))
+		return hlp_err_at(P, a[0].line, a[0].col, "Func(...) takes a name string, not %s", hlp_val_desc(P, a[0]));
+	const char *name = n ? a[0].s : arena_printf(P->a, "f%d", P->p->funcs.len);
+	Val v = { .k = V_FUNC, .id = hlp_new_func(P, name, t->line, t->col), .line = t->line, .col = t->col };
+	return v;
 }
 
 static Val name_value(Parser *P, const HTok *t)
@@ -563,17 +664,17 @@ static Val name_value(Parser *P, const HTok *t)
 	case N_INT:
 	case N_FLOAT: return hlp_variable(P, n, t);
 	case N_ARRAY: {
-		if (!hlp_expect(P, "["))
+		Name *e = hlp_array_elem(P, n, t);
+		if (!e)
 			return hlp_none;
-		Val i = hlp_parse_expr(P);
-		if (P->failed || !hlp_expect(P, "]"))
-			return hlp_none;
-		if (i.k != V_INT || i.i < 0 || i.i >= n->i)
-			return hlp_err_at(P, i.line, i.col, "index %s of array '%s' of %lld elements",
-					  i.k == V_INT ? arena_printf(P->a, "%lld", (long long)i.i) : "that is not a C++ int",
-					  t->text, (long long)n->i);
-		return hlp_variable(P, &n->elems[i.i], t);
+		if (e->k == N_FUNC) {
+			v.k = V_FUNC;
+			v.id = e->id;
+			return v;
+		}
+		return hlp_variable(P, e, t);
 	}
+	case N_RVAR: return hlp_vexpr(he_var(P->a, n->id), t->line, t->col);
 	case N_FUNC: v.k = V_FUNC; v.id = n->id; return v;
 	case N_IMAGE: v.k = V_IMAGE; v.id = n->id; return v;
 	case N_RDOM: v.k = V_RDOM; v.id = n->id; return v;
@@ -609,6 +710,26 @@ static Val qualified(Parser *P, const HTok *t)
 		sb_printf(&b, "%s%s", b.len ? "::" : "", n->text);
 	}
 	Val v = hlp_none;
+	if (strcmp(b.s, "std::to_string") == 0 && hlp_at(P, "(")) {
+		free(b.s);
+		Val a[1];
+		int n = hlp_parse_args(P, a, 1);
+		if (n < 0)
+			return hlp_none;
+		if (n != 1 || (a[0].k != V_INT && a[0].k != V_FLOAT))
+			return hlp_err_tok(P, t, "std::to_string() takes a C++ number");
+		const char *str = a[0].k == V_INT ? arena_printf(P->a, "%lld", (long long)a[0].i)
+						  : arena_printf(P->a, "%f", a[0].f);
+		return hlp_vstring(str, 1, t->line, t->col);
+	}
+	if (strncmp(b.s, "ConciseCasts::", 14) == 0 && hlp_at(P, "(")) {
+		HType ty;
+		HTok *last = &P->t[P->pos - 1];
+		free(b.s);
+		if ((!ctype(last->text, &ty) && !sat_ctype(last->text, &ty)) || cpp_type_name(last->text))
+			return hlp_err_tok(P, last, "unknown name 'Halide::ConciseCasts::%s'", last->text);
+		return builtin(P, last);
+	}
 	if (strncmp(b.s, "BoundaryConditions::", 20) == 0 && hlp_at(P, "(")) {
 		const char *kind = arena_strdup(P->a, b.s + 20);
 		free(b.s);
@@ -643,11 +764,27 @@ static Val parse_primary(Parser *P)
 		hlp_next(P);
 		return hlp_vfloat(hlx_is(t, "M_PI") ? 3.14159265358979323846 : 2.7182818284590452354, 0, t->line, t->col);
 	}
+	if (hlx_is(t, "(") && P->t[P->pos + 1].kind == TK_NAME && cpp_type_name(P->t[P->pos + 1].text) &&
+	    hlx_is(&P->t[P->pos + 2], ")") && !hlp_lookup(P, P->t[P->pos + 1].text)) {
+		HTok *tt = &P->t[P->pos + 1];
+		P->pos += 3;
+		return c_style_cast(P, tt, parse_operand(P));
+	}
 	if (hlp_accept(P, "(")) {
 		Val v = hlp_parse_expr(P);
 		if (!hlp_expect(P, ")"))
 			return hlp_none;
 		return v;
+	}
+	if (t->kind == TK_NAME && hlx_is(t, "Func") && hlx_is(&P->t[P->pos + 1], "(")) {
+		hlp_next(P);
+		return new_func_value(P, t);
+	}
+	if (t->kind == TK_NAME && P->using_bc && hlx_is(&P->t[P->pos + 1], "(") && !hlp_lookup(P, t->text) &&
+	    (hlx_is(t, "repeat_edge") || hlx_is(t, "constant_exterior") || hlx_is(t, "mirror_image") ||
+	     hlx_is(t, "mirror_interior") || hlx_is(t, "repeat_image"))) {
+		hlp_next(P);
+		return hlp_boundary(P, t->text, t);
 	}
 	if (t->kind == TK_NAME) {
 		hlp_next(P);
@@ -844,6 +981,8 @@ void hlp_collect_rdoms(Parser *P, const HExpr *e, int *rdoms, int *n)
 		return;
 	if (e->kind == HE_VAR && P->p->syms.data[e->sym].kind == SYM_RVAR) {
 		int r = P->p->syms.data[e->sym].rdom;
+		if (r < 0)
+			return;         /* a split's loop name: refused in definitions */
 		for (int i = 0; i < *n; i++)
 			if (rdoms[i] == r)
 				return;

@@ -164,7 +164,7 @@ static int do_unroll(Parser *P, HStageSched *s, int f, int def, Val *a, int n, c
 			return 0;
 		HSym *sym = &P->p->syms.data[v];
 		/* by its reduction domain's whole extent: the whole loop */
-		if (sym->kind == SYM_RVAR && factor == P->p->rdoms.data[sym->rdom].extent[sym->dim]) {
+		if (sym->kind == SYM_RVAR && sym->rdom >= 0 && factor == P->p->rdoms.data[sym->rdom].extent[sym->dim]) {
 			s->unrolled.data[i] = 1;
 			return 1;
 		}
@@ -288,18 +288,19 @@ typedef struct Method {
 	const char *name;
 	int min, max;           /* argument counts */
 	int stage_ok;           /* allowed on update stages */
+	int func_level;         /* the Func's, not its loops': allowed before its definition */
 } Method;
 
 static const Method methods[] = {
-	{ "bound", 3, 3, 0 }, { "tile", 6, 8, 1 }, { "split", 4, 4, 1 }, { "reorder", 1, 16, 1 },
-	{ "unroll", 1, 2, 1 }, { "compute_at", 2, 2, 0 }, { "store_at", 2, 2, 0 },
-	{ "compute_root", 0, 0, 0 }, { "store_root", 0, 0, 0 }, { "compute_inline", 0, 0, 0 },
-	{ "update", 0, 1, 0 }, { "in", 0, 1, 0 },
+	{ "bound", 3, 3, 0, 0 }, { "tile", 6, 8, 1, 0 }, { "split", 4, 4, 1, 0 }, { "reorder", 1, 16, 1, 0 },
+	{ "unroll", 1, 2, 1, 0 }, { "compute_at", 2, 2, 0, 1 }, { "store_at", 2, 2, 0, 1 },
+	{ "compute_root", 0, 0, 0, 1 }, { "store_root", 0, 0, 0, 1 }, { "compute_inline", 0, 0, 0, 1 },
+	{ "update", 0, 1, 0, 0 }, { "in", 0, 1, 0, 0 },
 	/* the accelerator directives as methods (Halide-to-Hardware's spelling) */
-	{ "hw_accelerate", 0, 2, 0 }, { "stream_to_accelerator", 0, 0, 0 }, { "accelerator_input", 0, 0, 0 },
+	{ "hw_accelerate", 0, 2, 0, 0 }, { "stream_to_accelerator", 0, 0, 0, 1 }, { "accelerator_input", 0, 0, 0, 1 },
 	/* hardware hints, recorded */
-	{ "linebuffer", 0, 0, 0 }, { "fifo_depth", 1, 1, 0 }, { "store_in", 1, 1, 0 },
-	{ "reorder_storage", 1, 16, 0 }, { "bound_extent", 2, 2, 0 },
+	{ "linebuffer", 0, 0, 0, 1 }, { "fifo_depth", 1, 2, 0, 1 }, { "store_in", 1, 1, 0, 1 },
+	{ "reorder_storage", 1, 16, 0, 0 }, { "bound_extent", 2, 2, 0, 0 },
 };
 
 #define SUPPORTED_CALLS "bound, tile, split, reorder, unroll, compute_at, store_at, compute_root, store_root, " \
@@ -367,9 +368,14 @@ static Val method(Parser *P, Val v, const HTok *m)
 	HFunc *fn = &P->p->funcs.data[f];
 	if (!fn->defined && hlp_failed_func(P, f))
 		return hlp_none;
-	if (!fn->defined)
-		return hlp_err_tok(P, m, "'%s' on Func '%s', which has no definition", m->text, fn->name);
-	HStageSched *s = &fn->defs.data[def].sched;
+	/* as in Halide, what schedules the Func itself applies before its
+	 * definition, and is ignored (with a warning) if none ever comes */
+	if (!fn->defined && md->func_level && !P->sched_undef.data[f])
+		P->sched_undef.data[f] = (HTok *)m;
+	if (!fn->defined && !md->func_level)
+		return hlp_err_tok(P, m, "'%s' on Func '%s', which has no definition (yet): its loops come from its "
+				   "definition", m->text, fn->name);
+	HStageSched *s = fn->defined ? &fn->defs.data[def].sched : NULL;
 	int ok = 1;
 	if (hlx_is(m, "update")) {
 		int64_t k = 0;
@@ -400,7 +406,11 @@ static Val method(Parser *P, Val v, const HTok *m)
 	} else if (hlx_is(m, "linebuffer")) {
 		fn->linebuffer = 1;
 	} else if (hlx_is(m, "fifo_depth")) {
-		ok = hlp_int_arg(P, a[0], "fifo_depth", 1, &fn->fifo_depth);
+		/* fifo_depth(n), or the fork's fifo_depth(consumer, n) */
+		if (n == 2 && a[0].k != V_FUNC)
+			return hlp_err_at(P, a[0].line, a[0].col, "fifo_depth(consumer, depth): expected a Func, not %s",
+					  hlp_val_desc(P, a[0]));
+		ok = hlp_int_arg(P, a[n - 1], "fifo_depth", 1, &fn->fifo_depth);
 	} else if (hlx_is(m, "store_in")) {
 		if (a[0].k != V_ENUM || strncmp(a[0].s, "MemoryType::", 12) != 0) {
 			hlp_err_at(P, a[0].line, a[0].col, "store_in: expected a MemoryType (MemoryType::GLB, ...), not %s",
@@ -433,6 +443,21 @@ static Val method(Parser *P, Val v, const HTok *m)
 		fn->compute.kind = fn->store.kind = LEVEL_INLINE;
 	}
 	return ok ? v : hlp_none;
+}
+
+void hlp_warn_undefined_schedules(Parser *P)
+{
+	vec_foreach(&P->p->funcs, f) {
+		HFunc *fn = &P->p->funcs.data[f];
+		const HTok *m = P->sched_undef.data[f];
+		if (fn->defined || !m || P->def_failed.data[f])
+			continue;
+		diag_warning(P->d, P->file, m->line, m->col,
+			     "'%s' schedules Func '%s', which is never defined: ignored, as Halide ignores it", m->text,
+			     fn->name);
+		fn->compute.kind = fn->store.kind = LEVEL_INLINE;
+		fn->streamed = 0;
+	}
 }
 
 void hlp_schedule_chain(Parser *P, Val v)

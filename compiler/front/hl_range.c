@@ -51,7 +51,7 @@ void range_init(RangeCtx *c, const HProgram *p)
 	c->func = xcalloc((size_t)nf, sizeof *c->func);
 	c->func_state = xcalloc((size_t)nf, 1);
 	for (int i = 0; i < p->syms.len; i++)
-		if (p->syms.data[i].kind == SYM_RVAR) {
+		if (p->syms.data[i].kind == SYM_RVAR && p->syms.data[i].rdom >= 0) {
 			const HRDom *r = &p->rdoms.data[p->syms.data[i].rdom];
 			int d = p->syms.data[i].dim;
 			Interval iv = { r->min[d], r->min[d] + r->extent[d] - 1 };

@@ -43,7 +43,7 @@ static int var_range(const Ix *X, int sym, Interval *iv)
 		return iv->lo <= iv->hi;
 	}
 	const HSym *s = &p->syms.data[sym];
-	if (s->kind != SYM_RVAR)
+	if (s->kind != SYM_RVAR || s->rdom < 0)
 		return 0;
 	const HRDom *r = &p->rdoms.data[s->rdom];
 	iv->lo = r->min[s->dim];

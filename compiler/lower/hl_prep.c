@@ -339,7 +339,10 @@ static int unrolled_loop(const HStageSched *s, int sym)
  * partly. A partial unroll is expanded whole: the array computes every point
  * of a reduction in space, and the fold keeps Halide's order (the split
  * leaves r.x's order as it is), so the values are Halide's; the unrolled part
- * is the parallel trees the schedule asks for, the rest their residue. */
+ * is the parallel trees the schedule asks for, the rest their residue. The
+ * splits and unrolls of an update's pure variables (update().unroll(x, 2))
+ * do not stand in the way: fused, the update is computed in the pure
+ * definition's loops. */
 static int updates_fusable(HPrep *P, int f, int need_unrolled)
 {
 	const HFunc *fn = &P->p->funcs.data[f];
@@ -355,7 +358,7 @@ static int updates_fusable(HPrep *P, int f, int need_unrolled)
 				return 0;
 		vec_foreach(&d->sched.splits, j) {
 			const HSplit *sp = &d->sched.splits.data[j];
-			if (P->p->syms.data[sp->old].kind != SYM_RVAR || !unrolled_loop(&d->sched, sp->inner))
+			if (P->p->syms.data[sp->old].kind == SYM_RVAR && !unrolled_loop(&d->sched, sp->inner))
 				return 0;
 		}
 	}

@@ -234,6 +234,73 @@ static void test_ranges(void)
 	hl_free(p);
 }
 
+/* ---- the C++ a generator runs ---- */
+
+/* The value of C++ expression cpp as an int k of the program, read back
+ * through the interpreter (as an int16); INT64_MIN if the program is refused. */
+static int64_t cpp_int(const char *cpp)
+{
+	char text[512];
+	snprintf(text, sizeof text, "Var x(\"x\");\nint k = %s;\nFunc f(\"f\");\nf(x) = u16(k + 1000);\n"
+		 "f.bound(x, 0, 1);\nhw_accelerate(f);\n", cpp);
+	HProgram *p = parse(text);
+	if (!p)
+		return INT64_MIN;
+	Image out;
+	Diags *d = diags_new(NULL);
+	int64_t v = hli_run(p, NULL, &out, d) ? (int64_t)(int16_t)(uint16_t)(out.px[0] - 1000) : INT64_MIN;
+	if (v != INT64_MIN)
+		image_free(&out);
+	diags_free(d);
+	hl_free(p);
+	return v;
+}
+
+static void test_generator_cpp(void)
+{
+	static const struct { const char *cpp; int64_t want; } cases[] = {
+		{ "(int) 2.9", 2 }, { "(int) -2.9", -2 }, { "int(7.99)", 7 }, { "uint8_t(300)", 44 },
+		{ "(uint8_t) 300", 44 }, { "floor((116 - 3) / 1) + 1", 114 }, { "(int) (float) pow(2.0f, 8)", 256 },
+		{ "(bool) 5", 1 }, { "int(1.5f * 3)", 4 }, { "(int16_t) 40000", 40000 - 65536 }, { "2.5", 2 },
+	};
+	for (size_t i = 0; i < COUNT(cases); i++) {
+		int64_t got = cpp_int(cases[i].cpp);
+		CHECK(got == cases[i].want, "int k = %s: %lld, expected %lld", cases[i].cpp, (long long)got,
+		      (long long)cases[i].want);
+	}
+	/* arrays of Funcs named in a loop, a Func declared then assigned */
+	HProgram *p = parse("ImageParam in(UInt(8), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc b[2];\nFunc q;\n"
+			    "for (int i = 0; i < 2; i++) b[i] = Func(\"blur\" + std::to_string(i));\n"
+			    "b[0](x, y) = u16(in(x, y));\nb[1](x, y) = b[0](x, y) + 1;\nq = b[1];\n"
+			    "q.bound(x, 0, 4).bound(y, 0, 4);\nhw_accelerate(q);\n");
+	if (CHECK(p != NULL, "a Func array parses")) {
+		CHECK(!strcmp(p->funcs.data[p->output].name, "blur1"), "the output is blur1, not %s",
+		      p->funcs.data[p->output].name);
+		hl_free(p);
+	}
+	/* a schedule of a Func never defined: a warning, not an error */
+	Diags *d = diags_new(NULL);
+	p = hl_parse("t.hl", "ImageParam in(UInt(8), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc g, f(\"f\");\n"
+		     "g.compute_root().linebuffer();\nf(x, y) = in(x, y);\nf.bound(x, 0, 4).bound(y, 0, 4);\n"
+		     "hw_accelerate(f);\n", d);
+	CHECK(p && diags_errors(d) == 0 && diags_count(d) == 1 && diags_get(d, 0)->line == 4,
+	      "one warning at line 4 (%d diagnostics)", diags_count(d));
+	hl_free(p);
+	diags_free(d);
+	/* sum(r, e, f): f is defined by it, and scheduled */
+	p = parse("ImageParam in(UInt(8), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nRDom r(0, 3);\nFunc s(\"s\"), f(\"f\");\n"
+		  "f(x, y) = sum(r, u16(in(x + r, y)), s);\ns.compute_root().update().unroll(r);\n"
+		  "f.bound(x, 0, 4).bound(y, 0, 4);\nhw_accelerate(f);\n");
+	if (CHECK(p != NULL, "sum(r, e, f) parses")) {
+		const HFunc *s = &p->funcs.data[0];
+		CHECK(s->defined && s->defs.len == 2 && s->dims == 2 && s->compute.kind == LEVEL_ROOT,
+		      "s(x, y) = 0; s(x, y) += ...: %d definitions over %d variables", s->defs.len, s->dims);
+		hl_free(p);
+	}
+	CHECK(strstr(first_error("RVar a;\nVar x(\"x\");\nFunc f(\"f\");\nf(x) = x + a;\n"), "belongs to no RDom") != NULL,
+	      "an RVar of no RDom in a definition: %s", msg);
+}
+
 /* ---- interpreter ---- */
 
 static void test_interpreter_updates(void)
@@ -271,6 +338,7 @@ int main(void)
 		{ "lexer", test_lexer },
 		{ "ranges", test_ranges },
 		{ "interpreter updates", test_interpreter_updates },
+		{ "generator C++", test_generator_cpp },
 	};
 	return check_run("front", tests, COUNT(tests));
 }
