@@ -249,11 +249,19 @@ HALIDE_CXXFLAGS := -std=c++17 -O0 -Wall -Wextra -Wshadow -isystem /usr/include/h
                    -I. -Iapps/reference -Ibuild/halide
 HALIDE_OBJ      := build/halide/halide_run.o build/halide/halide_semantics.o build/halide/halide_apps.o
 
-# The list of application files, rewritten only when it changes.
+# The list of application files, and each file as a function body (its C++
+# functions as lambdas: apps/reference/functions_as_lambdas.awk), each rewritten
+# only when it changes; the list carries each body's checksum, so that a body
+# that changes rebuilds halide_apps.o through it.
 build/halide/halide_apps.inc: FORCE
-	@mkdir -p $(dir $@)
-	@{ :; $(foreach f,$(HL_FILES),printf 'HALIDE_APP_BEGIN(%s)\n#include "%s"\nHALIDE_APP_END(%s)\n' \
-		$(call hl_name,$(f)) $(f) $(call hl_name,$(f));) } >$@.tmp
+	@mkdir -p $(dir $@)/hl
+	@$(foreach f,$(HL_FILES),awk -v src=$(f) -f apps/reference/functions_as_lambdas.awk $(f) >$(@D)/hl/$(call hl_name,$(f)).hl.tmp && \
+		{ cmp -s $(@D)/hl/$(call hl_name,$(f)).hl.tmp $(@D)/hl/$(call hl_name,$(f)).hl && \
+		  rm $(@D)/hl/$(call hl_name,$(f)).hl.tmp || \
+		  mv $(@D)/hl/$(call hl_name,$(f)).hl.tmp $(@D)/hl/$(call hl_name,$(f)).hl; } &&) :
+	@{ :; $(foreach f,$(HL_FILES),printf 'HALIDE_APP_BEGIN(%s) // %s\n#include "hl/%s.hl"\nHALIDE_APP_END(%s)\n' \
+		$(call hl_name,$(f)) "$$(cksum <$(@D)/hl/$(call hl_name,$(f)).hl)" $(call hl_name,$(f)) \
+		$(call hl_name,$(f));) } >$@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 build/halide/halide_apps.o: build/halide/halide_apps.inc

@@ -56,6 +56,11 @@ int strmap_get(const StrMap *m, const char *key, intptr_t *out)
 	return 1;
 }
 
+int strmap_index(const StrMap *m, const char *key)
+{
+	return m->nslots ? m->slots[find_slot(m, key)] : -1;
+}
+
 int strmap_put(StrMap *m, const char *key, intptr_t val)
 {
 	if (2 * (m->len + 1) > m->nslots)
@@ -74,6 +79,13 @@ int strmap_put(StrMap *m, const char *key, intptr_t val)
 	m->vals[m->len] = val;
 	m->slots[s] = m->len++;
 	return 1;
+}
+
+void strmap_copy(StrMap *out, const StrMap *m, int n)
+{
+	strmap_init(out);
+	for (int i = 0; i < n && i < m->len; i++)
+		strmap_put(out, m->keys[i], m->vals[i]);
 }
 
 void strmap_truncate(StrMap *m, int n)

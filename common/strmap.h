@@ -19,8 +19,13 @@ void strmap_init(StrMap *m);
 void strmap_free(StrMap *m);
 /* 1 and *out set if key is present, else 0. out may be NULL. */
 int strmap_get(const StrMap *m, const char *key, intptr_t *out);
+/* The position of key in insertion order, or -1 if absent. */
+int strmap_index(const StrMap *m, const char *key);
 /* Inserts or replaces; returns 1 if the key was new. */
 int strmap_put(StrMap *m, const char *key, intptr_t val);
+/* A copy of m's first n keys and their values, in order, into out (made
+ * here: strmap_free it). */
+void strmap_copy(StrMap *out, const StrMap *m, int n);
 /* Forgets every key inserted after the first n (scopes that end). */
 void strmap_truncate(StrMap *m, int n);
 

@@ -124,13 +124,14 @@ static const char *const reserved[] = {
 	"max", "abs", "absd", "clamp", "sum", "product", "maximum", "minimum", "argmax", "argmin",
 	"saturating_cast", "u8_sat", "i8_sat", "u16_sat", "i16_sat", "u32_sat", "i32_sat",
 	"hw_accelerate", "stream_to_accelerator", "UInt", "for", "if", "else", "float", "double",
-	"Int", "Bool", "u8", "u16", "u32", "i8", "i16", "i32", "true", "false", "RVar", "using", NULL,
+	"Int", "Bool", "u8", "u16", "u32", "i8", "i16", "i32", "true", "false", "RVar", "using", "auto",
+	"assert", "return", "void", NULL,
 };
 
 Name *hlp_lookup(Parser *P, const char *s)
 {
 	intptr_t i;
-	return strmap_get(&P->names, s, &i) ? &P->nm.data[i] : NULL;
+	return strmap_get(&P->names, s, &i) ? P->nm.data[i] : NULL;
 }
 
 int hlp_failed_func(Parser *P, int f)
@@ -141,6 +142,33 @@ int hlp_failed_func(Parser *P, int f)
 	return 1;
 }
 
+/* 1 if name was declared in the current scope (a name of an outer scope
+ * the current one shadows keeps its first place in the map). */
+static int in_scope(Parser *P, const char *name)
+{
+	if (strmap_index(&P->names, name) >= P->scope)
+		return 1;
+	for (int i = P->shadows.len - 1; i >= P->shadow_floor && P->shadows.data[i].scope == P->scope; i--)
+		if (!strcmp(P->shadows.data[i].key, name))
+			return 1;
+	return 0;
+}
+
+/* Gives name the meaning n in the current scope (a name of an outer scope
+ * is shadowed until this one ends). */
+static void bind(Parser *P, const char *name, Name n)
+{
+	intptr_t old;
+	if (strmap_get(&P->names, name, &old)) {
+		Shadow sh = { arena_strdup(P->a, name), old, P->scope };
+		vec_push(&P->shadows, sh);
+	}
+	Name *at = arena_alloc(P->a, sizeof *at);  /* never moves: a Name * stays valid */
+	*at = n;
+	strmap_put(&P->names, name, P->nm.len);
+	vec_push(&P->nm, at);
+}
+
 int hlp_declare(Parser *P, const HTok *t, Name n)
 {
 	for (int i = 0; reserved[i]; i++)
@@ -148,12 +176,11 @@ int hlp_declare(Parser *P, const HTok *t, Name n)
 			hlp_err_tok(P, t, "'%s' is a reserved name", t->text);
 			return 0;
 		}
-	if (hlp_lookup(P, t->text)) {
+	if (in_scope(P, t->text)) {
 		hlp_err_tok(P, t, "'%s' is already declared", t->text);
 		return 0;
 	}
-	strmap_put(&P->names, t->text, P->nm.len);
-	vec_push(&P->nm, n);
+	bind(P, t->text, n);
 	return 1;
 }
 
@@ -199,6 +226,7 @@ const char *hlp_val_desc(Parser *P, Val v)
 	case V_ENUM: return v.s;
 	case V_FLOAT: return v.single ? "a C++ float" : "a C++ double";
 	case V_INT: return "a C++ int";
+	case V_ARRAY: return "a C++ array";
 	case V_EXPR: return arena_printf(P->a, "an Expr of type %s", ht_name(v.e->type));
 	default: return "a value";
 	}
@@ -335,7 +363,8 @@ static Val expr_binop(Parser *P, HBinOp op, HExpr *x, HExpr *y, const HTok *t)
 		if (!ht_is_bool(tx) || !ht_is_bool(ty))
 			return hlp_err_tok(P, t, "the operands of '%s' must be boolean, not %s and %s", hb_name(op),
 				       ht_name(tx), ht_name(ty));
-	} else if ((ht_is_bool(tx) || ht_is_bool(ty)) && op != HB_EQ && op != HB_NE) {
+	} else if ((ht_is_bool(tx) || ht_is_bool(ty)) && op != HB_EQ && op != HB_NE &&
+		   !((op == HB_AND || op == HB_OR || op == HB_XOR) && ht_is_bool(tx) && ht_is_bool(ty))) {
 		return hlp_err_tok(P, t, "operator '%s' on a boolean value", hb_name(op));
 	}
 	if (is_bitwise(op) && !ht_eq(tx, ty))
@@ -374,6 +403,8 @@ static Val float_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 	case HB_SUB: r = a - b; break;
 	case HB_MUL: r = a * b; break;
 	case HB_DIV: r = a / b; break;
+	case HB_MIN: r = a < b ? a : b; break;
+	case HB_MAX: r = a > b ? a : b; break;
 	case HB_EQ: return hlp_vint(a == b, t);
 	case HB_NE: return hlp_vint(a != b, t);
 	case HB_LT: return hlp_vint(a < b, t);
@@ -393,6 +424,12 @@ static Val float_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
  * added to a literal moves its pointer. */
 static Val string_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 {
+	if ((op == HB_LAND || op == HB_LOR) && x.k != V_EXPR && y.k != V_EXPR) {
+		/* a string literal is a pointer, never null: true */
+		int a = x.k == V_STRING || (x.k == V_INT ? x.i != 0 : x.f != 0);
+		int b = y.k == V_STRING || (y.k == V_INT ? y.i != 0 : y.f != 0);
+		return hlp_vint(op == HB_LAND ? a && b : a || b, t);
+	}
 	if (op != HB_ADD || x.k != V_STRING || y.k != V_STRING)
 		return hlp_err_tok(P, t, "'%s' of %s and %s: C++ adds strings only to strings (std::to_string(i) "
 				     "turns a number into one)", hb_name(op), hlp_val_desc(P, x), hlp_val_desc(P, y));
@@ -455,17 +492,16 @@ static const HTok *decl_name(Parser *P, const char **hname)
 	return t;
 }
 
-/* Declares t as a broken name after its declaration failed, unless the
- * name is taken or reserved (that error, if any, is the one reported). */
-static void declare_broken(Parser *P, const HTok *t)
+/* (The name is left alone if it is taken in this scope or reserved: that
+ * error, if any, is the one reported.) */
+void hlp_declare_broken(Parser *P, const HTok *t)
 {
-	if (hlp_lookup(P, t->text))
+	if (in_scope(P, t->text))
 		return;
 	for (int i = 0; reserved[i]; i++)
 		if (strcmp(reserved[i], t->text) == 0)
 			return;
-	strmap_put(&P->names, t->text, P->nm.len);
-	vec_push(&P->nm, ((Name){ N_BROKEN, -1, NULL, 0, 0, NULL, 1 }));
+	bind(P, t->text, (Name){ N_BROKEN, -1, NULL, 0, 0, NULL, 1, NULL });
 }
 
 /* Var names, or RVar names (rvar): the loops a split of a reduction loop
@@ -478,7 +514,7 @@ static void decl_var(Parser *P, int rvar)
 		if (!t)
 			return;
 		int sym = hlp_new_sym(P, rvar ? SYM_RVAR : SYM_VAR, hname, t->line, t->col);
-		Name n = { rvar ? N_RVAR : N_VAR, sym, NULL, 0, 0, NULL, 1 };
+		Name n = { rvar ? N_RVAR : N_VAR, sym, NULL, 0, 0, NULL, 1, NULL };
 		if (!hlp_declare(P, t, n))
 			return;
 	} while (hlp_accept(P, ","));
@@ -496,11 +532,11 @@ static int func_array(Parser *P, const HTok *t)
 		hlp_err_at(P, sz.line, sz.col, "the size of array '%s' must be a C++ int from 1 to 4096", t->text);
 		return 0;
 	}
-	Name a = { N_ARRAY, 0, NULL, sz.i, 0, NULL, 1 };
+	Name a = { N_ARRAY, 0, NULL, sz.i, 0, NULL, 1, NULL };
 	a.elems = arena_alloc(P->a, sizeof *a.elems * (size_t)sz.i);
 	for (int i = 0; i < sz.i; i++) {
 		int f = hlp_new_func(P, arena_printf(P->a, "%s_%d", t->text, i), t->line, t->col);
-		a.elems[i] = (Name){ N_FUNC, f, NULL, 0, 0, NULL, 1 };
+		a.elems[i] = (Name){ N_FUNC, f, NULL, 0, 0, NULL, 1, NULL };
 	}
 	return hlp_declare(P, t, a);
 }
@@ -508,29 +544,30 @@ static int func_array(Parser *P, const HTok *t)
 static void decl_func(Parser *P)
 {
 	do {
+		hlp_accept(P, "&");     /* Func &f = g: the same as a copy of the handle */
 		HTok *t = hlp_cur(P);
 		if (!hlp_expect_name(P))
 			return;
 		if (hlp_accept(P, "[")) {
 			if (!func_array(P, t)) {
-				declare_broken(P, t);
+				hlp_declare_broken(P, t);
 				return;
 			}
 			continue;
 		}
 		if (hlp_accept(P, "=")) {
-			Val v = hlp_parse_postfix(P);
+			Val v = hlp_parse_expr(P);
 			if (P->failed) {
-				declare_broken(P, t);
+				hlp_declare_broken(P, t);
 				return;
 			}
 			if (v.k != V_FUNC) {
 				hlp_err_at(P, v.line, v.col, "a Func is initialized by another Func (such as f.in()), not %s",
 				       hlp_val_desc(P, v));
-				declare_broken(P, t);
+				hlp_declare_broken(P, t);
 				return;
 			}
-			Name n = { N_FUNC, v.id, NULL, 0, 0, NULL, 1 };
+			Name n = { N_FUNC, v.id, NULL, 0, 0, NULL, 1, NULL };
 			if (!hlp_declare(P, t, n))
 				return;
 			continue;
@@ -539,10 +576,10 @@ static void decl_func(Parser *P)
 		P->pos--;
 		if (!decl_name(P, &hname))
 			return;
-		Name n = { N_FUNC, -1, NULL, 0, 0, NULL, 1 };
+		Name n = { N_FUNC, -1, NULL, 0, 0, NULL, 1, NULL };
 		if (!hlp_declare(P, t, n))
 			return;
-		vec_last(&P->nm).id = hlp_new_func(P, hname, t->line, t->col);
+		vec_last(&P->nm)->id = hlp_new_func(P, hname, t->line, t->col);
 	} while (hlp_accept(P, ","));
 	hlp_expect(P, ";");
 }
@@ -566,7 +603,7 @@ static void decl_image(Parser *P)
 			hlp_err_at(P, a[0].line, a[0].col, "ImageParam %s: a floating-point image is not supported (images "
 				   "hold integers; the array has no floating-point unit)", t->text);
 		if (n < 0 || P->failed) {
-			declare_broken(P, t);
+			hlp_declare_broken(P, t);
 			return;
 		}
 		HImage im = { t->text, a[0].t, (int)a[1].i, 0, t->line, t->col, -1, { 0 }, { 0 }, iv_type(a[0].t) };
@@ -574,7 +611,7 @@ static void decl_image(Parser *P)
 			im.name = a[2].s;
 		im.name = arena_strdup(P->a, im.name);
 		vec_push(&P->p->images, im);
-		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0, 0, NULL, 1 };
+		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0, 0, NULL, 1, NULL };
 		if (!hlp_declare(P, t, nm))
 			return;
 	} while (hlp_accept(P, ","));
@@ -586,10 +623,15 @@ static void decl_rdom(Parser *P)
 	HTok *t = hlp_cur(P);
 	if (!hlp_expect_name(P))
 		return;
+	/* RDom r = RDom(...): the same */
+	if (hlp_accept(P, "=") && !hlp_expect(P, "RDom")) {
+		hlp_declare_broken(P, t);
+		return;
+	}
 	Val a[9];
 	int n = hlp_parse_args(P, a, 9);
 	if (n < 0) {
-		declare_broken(P, t);
+		hlp_declare_broken(P, t);
 		return;
 	}
 	HRDom r = { 0 };
@@ -602,14 +644,14 @@ static void decl_rdom(Parser *P)
 	}
 	if (n == 0 || n % 2 || n > 8) {
 		hlp_err_tok(P, t, "RDom %s: expected pairs of (min, extent) for 1 to 4 dimensions", t->text);
-		declare_broken(P, t);
+		hlp_declare_broken(P, t);
 		return;
 	}
 	r.ndims = n / 2;
 	for (int i = 0; i < r.ndims; i++) {
 		if (!hlp_int_arg(P, a[2 * i], "RDom min", INT32_MIN, &r.min[i]) ||
 		    !hlp_int_arg(P, a[2 * i + 1], "RDom extent", 1, &r.extent[i])) {
-			declare_broken(P, t);
+			hlp_declare_broken(P, t);
 			return;
 		}
 		r.sym[i] = hlp_new_sym(P, SYM_RVAR, arena_printf(P->a, "%s.%c", r.name, "xyzw"[i]), t->line, t->col);
@@ -617,14 +659,15 @@ static void decl_rdom(Parser *P)
 		P->p->syms.data[r.sym[i]].dim = i;
 	}
 	vec_push(&P->p->rdoms, r);
-	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0, 0, NULL, 1 };
+	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0, 0, NULL, 1, NULL };
 	if (hlp_declare(P, t, nm))
 		hlp_expect(P, ";");
 }
 
 /* Expr, int, float and double declarations: NAME = value, NAME (a value to
  * come), NAME[size] = {...}, separated by commas. kind is N_EXPR, N_INT or
- * N_FLOAT (single: a float, else a double). */
+ * N_FLOAT; single is, for N_FLOAT, 1 for a float and 0 for a double, for
+ * N_INT the C++ integer type's code (hlp_int_type). */
 static void decl_value(Parser *P, NameKind kind, int single)
 {
 	static const char *const types[] = { [N_EXPR] = "Expr", [N_INT] = "int", [N_FLOAT] = "float" };
@@ -634,12 +677,12 @@ static void decl_value(Parser *P, NameKind kind, int single)
 			return;
 		if (hlp_accept(P, "[")) {
 			if (!hlp_array_decl(P, t, kind, single)) {
-				declare_broken(P, t);
+				hlp_declare_broken(P, t);
 				return;
 			}
 			continue;
 		}
-		Name nm = { kind, kind == N_FLOAT ? single : -1, NULL, 0, 0, NULL, 0 };
+		Name nm = { kind, kind == N_EXPR ? -1 : single, NULL, 0, 0, NULL, 0, NULL };
 		if (hlp_at(P, ";") || hlp_at(P, ",")) {
 			if (!hlp_declare(P, t, nm))     /* a value to come */
 				return;
@@ -649,13 +692,15 @@ static void decl_value(Parser *P, NameKind kind, int single)
 			return;
 		Val v = hlp_parse_expr(P);
 		if (P->failed) {
-			declare_broken(P, t);
+			hlp_declare_broken(P, t);
 			return;
 		}
-		if (kind == N_INT && v.k == V_FLOAT) {      /* C++ converts it, towards zero */
-			v = hlp_cpp_convert(P, HT_I32, v, t);
+		if (kind == N_INT)
+			v = hlp_cpp_bool(v);
+		if (kind == N_INT && (v.k == V_FLOAT || v.k == V_INT)) {   /* C++ converts it */
+			v = hlp_cpp_convert(P, hlp_int_type(single), v, t);
 			if (P->failed) {
-				declare_broken(P, t);
+				hlp_declare_broken(P, t);
 				return;
 			}
 		}
@@ -664,7 +709,7 @@ static void decl_value(Parser *P, NameKind kind, int single)
 		if (bad) {
 			hlp_err_at(P, v.line, v.col, "%s %s: expected %s, not %s",
 				   kind == N_FLOAT && !single ? "double" : types[kind], t->text, bad, hlp_val_desc(P, v));
-			declare_broken(P, t);
+			hlp_declare_broken(P, t);
 			return;
 		}
 		nm.set = 1;
@@ -674,7 +719,7 @@ static void decl_value(Parser *P, NameKind kind, int single)
 			double f = v.k == V_INT ? (double)v.i : v.f;
 			nm.f = single ? (double)(float)f : f;
 		} else if (!(nm.e = hlp_to_expr(P, v))) {
-			declare_broken(P, t);
+			hlp_declare_broken(P, t);
 			return;
 		}
 		if (!hlp_declare(P, t, nm))
@@ -684,6 +729,111 @@ static void decl_value(Parser *P, NameKind kind, int single)
 }
 
 /* ---- statements ---- */
+
+HType hlp_int_type(int code)
+{
+	return code < 0 ? HT_I32 : (HType){ (uint8_t)(code >> 8), (uint8_t)(code & 255) };
+}
+
+int hlp_int_type_name(Parser *P, const HTok *t, int *code)
+{
+	static const struct { const char *name; int code; } tab[] = {
+		{ "int", -1 }, { "int32_t", -1 }, { "long", -1 }, { "int64_t", -1 }, { "size_t", -1 },
+		{ "uint64_t", -1 }, { "short", 256 + 16 }, { "int16_t", 256 + 16 }, { "int8_t", 256 + 8 },
+		{ "uint8_t", 8 }, { "uint16_t", 16 }, { "uint32_t", 32 }, { "unsigned", 32 }, { "bool", 1 },
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
+		if (hlx_is(t, tab[i].name) && !hlp_lookup(P, t->text)) {
+			*code = tab[i].code;
+			if (hlx_is(t, "unsigned") || hlx_is(t, "long") || hlx_is(t, "short"))
+				while (hlp_at(P, "int") || hlp_at(P, "long"))
+					hlp_next(P);
+			return 1;
+		}
+	return 0;
+}
+
+/* 1 if t names a type a function may return. */
+static int is_type_word(const HTok *t)
+{
+	static const char *const words[] = { "Expr", "Func", "Var", "ImageParam", "RDom", "float", "double", "void",
+					     "int", "int32_t", "long", "int64_t", "size_t", "uint64_t", "short", "int16_t",
+					     "int8_t", "uint8_t", "uint16_t", "uint32_t", "unsigned", "bool", NULL };
+	for (int i = 0; words[i]; i++)
+		if (hlx_is(t, words[i]))
+			return 1;
+	return 0;
+}
+
+/* auto NAME = value; : an int, a float or double, an Expr or a Func, as the
+ * value is. */
+static void decl_auto(Parser *P)
+{
+	HTok *t = hlp_cur(P);
+	if (!hlp_expect_name(P) || !hlp_expect(P, "="))
+		return;
+	Val v = hlp_parse_expr(P);
+	if (P->failed) {
+		hlp_declare_broken(P, t);
+		return;
+	}
+	Name n = { N_EXPR, -1, NULL, 0, 0, NULL, 1, NULL };
+	switch (v.k) {
+	case V_INT: n.k = N_INT; n.i = v.i; break;
+	case V_FLOAT: n.k = N_FLOAT; n.id = v.single; n.f = v.f; break;
+	case V_EXPR: n.e = v.e; break;
+	case V_FUNC: n.k = N_FUNC; n.id = v.id; break;
+	default:
+		hlp_err_at(P, v.line, v.col, "auto %s: %s is not a value this compiler keeps in a variable (an int, a "
+			   "float, an Expr or a Func)", t->text, hlp_val_desc(P, v));
+		hlp_declare_broken(P, t);
+		return;
+	}
+	if (hlp_declare(P, t, n))
+		hlp_expect(P, ";");
+}
+
+/* std::string NAME = value, ... ; (after "std::string") */
+static void decl_string(Parser *P)
+{
+	do {
+		HTok *t = hlp_cur(P);
+		if (!hlp_expect_name(P))
+			return;
+		Val v = hlp_vstring("", 1, t->line, t->col);
+		if (hlp_accept(P, "=")) {
+			v = hlp_parse_expr(P);
+			if (!P->failed && v.k != V_STRING)
+				hlp_err_at(P, v.line, v.col, "std::string %s: expected a string, not %s", t->text,
+					   hlp_val_desc(P, v));
+			if (P->failed) {
+				hlp_declare_broken(P, t);
+				return;
+			}
+		}
+		Name n = { N_STRING, -1, NULL, 0, 0, NULL, 1, v.s };
+		if (!hlp_declare(P, t, n))
+			return;
+	} while (hlp_accept(P, ","));
+	hlp_expect(P, ";");
+}
+
+/* assert(condition); : checked when compiling (a string literal in the
+ * condition, as in assert(c && "why"), is true). */
+static void cpp_assert(Parser *P, const HTok *t)
+{
+	Val a[1];
+	int n = hlp_parse_args(P, a, 1);
+	if (n < 0)
+		return;
+	if (n != 1 || (a[0].k != V_INT && a[0].k != V_FLOAT && a[0].k != V_STRING))
+		hlp_err_tok(P, t, "assert() takes a condition known when compiling (a C++ int or bool)%s",
+			    n == 1 && a[0].k == V_EXPR ? ", not an Expr" : "");
+	else if (a[0].k == V_INT ? !a[0].i : a[0].k == V_FLOAT ? !a[0].f : 0)
+		hlp_err_tok(P, t, "assert() fails when compiling");
+	else
+		hlp_expect(P, ";");
+}
 
 /* using namespace NAME; at the current token (after "using"): Halide's
  * namespaces and std. BoundaryConditions makes repeat_edge(...) and the
@@ -732,7 +882,7 @@ static void func_statement(Parser *P, Name *n, const HTok *t)
 		return hlp_schedule_chain(P, v);
 	}
 	if (hlp_accept(P, "=")) {
-		Val v = hlp_parse_postfix(P);
+		Val v = hlp_parse_expr(P);
 		if (P->failed)
 			return;
 		if (v.k != V_FUNC) {
@@ -762,6 +912,12 @@ void hlp_statement(Parser *P)
 		return;
 	}
 	hlp_next(P);
+	while ((hlx_is(t, "const") || hlx_is(t, "constexpr") || hlx_is(t, "static")) && hlp_cur(P)->kind == TK_NAME)
+		t = hlp_next(P);
+	if (is_type_word(t) && !hlp_lookup(P, t->text) && hlp_function_ahead(P))
+		return hlp_function_def(P, t);
+	if (hlx_is(t, "return"))
+		return hlp_return(P, t);
 	if (hlx_is(t, "for"))
 		return hlp_for(P, t);
 	if (hlx_is(t, "if"))
@@ -778,13 +934,19 @@ void hlp_statement(Parser *P)
 		return decl_rdom(P);
 	if (hlx_is(t, "Expr"))
 		return decl_value(P, N_EXPR, 0);
-	if (hlx_is(t, "int") || (hlx_is(t, "const") && hlp_accept(P, "int")))
-		return decl_value(P, N_INT, 0);
-	if (hlx_is(t, "float") || hlx_is(t, "double") || (hlx_is(t, "const") && (hlp_at(P, "float") || hlp_at(P, "double")))) {
-		if (hlx_is(t, "const"))
-			t = hlp_next(P);
+	int code;
+	if (hlp_int_type_name(P, t, &code))
+		return decl_value(P, N_INT, code);
+	if (hlx_is(t, "float") || hlx_is(t, "double"))
 		return decl_value(P, N_FLOAT, hlx_is(t, "float"));
+	if (hlx_is(t, "auto"))
+		return decl_auto(P);
+	if (hlx_is(t, "std") && hlx_is(hlp_cur(P), "::") && hlx_is(&P->t[P->pos + 1], "string")) {
+		P->pos += 2;
+		return decl_string(P);
 	}
+	if (hlx_is(t, "assert"))
+		return cpp_assert(P, t);
 	if (hlx_is(t, "hw_accelerate") || hlx_is(t, "stream_to_accelerator"))
 		return hlp_directive(P, t);
 	Name *n = hlp_lookup(P, t->text);
@@ -794,6 +956,12 @@ void hlp_statement(Parser *P)
 	}
 	if (n->k == N_BROKEN) {
 		P->failed = 1;
+		return;
+	}
+	if (n->k == N_CPPFN && hlp_at(P, "(")) {
+		hlp_call_function(P, n->id, t);
+		if (!P->failed)
+			hlp_expect(P, ";");
 		return;
 	}
 	if (n->k == N_ARRAY && n->elems[0].k == N_FUNC) {
@@ -995,6 +1163,8 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	vec_free(&P.used);
 	vec_free(&P.def_failed);
 	vec_free(&P.sched_undef);
+	vec_free(&P.shadows);
+	vec_free(&P.fns);
 	hlx_free(&toks);
 	diags_flush(d);
 	if (diags_errors(d) > errors) {

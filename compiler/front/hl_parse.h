@@ -12,7 +12,7 @@
 #include "hl_lex.h"
 
 typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE, V_ENUM, V_DIM,
-	       V_FLOAT } VKind;
+	       V_FLOAT, V_ARRAY } VKind;
 
 /* A value as C++ sees it: a C++ integer, a typed Expr, or a name. */
 typedef struct Val {
@@ -26,15 +26,19 @@ typedef struct Val {
 	int line, col;
 	double f;               /* V_FLOAT: a C++ float (single) or double */
 	int single;
+	struct Name *arr;       /* V_ARRAY: a C++ array named without an index (passed to a function) */
 } Val;
 
 /* What a declared name stands for. */
+struct Name;
 /* N_BROKEN: an Expr or int whose declaration failed (its error reported):
  * a use of it fails the statement silently instead of adding an unknown
  * name to every later line. */
 /* N_RVAR: an RVar declared by name (RVar rxo;), a loop name for the splits of
  * reduction loops; its symbol is an RVar of no RDom. */
-typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN, N_FLOAT, N_ARRAY, N_RVAR } NameKind;
+/* N_CPPFN: a C++ function the program defines (CppFn), its id in Parser.fns. */
+typedef enum { N_VAR, N_FUNC, N_IMAGE, N_RDOM, N_EXPR, N_INT, N_BROKEN, N_FLOAT, N_ARRAY, N_RVAR,
+	       N_CPPFN, N_STRING } NameKind;
 typedef struct Name Name;
 struct Name {
 	NameKind k;
@@ -44,7 +48,33 @@ struct Name {
 	double f;               /* N_FLOAT */
 	Name *elems;            /* N_ARRAY: its elements (N_EXPR, N_INT, N_FLOAT or N_FUNC) */
 	int set;                /* N_EXPR, N_INT, N_FLOAT: given a value */
+	const char *s;          /* N_STRING: a std::string's text */
 };
+
+/* A name of an outer scope that an inner one declares again (C++'s
+ * shadowing): its meaning there, given back when the inner scope ends. */
+typedef struct Shadow {
+	const char *key;
+	intptr_t old;           /* its index in Parser.nm before */
+	int scope;              /* the scope that shadowed it (Parser.scope) */
+} Shadow;
+
+/* A C++ function of the program (Expr mul(Expr a, Expr b) { return ...; }),
+ * run by the parser at each call: its parameters and return value of the
+ * kinds of Name (N_EXPR, N_FUNC, N_INT with its type code, N_FLOAT, N_VAR,
+ * N_IMAGE, N_RDOM; the return N_BROKEN for void). */
+#define HL_MAX_PARAMS 16
+typedef struct CppFn {
+	const char *name;
+	NameKind ret;
+	int ret_code;           /* N_INT: the type code; N_FLOAT: single */
+	int nparams;
+	NameKind param[HL_MAX_PARAMS];
+	int param_code[HL_MAX_PARAMS];
+	const char *param_name[HL_MAX_PARAMS];
+	int body;               /* token of its '{' */
+	int visible;            /* the names it sees: the first `visible` of Parser.names */
+} CppFn;
 
 /* The first use of a Func in the definition of another: after it the Func
  * cannot be given another definition (Halide's rule). */
@@ -63,18 +93,28 @@ typedef struct P {
 	int failed;             /* the current statement has reported an error */
 	int nesting;            /* of the expression being parsed (HL_MAX_NESTING) */
 	StrMap names;
-	VEC(Name) nm;
+	VEC(Name *) nm;         /* every Name declared, in the arena; names maps to indices here */
 	VEC(FuncUse) used;      /* per Func */
 	VEC(char) def_failed;   /* per Func: a definition of it reported an error */
 	long loop_tokens;       /* tokens of for-loop bodies run so far (HL_MAX_LOOP_TOKENS) */
 	int using_bc;           /* using namespace Halide::BoundaryConditions: its names unqualified */
+	int scope;              /* the names of the innermost scope start here in names */
+	int scopes;             /* open scopes (0 at file scope) */
+	VEC(Shadow) shadows;
+	int shadow_floor;       /* the shadows of the running call start here */
+	VEC(CppFn) fns;
+	int calls;              /* C++ function calls running (HL_MAX_CALLS) */
+	int returning;          /* a return statement ran: the call's statements stop */
+	Val ret;                /* its value */
 	VEC(HTok *) sched_undef;        /* per Func: its first schedule call while it had no
 					 * definition (NULL if none): a warning if it never gets one */
 } Parser;
 
-/* The C++ a program runs when compiling is bounded: its for loops run at most
- * this many tokens of their bodies in all. */
+/* The C++ a program runs when compiling is bounded: its for loops and
+ * function calls run at most this many tokens of their bodies in all, and
+ * calls nest at most HL_MAX_CALLS deep. */
 #define HL_MAX_LOOP_TOKENS 2000000
+#define HL_MAX_CALLS 64
 
 /* No value (after an error). */
 extern const Val hlp_none;
@@ -101,6 +141,9 @@ void hlp_sync(Parser *P);
 
 Name *hlp_lookup(Parser *P, const char *s);
 int hlp_declare(Parser *P, const HTok *t, Name n);
+/* Declares t's name as one whose declaration failed (its error reported):
+ * its uses fail quietly. */
+void hlp_declare_broken(Parser *P, const HTok *t);
 /* 1 if Func f has no definition because its definition failed (reported):
  * fails the statement without a second error. */
 int hlp_failed_func(Parser *P, int f);
@@ -123,6 +166,15 @@ Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
 /* A binary operator on two values, with Halide's type rules. */
 Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
 
+/* v, a true or false (a Bool constant: Halide's Expr of the C++ literal) as
+ * a C++ int where C++ needs a bool (a bool variable, a condition). */
+Val hlp_cpp_bool(Val v);
+/* A C++ integer type's name at t (taken; unsigned takes an int after it):
+ * 1 and its code (-1 for int and the 64-bit types, whose values are held as
+ * ints, else is_signed * 256 + bits). */
+int hlp_int_type_name(Parser *P, const HTok *t, int *code);
+/* The type of a C++ integer variable from its code (-1: int). */
+HType hlp_int_type(int code);
 /* C++'s conversion of a C++ number v to type t ((int) 2.5, float(x),
  * uint8_t(300)): a C++ int or float again; what sets the error's place. */
 Val hlp_cpp_convert(Parser *P, HType t, Val v, const HTok *what);
@@ -178,10 +230,24 @@ int hlp_dim_index(const HStageSched *s, int sym);
 /* ---- C++ statements run when compiling (hl_parse.c, hl_parse_cpp.c) ---- */
 
 void hlp_statement(Parser *P);
+/* A scope of names opens (a block, a loop, a branch): returns what
+ * hlp_scope_end needs to close it. Its names go when it closes, and the
+ * names of outer scopes it declared again mean what they meant before. */
+int hlp_scope_begin(Parser *P);
+void hlp_scope_end(Parser *P, int saved);
 void hlp_skip_statement(Parser *P);
 void hlp_block(Parser *P);                      /* after '{' */
 void hlp_for(Parser *P, const HTok *t);         /* after 'for' */
 void hlp_if(Parser *P);                         /* after 'if' */
+/* At a type word t (the current token its function's name): 1 if a C++
+ * function definition follows (NAME '(' ... ')' '{'). */
+int hlp_function_ahead(Parser *P);
+/* TYPE NAME(PARAMS) { BODY }: a C++ function, after its return type t. */
+void hlp_function_def(Parser *P, const HTok *t);
+/* A call of C++ function fn, at its '(': the value it returns. */
+Val hlp_call_function(Parser *P, int fn, const HTok *t);
+/* return [value]; after 'return'. */
+void hlp_return(Parser *P, const HTok *t);
 /* name = value; name += value; ++name; name[i] = value ... up to end (";" or
  * ")", which it takes when ";"). */
 void hlp_assignment(Parser *P, const char *end);

@@ -46,7 +46,7 @@ void hlp_skip_statement(Parser *P)
 /* The condition of a for or an if: a C++ number; -1 after an error. */
 static int condition(Parser *P, const char *what)
 {
-	Val c = hlp_parse_expr(P);
+	Val c = hlp_cpp_bool(hlp_parse_expr(P));
 	if (P->failed)
 		return -1;
 	if (c.k == V_FLOAT)
@@ -77,27 +77,97 @@ static void skip_to_close(Parser *P, const char *close, int stop_at_semicolon)
 	}
 }
 
+int hlp_scope_begin(Parser *P)
+{
+	int saved = P->scope;
+	P->scope = P->names.len;
+	P->scopes++;
+	return saved;
+}
+
+void hlp_scope_end(Parser *P, int saved)
+{
+	int mark = P->scope;
+	strmap_truncate(&P->names, mark);
+	while (P->shadows.len > P->shadow_floor && vec_last(&P->shadows).scope >= mark) {
+		Shadow sh = vec_last(&P->shadows);
+		P->shadows.len--;
+		strmap_put(&P->names, sh.key, sh.old);
+	}
+	P->scope = saved;
+	P->scopes--;
+}
+
 /* A statement with its names scoped to it. */
 static void scoped_statement(Parser *P)
 {
-	int mark = P->names.len;
+	int saved = hlp_scope_begin(P);
 	hlp_statement(P);
-	strmap_truncate(&P->names, mark);
+	hlp_scope_end(P, saved);
 }
 
+static void for_loop(Parser *P, const HTok *t);
+static void function_head(Parser *P, const HTok *t, CppFn *out);
+
+/* After an error in a statement of a block: to the end of that statement
+ * (a ';' outside brackets, taken) or to the block's '}' (left). */
+static void sync_in_block(Parser *P)
+{
+	int depth = 0;
+	while (hlp_cur(P)->kind != TK_EOF) {
+		HTok *t = hlp_cur(P);
+		if (depth == 0 && hlx_is(t, "}"))
+			return;
+		hlp_next(P);
+		if (hlx_is(t, "(") || hlx_is(t, "{") || hlx_is(t, "["))
+			depth++;
+		else if ((hlx_is(t, ")") || hlx_is(t, "}") || hlx_is(t, "]")) && depth > 0)
+			depth--;
+		else if (hlx_is(t, ";") && depth == 0)
+			return;
+	}
+}
+
+/* The statements of a block, after its '{', each error reported and the
+ * next statement parsed in the block's names; P->failed at the end if any
+ * statement failed. */
 void hlp_block(Parser *P)
 {
-	int mark = P->names.len;
-	while (!P->failed && !hlp_at(P, "}") && hlp_cur(P)->kind != TK_EOF)
+	int saved = hlp_scope_begin(P), errors = diags_errors(P->d);
+	while (!hlp_at(P, "}") && hlp_cur(P)->kind != TK_EOF) {
+		int start = P->pos;
+		P->failed = 0;
 		hlp_statement(P);
-	strmap_truncate(&P->names, mark);
-	if (!P->failed)
-		hlp_expect(P, "}");
+		if (P->returning) {     /* the call restores the position */
+			hlp_scope_end(P, saved);
+			return;
+		}
+		if (!P->failed)
+			continue;
+		if (P->pos == start)
+			hlp_next(P);
+		if (!hlx_is(&P->t[P->pos - 1], ";") && !hlx_is(&P->t[P->pos - 1], "}"))
+			sync_in_block(P);
+	}
+	hlp_scope_end(P, saved);
+	P->failed = 0;
+	hlp_expect(P, "}");
+	if (diags_errors(P->d) > errors)
+		P->failed = 1;
 }
 
 void hlp_for(Parser *P, const HTok *t)
 {
-	int mark = P->names.len, errors = diags_errors(P->d);
+	int saved = hlp_scope_begin(P);
+	for_loop(P, t);
+	hlp_scope_end(P, saved);
+}
+
+/* for (init; condition; step) body, after 'for': the body run while the
+ * condition holds. */
+static void for_loop(Parser *P, const HTok *t)
+{
+	int errors = diags_errors(P->d);
 	if (!hlp_expect(P, "("))
 		return;
 	/* the init: a declaration or an assignment */
@@ -137,7 +207,7 @@ void hlp_for(Parser *P, const HTok *t)
 		}
 		P->pos = body;
 		scoped_statement(P);
-		if (P->failed || diags_errors(P->d) > errors)
+		if (P->failed || diags_errors(P->d) > errors || P->returning)
 			break;
 		P->pos = step;
 		if (!hlp_at(P, ")"))
@@ -145,12 +215,13 @@ void hlp_for(Parser *P, const HTok *t)
 		if (P->failed)
 			break;
 	}
+	if (P->returning)
+		return;
 	P->pos = body;
 	int failed = P->failed;
 	P->failed = 0;
 	hlp_skip_statement(P);
 	P->failed = failed;
-	strmap_truncate(&P->names, mark);
 }
 
 void hlp_if(Parser *P)
@@ -164,7 +235,7 @@ void hlp_if(Parser *P)
 		scoped_statement(P);
 	else
 		hlp_skip_statement(P);
-	if (P->failed)
+	if (P->failed || P->returning)
 		return;
 	if (hlp_accept(P, "else")) {
 		if (!c)
@@ -203,25 +274,39 @@ static Name *target(Parser *P)
 
 Name *hlp_array_elem(Parser *P, Name *n, const HTok *t)
 {
-	if (!hlp_expect(P, "["))
-		return NULL;
-	Val i = hlp_parse_expr(P);
-	if (P->failed || !hlp_expect(P, "]"))
-		return NULL;
-	if (i.k != V_INT || i.i < 0 || i.i >= n->i) {
-		hlp_err_at(P, i.line, i.col, "index %s of array '%s' of %lld elements",
-			   i.k == V_INT ? arena_printf(P->a, "%lld", (long long)i.i) : "that is not a C++ int", t->text,
-			   (long long)n->i);
-		return NULL;
+	while (n->k == N_ARRAY) {
+		if (!hlp_expect(P, "["))
+			return NULL;
+		Val i = hlp_parse_expr(P);
+		if (P->failed || !hlp_expect(P, "]"))
+			return NULL;
+		if (i.k != V_INT || i.i < 0 || i.i >= n->i) {
+			hlp_err_at(P, i.line, i.col, "index %s of array '%s' of %lld elements",
+				   i.k == V_INT ? arena_printf(P->a, "%lld", (long long)i.i) : "that is not a C++ int",
+				   t->text, (long long)n->i);
+			return NULL;
+		}
+		n = &n->elems[i.i];
 	}
-	return &n->elems[i.i];
+	return n;
+}
+
+Val hlp_cpp_bool(Val v)
+{
+	int64_t k;
+	if (v.k == V_EXPR && ht_is_bool(v.e->type) && he_is_const(v.e, &k)) {
+		Val r = { .k = V_INT, .i = k, .line = v.line, .col = v.col };
+		return r;
+	}
+	return v;
 }
 
 /* Stores v into variable n (of its kind). */
 static int store(Parser *P, Name *n, Val v)
 {
 	if (n->k == N_INT) {
-		if (v.k == V_FLOAT && (v = hlp_cpp_convert(P, HT_I32, v, hlp_cur(P))).k == V_NONE)
+		v = hlp_cpp_bool(v);
+		if ((v.k == V_FLOAT || v.k == V_INT) && (v = hlp_cpp_convert(P, hlp_int_type(n->id), v, hlp_cur(P))).k == V_NONE)
 			return 0;
 		if (v.k != V_INT) {
 			hlp_err_at(P, v.line, v.col, "an int is given %s when compiling", hlp_val_desc(P, v));
@@ -304,44 +389,376 @@ void hlp_assignment(Parser *P, const char *end)
 		hlp_expect(P, ";");
 }
 
-/* TYPE name[N] [= {v, ...}]: an array (after the name). */
+/* An array of the sizes dims[0..nd) (elements of kind and single, as
+ * decl_value's): arrays of arrays for more than one size. */
+static Name new_array(Parser *P, NameKind kind, int single, const int64_t *dims, int nd)
+{
+	Name a = { N_ARRAY, 0, NULL, dims[0], 0, NULL, 1, NULL };
+	a.elems = arena_alloc(P->a, sizeof *a.elems * (size_t)dims[0]);
+	for (int64_t i = 0; i < dims[0]; i++)
+		a.elems[i] = nd > 1 ? new_array(P, kind, single, dims + 1, nd - 1)
+				    : (Name){ kind, single, NULL, 0, 0, NULL, 0, NULL };
+	return a;
+}
+
+/* C++ zero-initialises the elements an initialiser does not give. */
+static void zero_fill(Parser *P, Name *a, int from, const HTok *t)
+{
+	for (int64_t i = from; i < a->i; i++) {
+		Name *e = &a->elems[i];
+		if (e->k == N_ARRAY)
+			zero_fill(P, e, 0, t);
+		else if (e->k != N_EXPR)
+			store(P, e, hlp_vint(0, t));
+	}
+}
+
+/* '{' values '}' into array a (nested braces for arrays of arrays); 0
+ * after an error. */
+static int array_init(Parser *P, Name *a, const HTok *t)
+{
+	if (!hlp_expect(P, "{"))
+		return 0;
+	int i = 0;
+	if (!hlp_at(P, "}"))
+		do {
+			if (i == a->i) {
+				hlp_err_tok(P, hlp_cur(P), "more values than the %lld elements of '%s'", (long long)a->i,
+					    t->text);
+				return 0;
+			}
+			if (a->elems[i].k == N_ARRAY) {
+				if (!array_init(P, &a->elems[i++], t))
+					return 0;
+				continue;
+			}
+			Val v = hlp_parse_expr(P);
+			if (P->failed || !store(P, &a->elems[i++], v))
+				return 0;
+		} while (hlp_accept(P, ",") && !hlp_at(P, "}"));
+	if (!hlp_expect(P, "}"))
+		return 0;
+	zero_fill(P, a, i, t);
+	return 1;
+}
+
+/* TYPE name[N][M]... [= {v, ...}]: an array (after "name["). */
 int hlp_array_decl(Parser *P, const HTok *t, NameKind kind, int single)
 {
-	Val sz = hlp_parse_expr(P);
-	if (P->failed || !hlp_expect(P, "]"))
-		return 0;
-	if (sz.k != V_INT || sz.i < 1 || sz.i > 4096) {
-		hlp_err_at(P, sz.line, sz.col, "the size of array '%s' must be a C++ int from 1 to 4096", t->text);
-		return 0;
-	}
-	Name a = { N_ARRAY, 0, NULL, sz.i, 0, NULL, 1 };
-	a.elems = arena_alloc(P->a, sizeof *a.elems * (size_t)sz.i);
-	for (int i = 0; i < sz.i; i++) {
-		Name e = { kind, single, NULL, 0, 0, NULL, 0 };
-		a.elems[i] = e;
-	}
-	if (hlp_accept(P, "=")) {
-		if (!hlp_expect(P, "{"))
+	int64_t dims[4], total = 1;
+	int nd = 0;
+	do {
+		if (nd == 4) {
+			hlp_err_tok(P, t, "array '%s' has more than 4 dimensions", t->text);
 			return 0;
-		int i = 0;
-		if (!hlp_at(P, "}"))
-			do {
-				Val v = hlp_parse_expr(P);
-				if (P->failed)
-					return 0;
-				if (i == sz.i) {
-					hlp_err_at(P, v.line, v.col, "more values than the %lld elements of '%s'", (long long)sz.i,
-						   t->text);
-					return 0;
-				}
-				if (!store(P, &a.elems[i++], v))
-					return 0;
-			} while (hlp_accept(P, ","));
-		if (!hlp_expect(P, "}"))
+		}
+		Val sz = hlp_parse_expr(P);
+		if (P->failed || !hlp_expect(P, "]"))
 			return 0;
-		/* C++ zero-initialises the elements not given */
-		for (; i < sz.i && kind != N_EXPR; i++)
-			store(P, &a.elems[i], hlp_vint(0, t));
-	}
+		if (sz.k != V_INT || sz.i < 1 || sz.i > 4096 || (total *= sz.i) > 4096) {
+			hlp_err_at(P, sz.line, sz.col, "the size of array '%s' must be a C++ int from 1 to 4096 (all its "
+				   "dimensions together)", t->text);
+			return 0;
+		}
+		dims[nd++] = sz.i;
+	} while (hlp_accept(P, "["));
+	Name a = new_array(P, kind, single, dims, nd);
+	if (hlp_accept(P, "=") && !array_init(P, &a, t))
+		return 0;
 	return hlp_declare(P, t, a);
+}
+
+/* ---- C++ functions of the program ---- */
+
+/* A parameter's or return value's type, its word t taken (const before it
+ * and & after it are the caller's): the Name kind of its values (N_BROKEN
+ * for void) and its code; 0 if t names no such type. */
+static int type_of_word(Parser *P, const HTok *t, NameKind *k, int *code)
+{
+	static const struct { const char *name; NameKind k; int code; } tab[] = {
+		{ "Expr", N_EXPR, 0 }, { "Func", N_FUNC, 0 }, { "Var", N_VAR, 0 }, { "ImageParam", N_IMAGE, 0 },
+		{ "RDom", N_RDOM, 0 }, { "float", N_FLOAT, 1 }, { "double", N_FLOAT, 0 }, { "void", N_BROKEN, 0 },
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
+		if (hlx_is(t, tab[i].name)) {
+			*k = tab[i].k;
+			*code = tab[i].code;
+			return 1;
+		}
+	if (hlx_is(t, "std") && hlx_is(hlp_cur(P), "::") && hlx_is(&P->t[P->pos + 1], "string")) {
+		P->pos += 2;
+		*k = N_STRING;
+		return 1;
+	}
+	*k = N_INT;
+	return hlp_int_type_name(P, t, code);
+}
+
+int hlp_function_ahead(Parser *P)
+{
+	if (hlp_cur(P)->kind != TK_NAME || !hlx_is(&P->t[P->pos + 1], "("))
+		return 0;
+	int i = P->pos + 1, depth = 0;
+	for (; P->t[i].kind != TK_EOF; i++) {
+		if (hlx_is(&P->t[i], "("))
+			depth++;
+		else if (hlx_is(&P->t[i], ")") && --depth == 0)
+			break;
+	}
+	return P->t[i].kind != TK_EOF && hlx_is(&P->t[i + 1], "{");
+}
+
+/* ( [const] TYPE [&] NAME, ... ) of function fn. */
+static int parameters(Parser *P, CppFn *fn)
+{
+	if (!hlp_expect(P, "("))
+		return 0;
+	if (hlp_accept(P, ")"))
+		return 1;
+	do {
+		hlp_accept(P, "const");
+		HTok *t = hlp_next(P);
+		if (fn->nparams == HL_MAX_PARAMS)
+			return hlp_err_tok(P, t, "function '%s' has more than %d parameters", fn->name, HL_MAX_PARAMS), 0;
+		NameKind k;
+		int code;
+		if (!type_of_word(P, t, &k, &code) || k == N_BROKEN)
+			return hlp_err_tok(P, t, "a parameter of '%s' is an Expr, a Func, a Var, an ImageParam, an RDom, "
+					   "a std::string, an integer type, float or double, not %s", fn->name,
+					   hlp_tok_desc(t)), 0;
+		hlp_accept(P, "&");
+		const char *name = hlp_expect_name(P);
+		if (!name)
+			return 0;
+		/* an array (int m[3][4], int m[]): the caller's, as C++ passes it */
+		while (hlp_accept(P, "[")) {
+			k = N_ARRAY;
+			while (!hlp_at(P, "]") && hlp_cur(P)->kind != TK_EOF)
+				hlp_next(P);
+			if (!hlp_expect(P, "]"))
+				return 0;
+		}
+		for (int i = 0; i < fn->nparams; i++)
+			if (!strcmp(fn->param_name[i], name))
+				return hlp_err_tok(P, &P->t[P->pos - 1], "parameter '%s' of '%s' appears twice", name,
+						   fn->name), 0;
+		fn->param[fn->nparams] = k;
+		fn->param_code[fn->nparams] = code;
+		fn->param_name[fn->nparams++] = name;
+	} while (hlp_accept(P, ","));
+	return hlp_expect(P, ")");
+}
+
+/* After an error in a function's head: past its body (hlp_function_ahead
+ * has seen its '(' ... ')' '{'). */
+static void skip_function(Parser *P, int name_pos)
+{
+	P->pos = name_pos + 1;
+	int depth = 0;
+	do {
+		HTok *u = hlp_next(P);
+		if (hlx_is(u, "("))
+			depth++;
+		else if (hlx_is(u, ")"))
+			depth--;
+	} while (depth > 0 && hlp_cur(P)->kind != TK_EOF);
+	hlp_skip_statement(P);
+}
+
+void hlp_function_def(Parser *P, const HTok *t)
+{
+	int name_pos = P->pos;
+	CppFn fn = { 0 };
+	function_head(P, t, &fn);
+	if (P->failed) {
+		skip_function(P, name_pos);
+		if (P->t[name_pos].kind == TK_NAME)
+			hlp_declare_broken(P, &P->t[name_pos]);
+		return;
+	}
+	fn.body = P->pos;
+	hlp_skip_statement(P);
+	Name n = { N_CPPFN, P->fns.len, NULL, 0, 0, NULL, 1, NULL };
+	if (!hlp_declare(P, &P->t[name_pos], n))
+		return;
+	fn.visible = P->names.len;   /* its own name too: it may call itself */
+	vec_push(&P->fns, fn);
+}
+
+/* TYPE NAME(PARAMS) of a function (t its type's word): into fn. */
+static void function_head(Parser *P, const HTok *t, CppFn *out)
+{
+	CppFn fn = { 0 };
+	if (!type_of_word(P, t, &fn.ret, &fn.ret_code)) {
+		hlp_err_tok(P, t, "a function returns an Expr, a Func, a Var, an ImageParam, an RDom, a std::string, an integer "
+			       "type, float, double or void, not %s", hlp_tok_desc(t));
+		return;
+	}
+	hlp_accept(P, "&");
+	HTok *nt = hlp_cur(P);
+	fn.name = hlp_expect_name(P);
+	if (!fn.name || !parameters(P, &fn))
+		return;
+	if (P->calls || P->scopes) {
+		hlp_err_tok(P, nt, "function '%s' is defined inside a block or a function: C++ defines functions at "
+			    "file scope", fn.name);
+		return;
+	}
+	*out = fn;
+}
+
+/* Argument a of a call of fn as parameter i: the Name it binds; 0 (an
+ * error) if C++ would not pass it. */
+static int argument(Parser *P, const CppFn *fn, int i, Val a, Name *out)
+{
+	*out = (Name){ fn->param[i], -1, NULL, 0, 0, NULL, 1, NULL };
+	a = fn->param[i] == N_INT ? hlp_cpp_bool(a) : a;
+	switch (fn->param[i]) {
+	case N_EXPR:
+		if (a.k != V_INT && a.k != V_FLOAT && a.k != V_EXPR && a.k != V_RDOM)
+			break;
+		return (out->e = hlp_to_expr(P, a)) != NULL;
+	case N_INT:
+	case N_FLOAT:
+		if (a.k != V_INT && a.k != V_FLOAT)
+			break;
+		if (fn->param[i] == N_FLOAT) {
+			out->id = fn->param_code[i];
+			out->f = a.k == V_INT ? (double)a.i : out->id ? (double)(float)a.f : a.f;
+			return 1;
+		}
+		out->id = fn->param_code[i];
+		a = hlp_cpp_convert(P, hlp_int_type(out->id), a, &P->t[P->pos - 1]);
+		out->i = a.i;
+		return a.k == V_INT;
+	case N_VAR:
+		if (a.k != V_EXPR || a.e->kind != HE_VAR || P->p->syms.data[a.e->sym].kind != SYM_VAR)
+			break;
+		out->id = a.e->sym;
+		return 1;
+	case N_FUNC:
+	case N_IMAGE:
+	case N_RDOM:
+		if (a.k != (fn->param[i] == N_FUNC ? V_FUNC : fn->param[i] == N_IMAGE ? V_IMAGE : V_RDOM))
+			break;
+		out->id = a.id;
+		return 1;
+	case N_STRING:
+		out->s = a.s;
+		return a.k == V_STRING;
+	case N_ARRAY:
+		if (a.k != V_ARRAY)
+			break;
+		*out = *a.arr;          /* the same elements: C++ passes the array itself */
+		return 1;
+	default:
+		break;
+	}
+	static const char *const kinds[] = { [N_EXPR] = "an Expr", [N_INT] = "an integer", [N_FLOAT] = "a number",
+					     [N_VAR] = "a Var", [N_FUNC] = "a Func", [N_IMAGE] = "an ImageParam",
+					     [N_RDOM] = "an RDom", [N_ARRAY] = "an array", [N_STRING] = "a string" };
+	hlp_err_at(P, a.line, a.col, "argument %d of '%s' (%s): expected %s, not %s", i + 1, fn->name,
+		   fn->param_name[i], kinds[fn->param[i]], hlp_val_desc(P, a));
+	return 0;
+}
+
+/* The value a call of fn returns, from what its return statement gave. */
+static Val returned(Parser *P, const CppFn *fn, Val v, int got, const HTok *t)
+{
+	if (fn->ret == N_BROKEN)
+		return (Val){ .k = V_NONE, .line = t->line, .col = t->col };
+	if (!got)
+		return hlp_err_tok(P, t, "'%s' ends without returning a value", fn->name);
+	if (fn->ret == N_INT)
+		v = hlp_cpp_bool(v);
+	if (fn->ret == N_EXPR && (v.k == V_INT || v.k == V_FLOAT || v.k == V_EXPR)) {
+		HExpr *e = hlp_to_expr(P, v);
+		return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
+	}
+	if (fn->ret == N_INT && (v.k == V_INT || v.k == V_FLOAT))
+		return hlp_cpp_convert(P, hlp_int_type(fn->ret_code), v, t);
+	if (fn->ret == N_FLOAT && (v.k == V_INT || v.k == V_FLOAT))
+		return hlp_cpp_convert(P, fn->ret_code ? HT_F32 : HT_F64, v, t);
+	if ((fn->ret == N_FUNC && v.k == V_FUNC) || (fn->ret == N_IMAGE && v.k == V_IMAGE) ||
+	    (fn->ret == N_STRING && v.k == V_STRING) ||
+	    (fn->ret == N_RDOM && v.k == V_RDOM) || (fn->ret == N_VAR && v.k == V_EXPR && v.e->kind == HE_VAR)) {
+		v.line = t->line;
+		v.col = t->col;
+		return v;
+	}
+	return hlp_err_at(P, v.line, v.col, "'%s' returns %s where its declaration says another type", fn->name,
+			  hlp_val_desc(P, v));
+}
+
+Val hlp_call_function(Parser *P, int id, const HTok *t)
+{
+	Val a[HL_MAX_PARAMS];
+	int n = hlp_parse_args(P, a, HL_MAX_PARAMS);
+	if (n < 0)
+		return hlp_none;
+	const CppFn *fn = &P->fns.data[id];
+	if (n != fn->nparams)
+		return hlp_err_tok(P, t, "'%s' takes %d argument%s, not %d", fn->name, fn->nparams,
+				   fn->nparams == 1 ? "" : "s", n);
+	Name args[HL_MAX_PARAMS];
+	for (int i = 0; i < n; i++)
+		if (!argument(P, fn, i, a[i], &args[i]))
+			return hlp_none;
+	if (P->calls == HL_MAX_CALLS)
+		return hlp_err_tok(P, t, "calls of C++ functions nested more than %d deep", HL_MAX_CALLS);
+	/* the body sees the names visible where the function is defined, and its parameters */
+	int pos = P->pos, scope = P->scope, shadows = P->shadows.len, floor = P->shadow_floor;
+	int errors = diags_errors(P->d);
+	P->shadow_floor = shadows;
+	StrMap caller = P->names;
+	strmap_copy(&P->names, &caller, fn->visible);
+	P->scope = P->names.len;
+	for (int i = 0; i < n; i++) {
+		HTok pt = *t;
+		pt.text = fn->param_name[i];
+		hlp_declare(P, &pt, args[i]);
+	}
+	P->pos = fn->body;
+	P->calls++;
+	hlp_statement(P);
+	P->loop_tokens += P->pos - fn->body;
+	P->calls--;
+	int got = P->returning;
+	Val v = P->ret;
+	P->returning = 0;
+	strmap_free(&P->names);
+	P->names = caller;
+	P->shadows.len = shadows;
+	P->shadow_floor = floor;
+	P->scope = scope;
+	P->pos = pos;
+	if (diags_errors(P->d) > errors) {
+		if (!P->calls)  /* the outermost call, where the program's own statement stands */
+			diag_note(P->d, P->file, t->line, t->col, "in this call of '%s'", P->fns.data[id].name);
+		P->failed = 1;
+		return hlp_none;
+	}
+	if (P->loop_tokens > HL_MAX_LOOP_TOKENS)
+		return hlp_err_tok(P, t, "the for loops and function calls run more than %d tokens when compiling",
+				   HL_MAX_LOOP_TOKENS);
+	fn = &P->fns.data[id];
+	return returned(P, fn, v, got, t);
+}
+
+void hlp_return(Parser *P, const HTok *t)
+{
+	if (!P->calls) {
+		hlp_err_tok(P, t, "return outside a function");
+		return;
+	}
+	Val v = hlp_none;
+	if (!hlp_at(P, ";")) {
+		v = hlp_parse_expr(P);
+		if (P->failed)
+			return;
+	}
+	if (!hlp_expect(P, ";"))
+		return;
+	P->ret = v;
+	P->returning = 1;
 }

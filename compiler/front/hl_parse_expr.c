@@ -664,6 +664,11 @@ static Val name_value(Parser *P, const HTok *t)
 	case N_INT:
 	case N_FLOAT: return hlp_variable(P, n, t);
 	case N_ARRAY: {
+		if (!hlp_at(P, "[")) {
+			v.k = V_ARRAY;
+			v.arr = n;
+			return v;
+		}
 		Name *e = hlp_array_elem(P, n, t);
 		if (!e)
 			return hlp_none;
@@ -675,6 +680,15 @@ static Val name_value(Parser *P, const HTok *t)
 		return hlp_variable(P, e, t);
 	}
 	case N_RVAR: return hlp_vexpr(he_var(P->a, n->id), t->line, t->col);
+	case N_STRING: return hlp_vstring(n->s, 1, t->line, t->col);
+	case N_CPPFN: {
+		if (!hlp_at(P, "("))
+			return hlp_err_tok(P, t, "function '%s' is used without a call", t->text);
+		Val r = hlp_call_function(P, n->id, t);
+		if (r.k == V_NONE && !P->failed)
+			return hlp_err_tok(P, t, "'%s' returns void: its value cannot be used", t->text);
+		return r;
+	}
 	case N_FUNC: v.k = V_FUNC; v.id = n->id; return v;
 	case N_IMAGE: v.k = V_IMAGE; v.id = n->id; return v;
 	case N_RDOM: v.k = V_RDOM; v.id = n->id; return v;
@@ -710,6 +724,24 @@ static Val qualified(Parser *P, const HTok *t)
 		sb_printf(&b, "%s%s", b.len ? "::" : "", n->text);
 	}
 	Val v = hlp_none;
+	if ((!strcmp(b.s, "std::min") || !strcmp(b.s, "std::max") || !strcmp(b.s, "std::abs")) && hlp_at(P, "(")) {
+		HTok *f = &P->t[P->pos - 1];
+		free(b.s);
+		Val a[2];
+		int n = hlp_parse_args(P, a, 2);
+		if (n < 0)
+			return hlp_none;
+		int want = hlx_is(f, "abs") ? 1 : 2;
+		for (int i = 0; i < n; i++)
+			if (a[i].k != V_INT && a[i].k != V_FLOAT)
+				return hlp_err_at(P, a[i].line, a[i].col, "std::%s() takes C++ numbers, not %s (Halide's %s() "
+						  "takes Exprs)", f->text, hlp_val_desc(P, a[i]), f->text);
+		if (n != want)
+			return hlp_err_tok(P, t, "std::%s() takes %d argument%s", f->text, want, want == 1 ? "" : "s");
+		if (want == 1)
+			return make_abs(P, a[0], t);
+		return hlp_binop(P, hlx_is(f, "min") ? HB_MIN : HB_MAX, a[0], a[1], t);
+	}
 	if (strcmp(b.s, "std::to_string") == 0 && hlp_at(P, "(")) {
 		free(b.s);
 		Val a[1];
@@ -956,14 +988,58 @@ static Val parse_level(Parser *P, int l)
 	}
 }
 
+/* Skips the branch of a conditional operator C++ does not evaluate: to its
+ * ':' (of the same '?') or to the end of the expression (a ',', ';', ':' or
+ * closing bracket outside brackets), which it leaves. */
+static void skip_branch(Parser *P)
+{
+	int depth = 0, open = 0;
+	for (;;) {
+		HTok *t = hlp_cur(P);
+		if (t->kind == TK_EOF)
+			return;
+		if (depth == 0 && (hlx_is(t, ",") || hlx_is(t, ";") || hlx_is(t, ")") || hlx_is(t, "]") ||
+				   hlx_is(t, "}") || (hlx_is(t, ":") && open == 0)))
+			return;
+		if (hlx_is(t, "(") || hlx_is(t, "[") || hlx_is(t, "{"))
+			depth++;
+		else if (hlx_is(t, ")") || hlx_is(t, "]") || hlx_is(t, "}"))
+			depth--;
+		else if (depth == 0 && hlx_is(t, "?"))
+			open++;
+		else if (depth == 0 && hlx_is(t, ":"))
+			open--;
+		hlp_next(P);
+	}
+}
+
+/* c ? a : b, C++'s conditional operator: run when compiling, on a
+ * condition known then (both values are parsed; the value is one of them).
+ * On an Expr it is select()'s work. */
 static Val parse_expr(Parser *P)
 {
-	if (hlp_at(P, "?"))
-		return hlp_err_tok(P, hlp_cur(P), "the conditional operator is not supported: use select()");
-	Val v = parse_level(P, 0);
-	if (hlp_at(P, "?"))
-		return hlp_err_tok(P, hlp_cur(P), "the conditional operator is not supported: use select()");
-	return v;
+	Val c = parse_level(P, 0);
+	if (P->failed || !hlp_at(P, "?"))
+		return c;
+	HTok *q = hlp_next(P);
+	if (c.k == V_EXPR)
+		return hlp_err_tok(P, q, "the conditional operator on an Expr (a %s known when the pipeline runs): "
+				   "use select()", ht_name(c.e->type));
+	if (c.k != V_INT && c.k != V_FLOAT && c.k != V_STRING)
+		return hlp_err_tok(P, q, "the condition of '?' is %s, not a C++ number", hlp_val_desc(P, c));
+	int yes = c.k == V_STRING || (c.k == V_INT ? c.i != 0 : c.f != 0);
+	Val v = hlp_none;
+	if (yes)
+		v = hlp_parse_expr(P);
+	else
+		skip_branch(P);
+	if (P->failed || !hlp_expect(P, ":"))
+		return hlp_none;
+	if (yes)
+		skip_branch(P);
+	else
+		v = hlp_parse_expr(P);
+	return P->failed ? hlp_none : v;
 }
 
 /* An expression, one level deeper than where it stands (in parentheses, an

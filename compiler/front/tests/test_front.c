@@ -241,8 +241,10 @@ static void test_ranges(void)
 static int64_t cpp_int(const char *cpp)
 {
 	char text[512];
-	snprintf(text, sizeof text, "Var x(\"x\");\nint k = %s;\nFunc f(\"f\");\nf(x) = u16(k + 1000);\n"
-		 "f.bound(x, 0, 1);\nhw_accelerate(f);\n", cpp);
+	/* statements that declare k, or the value of k */
+	snprintf(text, sizeof text, "Var x(\"x\");\n%s%s%s\nFunc f(\"f\");\nf(x) = u16(k + 1000);\n"
+		 "f.bound(x, 0, 1);\nhw_accelerate(f);\n", strchr(cpp, ';') ? "" : "int k = ", cpp,
+		 strchr(cpp, ';') ? "" : ";");
 	HProgram *p = parse(text);
 	if (!p)
 		return INT64_MIN;
@@ -262,10 +264,23 @@ static void test_generator_cpp(void)
 		{ "(int) 2.9", 2 }, { "(int) -2.9", -2 }, { "int(7.99)", 7 }, { "uint8_t(300)", 44 },
 		{ "(uint8_t) 300", 44 }, { "floor((116 - 3) / 1) + 1", 114 }, { "(int) (float) pow(2.0f, 8)", 256 },
 		{ "(bool) 5", 1 }, { "int(1.5f * 3)", 4 }, { "(int16_t) 40000", 40000 - 65536 }, { "2.5", 2 },
+		/* C++ integer types, auto, ?:, std::min, arrays of arrays, shadowing */
+		{ "uint8_t k = 300;", 44 }, { "bool b = 5; int k = b;", 1 }, { "int16_t k = 40000;", 40000 - 65536 },
+		{ "const int8_t k = 200;", -56 }, { "auto k = 7 / 2;", 3 }, { "bool b = true; int k = b ? 4 : 5;", 4 },
+		{ "int a[2] = {1, 2}; int k = 0 ? a[5] : a[1];", 2 }, { "int k = std::min(3, 2.5);", 2 },
+		{ "int m[2][3] = {{1, 2, 3}, {4, 5, 6}}; int k = m[1][2];", 6 },
+		{ "int m[2][2] = {{1}}; int k = m[1][1] + m[0][0];", 1 },
+		{ "int k = 1; { int k = 2; k++; } k += 10;", 11 }, { "unsigned int k = 5;", 5 },
+		/* C++ functions: recursion, arrays passed as C++ passes them, strings */
+		{ "int fact(int n) { if (n <= 1) return 1; return n * fact(n - 1); }\nint k = fact(6);", 720 },
+		{ "void inc(int a[2]) { a[1] += 5; }\nint a[2] = {1, 2}; inc(a); int k = a[1];", 7 },
+		{ "int first(int n) { for (int i = 0; i < 10; i++) if (i * i >= n) return i; return -1; }\n"
+		  "int k = first(50);", 8 },
+		{ "std::string s = \"ab\"; int len(std::string t) { return 2; }\nint k = len(s + \"c\");", 2 },
 	};
 	for (size_t i = 0; i < COUNT(cases); i++) {
 		int64_t got = cpp_int(cases[i].cpp);
-		CHECK(got == cases[i].want, "int k = %s: %lld, expected %lld", cases[i].cpp, (long long)got,
+		CHECK(got == cases[i].want, "k of %s: %lld, expected %lld", cases[i].cpp, (long long)got,
 		      (long long)cases[i].want);
 	}
 	/* arrays of Funcs named in a loop, a Func declared then assigned */
@@ -299,6 +314,13 @@ static void test_generator_cpp(void)
 	}
 	CHECK(strstr(first_error("RVar a;\nVar x(\"x\");\nFunc f(\"f\");\nf(x) = x + a;\n"), "belongs to no RDom") != NULL,
 	      "an RVar of no RDom in a definition: %s", msg);
+	/* a Func the caller declares, defined by a function through a reference */
+	p = parse("Var x(\"x\");\nvoid define(Func &f, int k) { f(x) = x * k; }\nFunc g(\"g\");\ndefine(g, 3);\n"
+		  "g.bound(x, 0, 4);\nhw_accelerate(g);\n");
+	if (CHECK(p != NULL, "a Func defined through a reference parameter")) {
+		CHECK(p->funcs.data[p->output].defined, "g is defined by the call");
+		hl_free(p);
+	}
 }
 
 /* ---- interpreter ---- */
