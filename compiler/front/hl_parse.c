@@ -131,7 +131,17 @@ static const char *const reserved[] = {
 Name *hlp_lookup(Parser *P, const char *s)
 {
 	intptr_t i;
-	return strmap_get(&P->names, s, &i) ? P->nm.data[i] : NULL;
+	if (strmap_get(&P->names, s, &i) || (P->outer && strmap_get(P->outer, s, &i)))
+		return P->nm.data[i];
+	return NULL;
+}
+
+int hlp_reserved(const char *s)
+{
+	for (int i = 0; reserved[i]; i++)
+		if (strcmp(reserved[i], s) == 0)
+			return 1;
+	return 0;
 }
 
 int hlp_failed_func(Parser *P, int f)
@@ -148,25 +158,41 @@ static int in_scope(Parser *P, const char *name)
 {
 	if (strmap_index(&P->names, name) >= P->scope)
 		return 1;
-	for (int i = P->shadows.len - 1; i >= P->shadow_floor && P->shadows.data[i].scope == P->scope; i--)
+	for (int i = P->shadows.len - 1; i >= 0 && P->shadows.data[i].scope == P->scope_id; i--)
 		if (!strcmp(P->shadows.data[i].key, name))
 			return 1;
 	return 0;
 }
 
-/* Gives name the meaning n in the current scope (a name of an outer scope
- * is shadowed until this one ends). */
-static void bind(Parser *P, const char *name, Name n)
+/* Gives name the meaning *at in the current scope (a name of an outer
+ * scope is shadowed until this one ends). */
+static void bind_at(Parser *P, const char *name, Name *at)
 {
 	intptr_t old;
 	if (strmap_get(&P->names, name, &old)) {
-		Shadow sh = { arena_strdup(P->a, name), old, P->scope };
+		Shadow sh = { arena_strdup(P->a, name), old, P->scope_id };
 		vec_push(&P->shadows, sh);
 	}
-	Name *at = arena_alloc(P->a, sizeof *at);  /* never moves: a Name * stays valid */
-	*at = n;
 	strmap_put(&P->names, name, P->nm.len);
 	vec_push(&P->nm, at);
+}
+
+/* The same for a new Name n (in the arena: a Name * stays valid). */
+static void bind(Parser *P, const char *name, Name n)
+{
+	Name *at = arena_alloc(P->a, sizeof *at);
+	*at = n;
+	bind_at(P, name, at);
+}
+
+int hlp_declare_alias(Parser *P, const HTok *t, Name *n)
+{
+	if (in_scope(P, t->text)) {
+		hlp_err_tok(P, t, "'%s' is already declared", t->text);
+		return 0;
+	}
+	bind_at(P, t->text, n);
+	return 1;
 }
 
 int hlp_declare(Parser *P, const HTok *t, Name n)
@@ -227,6 +253,7 @@ const char *hlp_val_desc(Parser *P, Val v)
 	case V_FLOAT: return v.single ? "a C++ float" : "a C++ double";
 	case V_INT: return "a C++ int";
 	case V_ARRAY: return "a C++ array";
+	case V_LVALUE: return "a variable without a value yet";
 	case V_EXPR: return arena_printf(P->a, "an Expr of type %s", ht_name(v.e->type));
 	default: return "a value";
 	}
@@ -756,7 +783,7 @@ int hlp_int_type_name(Parser *P, const HTok *t, int *code)
 /* 1 if t names a type a function may return. */
 static int is_type_word(const HTok *t)
 {
-	static const char *const words[] = { "Expr", "Func", "Var", "ImageParam", "RDom", "float", "double", "void",
+	static const char *const words[] = { "Expr", "Func", "Var", "ImageParam", "RDom", "float", "double", "void", "std",
 					     "int", "int32_t", "long", "int64_t", "size_t", "uint64_t", "short", "int16_t",
 					     "int8_t", "uint8_t", "uint16_t", "uint32_t", "unsigned", "bool", NULL };
 	for (int i = 0; words[i]; i++)
@@ -912,9 +939,11 @@ void hlp_statement(Parser *P)
 		return;
 	}
 	hlp_next(P);
-	while ((hlx_is(t, "const") || hlx_is(t, "constexpr") || hlx_is(t, "static")) && hlp_cur(P)->kind == TK_NAME)
+	while ((hlx_is(t, "const") || hlx_is(t, "constexpr") || hlx_is(t, "static") || hlx_is(t, "inline")) &&
+	       hlp_cur(P)->kind == TK_NAME)
 		t = hlp_next(P);
-	if (is_type_word(t) && !hlp_lookup(P, t->text) && hlp_function_ahead(P))
+	/* a function's definition (a type this compiler does not know is refused there) */
+	if (!hlp_lookup(P, t->text) && (is_type_word(t) || !hlp_reserved(t->text)) && hlp_function_ahead(P))
 		return hlp_function_def(P, t);
 	if (hlx_is(t, "return"))
 		return hlp_return(P, t);
@@ -1143,7 +1172,7 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	p->arena = arena_new();
 	p->file = arena_strdup(p->arena, file);
 	p->output = p->accel_inner = p->accel_outer = p->accel_func = -1;
-	Parser P = { .p = p, .a = p->arena, .d = d, .file = p->file, .t = toks.toks };
+	Parser P = { .p = p, .a = p->arena, .d = d, .file = p->file, .t = toks.toks, .fn = -1 };
 	strmap_init(&P.names);
 	while (hlp_cur(&P)->kind != TK_EOF) {
 		P.failed = 0;
@@ -1164,6 +1193,11 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	vec_free(&P.def_failed);
 	vec_free(&P.sched_undef);
 	vec_free(&P.shadows);
+	vec_free(&P.frames);
+	vec_foreach(&P.fns, i) {
+		strmap_free(P.fns.data[i].visible);
+		free(P.fns.data[i].visible);
+	}
 	vec_free(&P.fns);
 	hlx_free(&toks);
 	diags_flush(d);

@@ -12,7 +12,7 @@
 #include "hl_lex.h"
 
 typedef enum { V_NONE, V_INT, V_EXPR, V_FUNC, V_IMAGE, V_RDOM, V_TYPE, V_STRING, V_STAGE, V_ENUM, V_DIM,
-	       V_FLOAT, V_ARRAY } VKind;
+	       V_FLOAT, V_ARRAY, V_LVALUE } VKind;
 
 /* A value as C++ sees it: a C++ integer, a typed Expr, or a name. */
 typedef struct Val {
@@ -26,7 +26,8 @@ typedef struct Val {
 	int line, col;
 	double f;               /* V_FLOAT: a C++ float (single) or double */
 	int single;
-	struct Name *arr;       /* V_ARRAY: a C++ array named without an index (passed to a function) */
+	struct Name *ref;       /* V_ARRAY: a C++ array named without an index (passed to a function);
+				 * else the variable the value was read from, if it is one (an lvalue) */
 } Val;
 
 /* What a declared name stands for. */
@@ -56,8 +57,13 @@ struct Name {
 typedef struct Shadow {
 	const char *key;
 	intptr_t old;           /* its index in Parser.nm before */
-	int scope;              /* the scope that shadowed it (Parser.scope) */
+	int scope;              /* the scope that shadowed it (Parser.scope_id) */
 } Shadow;
+
+/* An enclosing scope, given back when the inner one ends. */
+typedef struct ScopeFrame {
+	int mark, id;
+} ScopeFrame;
 
 /* A C++ function of the program (Expr mul(Expr a, Expr b) { return ...; }),
  * run by the parser at each call: its parameters and return value of the
@@ -72,8 +78,10 @@ typedef struct CppFn {
 	NameKind param[HL_MAX_PARAMS];
 	int param_code[HL_MAX_PARAMS];
 	const char *param_name[HL_MAX_PARAMS];
-	int body;               /* token of its '{' */
-	int visible;            /* the names it sees: the first `visible` of Parser.names */
+	int param_ref[HL_MAX_PARAMS];   /* a reference (TYPE &name, not const): the caller's variable */
+	int body, body_len;     /* token of its '{', and the tokens of its body */
+	int failed;             /* a call reported errors: later calls fail quietly */
+	StrMap *visible;        /* the names visible at its definition, its own included */
 } CppFn;
 
 /* The first use of a Func in the definition of another: after it the Func
@@ -99,9 +107,13 @@ typedef struct P {
 	long loop_tokens;       /* tokens of for-loop bodies run so far (HL_MAX_LOOP_TOKENS) */
 	int using_bc;           /* using namespace Halide::BoundaryConditions: its names unqualified */
 	int scope;              /* the names of the innermost scope start here in names */
+	int scope_id, scope_ids;        /* the innermost scope's id; ids given so far */
 	int scopes;             /* open scopes (0 at file scope) */
+	VEC(ScopeFrame) frames; /* the enclosing scopes */
 	VEC(Shadow) shadows;
-	int shadow_floor;       /* the shadows of the running call start here */
+	const StrMap *outer;    /* in a C++ function's call: the names visible at its definition,
+				 * looked up after names (its parameters and locals) */
+	int fn;                 /* the function running, -1 */
 	VEC(CppFn) fns;
 	int calls;              /* C++ function calls running (HL_MAX_CALLS) */
 	int returning;          /* a return statement ran: the call's statements stop */
@@ -141,6 +153,10 @@ void hlp_sync(Parser *P);
 
 Name *hlp_lookup(Parser *P, const char *s);
 int hlp_declare(Parser *P, const HTok *t, Name n);
+/* Declares t's name as another name of variable n (a reference parameter). */
+int hlp_declare_alias(Parser *P, const HTok *t, Name *n);
+/* 1 if s is a reserved word (a declaration cannot take it). */
+int hlp_reserved(const char *s);
 /* Declares t's name as one whose declaration failed (its error reported):
  * its uses fail quietly. */
 void hlp_declare_broken(Parser *P, const HTok *t);
@@ -230,11 +246,11 @@ int hlp_dim_index(const HStageSched *s, int sym);
 /* ---- C++ statements run when compiling (hl_parse.c, hl_parse_cpp.c) ---- */
 
 void hlp_statement(Parser *P);
-/* A scope of names opens (a block, a loop, a branch): returns what
- * hlp_scope_end needs to close it. Its names go when it closes, and the
- * names of outer scopes it declared again mean what they meant before. */
-int hlp_scope_begin(Parser *P);
-void hlp_scope_end(Parser *P, int saved);
+/* A scope of names opens (a block, a loop, a branch) and closes: its names
+ * go when it closes, and the names of outer scopes it declared again mean
+ * what they meant before. */
+void hlp_scope_begin(Parser *P);
+void hlp_scope_end(Parser *P);
 void hlp_skip_statement(Parser *P);
 void hlp_block(Parser *P);                      /* after '{' */
 void hlp_for(Parser *P, const HTok *t);         /* after 'for' */

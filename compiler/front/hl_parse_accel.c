@@ -84,8 +84,10 @@ static int pointwise(PointMap *M, int g, const HExpr *e, const HExpr **bad)
 			*bad = e;
 			return 0;
 		}
-		memcpy(M->to[e->callee], map, sizeof *map * (size_t)M->n);
-		M->known[e->callee] = 1;
+		if (!M->known[e->callee]) {     /* checked once, from its first reader */
+			memcpy(M->to[e->callee], map, sizeof *map * (size_t)M->n);
+			M->known[e->callee] = 1;
+		}
 	}
 	if (e->kind == HE_SUM) {
 		*bad = e;

@@ -77,33 +77,36 @@ static void skip_to_close(Parser *P, const char *close, int stop_at_semicolon)
 	}
 }
 
-int hlp_scope_begin(Parser *P)
+void hlp_scope_begin(Parser *P)
 {
-	int saved = P->scope;
+	ScopeFrame f = { P->scope, P->scope_id };
+	vec_push(&P->frames, f);
 	P->scope = P->names.len;
+	P->scope_id = ++P->scope_ids;
 	P->scopes++;
-	return saved;
 }
 
-void hlp_scope_end(Parser *P, int saved)
+void hlp_scope_end(Parser *P)
 {
-	int mark = P->scope;
-	strmap_truncate(&P->names, mark);
-	while (P->shadows.len > P->shadow_floor && vec_last(&P->shadows).scope >= mark) {
+	strmap_truncate(&P->names, P->scope);
+	while (P->shadows.len && vec_last(&P->shadows).scope == P->scope_id) {
 		Shadow sh = vec_last(&P->shadows);
 		P->shadows.len--;
 		strmap_put(&P->names, sh.key, sh.old);
 	}
-	P->scope = saved;
+	ScopeFrame f = vec_last(&P->frames);
+	P->frames.len--;
+	P->scope = f.mark;
+	P->scope_id = f.id;
 	P->scopes--;
 }
 
 /* A statement with its names scoped to it. */
 static void scoped_statement(Parser *P)
 {
-	int saved = hlp_scope_begin(P);
+	hlp_scope_begin(P);
 	hlp_statement(P);
-	hlp_scope_end(P, saved);
+	hlp_scope_end(P);
 }
 
 static void for_loop(Parser *P, const HTok *t);
@@ -133,34 +136,40 @@ static void sync_in_block(Parser *P)
  * statement failed. */
 void hlp_block(Parser *P)
 {
-	int saved = hlp_scope_begin(P), errors = diags_errors(P->d);
+	int errors = diags_errors(P->d), any_failed = 0;
+	hlp_scope_begin(P);
 	while (!hlp_at(P, "}") && hlp_cur(P)->kind != TK_EOF) {
 		int start = P->pos;
 		P->failed = 0;
 		hlp_statement(P);
 		if (P->returning) {     /* the call restores the position */
-			hlp_scope_end(P, saved);
+			hlp_scope_end(P);
 			return;
 		}
 		if (!P->failed)
 			continue;
+		any_failed = 1;
+		if (P->calls) {         /* a call stops at its first error; it restores the position */
+			hlp_scope_end(P);
+			return;
+		}
 		if (P->pos == start)
 			hlp_next(P);
 		if (!hlx_is(&P->t[P->pos - 1], ";") && !hlx_is(&P->t[P->pos - 1], "}"))
 			sync_in_block(P);
 	}
-	hlp_scope_end(P, saved);
+	hlp_scope_end(P);
 	P->failed = 0;
 	hlp_expect(P, "}");
-	if (diags_errors(P->d) > errors)
+	if (diags_errors(P->d) > errors || any_failed)
 		P->failed = 1;
 }
 
 void hlp_for(Parser *P, const HTok *t)
 {
-	int saved = hlp_scope_begin(P);
+	hlp_scope_begin(P);
 	for_loop(P, t);
-	hlp_scope_end(P, saved);
+	hlp_scope_end(P);
 }
 
 /* for (init; condition; step) body, after 'for': the body run while the
@@ -494,18 +503,32 @@ static int type_of_word(Parser *P, const HTok *t, NameKind *k, int *code)
 	return hlp_int_type_name(P, t, code);
 }
 
-int hlp_function_ahead(Parser *P)
+/* The token of the name of a function whose definition starts with a type
+ * word just taken (NAME '(' ... ')' '{' after the rest of its type), or -1. */
+static int function_name_at(Parser *P)
 {
-	if (hlp_cur(P)->kind != TK_NAME || !hlx_is(&P->t[P->pos + 1], "("))
-		return 0;
-	int i = P->pos + 1, depth = 0;
+	int i = P->pos;
+	/* the rest of a type of several words: unsigned int, long long, std::string */
+	while (hlx_is(&P->t[i], "int") || hlx_is(&P->t[i], "long") || hlx_is(&P->t[i], "::") ||
+	       (hlx_is(&P->t[i], "string") && i > P->pos && hlx_is(&P->t[i - 1], "::")))
+		i++;
+	if (hlx_is(&P->t[i], "&"))
+		i++;
+	if (P->t[i].kind != TK_NAME || !hlx_is(&P->t[i + 1], "("))
+		return -1;
+	int name = i++, depth = 0;
 	for (; P->t[i].kind != TK_EOF; i++) {
 		if (hlx_is(&P->t[i], "("))
 			depth++;
 		else if (hlx_is(&P->t[i], ")") && --depth == 0)
 			break;
 	}
-	return P->t[i].kind != TK_EOF && hlx_is(&P->t[i + 1], "{");
+	return P->t[i].kind != TK_EOF && hlx_is(&P->t[i + 1], "{") ? name : -1;
+}
+
+int hlp_function_ahead(Parser *P)
+{
+	return function_name_at(P) >= 0;
 }
 
 /* ( [const] TYPE [&] NAME, ... ) of function fn. */
@@ -516,7 +539,7 @@ static int parameters(Parser *P, CppFn *fn)
 	if (hlp_accept(P, ")"))
 		return 1;
 	do {
-		hlp_accept(P, "const");
+		int is_const = hlp_accept(P, "const");
 		HTok *t = hlp_next(P);
 		if (fn->nparams == HL_MAX_PARAMS)
 			return hlp_err_tok(P, t, "function '%s' has more than %d parameters", fn->name, HL_MAX_PARAMS), 0;
@@ -526,10 +549,12 @@ static int parameters(Parser *P, CppFn *fn)
 			return hlp_err_tok(P, t, "a parameter of '%s' is an Expr, a Func, a Var, an ImageParam, an RDom, "
 					   "a std::string, an integer type, float or double, not %s", fn->name,
 					   hlp_tok_desc(t)), 0;
-		hlp_accept(P, "&");
+		int ref = hlp_accept(P, "&") && !is_const;  /* a const reference is a value */
 		const char *name = hlp_expect_name(P);
 		if (!name)
 			return 0;
+		if (hlp_reserved(name))
+			return hlp_err_tok(P, &P->t[P->pos - 1], "'%s' is a reserved name", name), 0;
 		/* an array (int m[3][4], int m[]): the caller's, as C++ passes it */
 		while (hlp_accept(P, "[")) {
 			k = N_ARRAY;
@@ -543,6 +568,7 @@ static int parameters(Parser *P, CppFn *fn)
 				return hlp_err_tok(P, &P->t[P->pos - 1], "parameter '%s' of '%s' appears twice", name,
 						   fn->name), 0;
 		fn->param[fn->nparams] = k;
+		fn->param_ref[fn->nparams] = ref && k != N_ARRAY;
 		fn->param_code[fn->nparams] = code;
 		fn->param_name[fn->nparams++] = name;
 	} while (hlp_accept(P, ","));
@@ -567,7 +593,7 @@ static void skip_function(Parser *P, int name_pos)
 
 void hlp_function_def(Parser *P, const HTok *t)
 {
-	int name_pos = P->pos;
+	int name_pos = function_name_at(P);
 	CppFn fn = { 0 };
 	function_head(P, t, &fn);
 	if (P->failed) {
@@ -578,10 +604,12 @@ void hlp_function_def(Parser *P, const HTok *t)
 	}
 	fn.body = P->pos;
 	hlp_skip_statement(P);
+	fn.body_len = P->pos - fn.body;
 	Name n = { N_CPPFN, P->fns.len, NULL, 0, 0, NULL, 1, NULL };
 	if (!hlp_declare(P, &P->t[name_pos], n))
 		return;
-	fn.visible = P->names.len;   /* its own name too: it may call itself */
+	fn.visible = xcalloc(1, sizeof *fn.visible);  /* its own name too: it may call itself */
+	strmap_copy(fn.visible, &P->names, P->names.len);
 	vec_push(&P->fns, fn);
 }
 
@@ -611,6 +639,16 @@ static void function_head(Parser *P, const HTok *t, CppFn *out)
  * error) if C++ would not pass it. */
 static int argument(Parser *P, const CppFn *fn, int i, Val a, Name *out)
 {
+	if (fn->param_ref[i]) {
+		/* a reference: the caller's variable of the parameter's type itself */
+		const Name *r = a.ref;
+		if (r && r->k == fn->param[i] && (r->k != N_INT || r->id == fn->param_code[i]) &&
+		    (r->k != N_FLOAT || r->id == fn->param_code[i]))
+			return 1;
+		hlp_err_at(P, a.line, a.col, "argument %d of '%s' (%s) is a reference: expected a variable of its "
+			   "type, not %s", i + 1, fn->name, fn->param_name[i], hlp_val_desc(P, a));
+		return 0;
+	}
 	*out = (Name){ fn->param[i], -1, NULL, 0, 0, NULL, 1, NULL };
 	a = fn->param[i] == N_INT ? hlp_cpp_bool(a) : a;
 	switch (fn->param[i]) {
@@ -649,7 +687,7 @@ static int argument(Parser *P, const CppFn *fn, int i, Val a, Name *out)
 	case N_ARRAY:
 		if (a.k != V_ARRAY)
 			break;
-		*out = *a.arr;          /* the same elements: C++ passes the array itself */
+		*out = *a.ref;          /* the same elements: C++ passes the array itself */
 		return 1;
 	default:
 		break;
@@ -704,43 +742,64 @@ Val hlp_call_function(Parser *P, int id, const HTok *t)
 	for (int i = 0; i < n; i++)
 		if (!argument(P, fn, i, a[i], &args[i]))
 			return hlp_none;
+	if (fn->failed) {
+		P->failed = 1;  /* its errors are reported */
+		return hlp_none;
+	}
 	if (P->calls == HL_MAX_CALLS)
 		return hlp_err_tok(P, t, "calls of C++ functions nested more than %d deep", HL_MAX_CALLS);
-	/* the body sees the names visible where the function is defined, and its parameters */
-	int pos = P->pos, scope = P->scope, shadows = P->shadows.len, floor = P->shadow_floor;
-	int errors = diags_errors(P->d);
-	P->shadow_floor = shadows;
+	/* each call counts its body's tokens before it runs (calls may branch) */
+	P->loop_tokens += fn->body_len + 1;
+	if (P->loop_tokens > HL_MAX_LOOP_TOKENS)
+		return hlp_err_tok(P, t, "the for loops and function calls run more than %d tokens when compiling",
+				   HL_MAX_LOOP_TOKENS);
+	/* the body sees its parameters and locals (names, new), then the names
+	 * visible where the function is defined (outer) */
+	int pos = P->pos, scope = P->scope, scope_id = P->scope_id, scopes = P->scopes, frames = P->frames.len;
+	int shadows = P->shadows.len, running = P->fn, errors = diags_errors(P->d);
 	StrMap caller = P->names;
-	strmap_copy(&P->names, &caller, fn->visible);
-	P->scope = P->names.len;
+	const StrMap *outer = P->outer;
+	strmap_init(&P->names);
+	P->outer = fn->visible;
+	P->scope = 0;
+	P->scope_id = ++P->scope_ids;
 	for (int i = 0; i < n; i++) {
 		HTok pt = *t;
 		pt.text = fn->param_name[i];
-		hlp_declare(P, &pt, args[i]);
+		if (fn->param_ref[i])
+			hlp_declare_alias(P, &pt, a[i].ref);
+		else
+			hlp_declare(P, &pt, args[i]);
 	}
 	P->pos = fn->body;
 	P->calls++;
+	P->fn = id;
+	P->failed = 0;
 	hlp_statement(P);
-	P->loop_tokens += P->pos - fn->body;
+	int failed = P->failed;
 	P->calls--;
+	P->fn = running;
 	int got = P->returning;
 	Val v = P->ret;
 	P->returning = 0;
 	strmap_free(&P->names);
 	P->names = caller;
+	P->outer = outer;
 	P->shadows.len = shadows;
-	P->shadow_floor = floor;
+	P->frames.len = frames;
 	P->scope = scope;
+	P->scope_id = scope_id;
+	P->scopes = scopes;
 	P->pos = pos;
-	if (diags_errors(P->d) > errors) {
-		if (!P->calls)  /* the outermost call, where the program's own statement stands */
-			diag_note(P->d, P->file, t->line, t->col, "in this call of '%s'", P->fns.data[id].name);
+	if (diags_errors(P->d) > errors || failed) {
+		if (diags_errors(P->d) > errors) {
+			P->fns.data[id].failed = 1;
+			if (!P->calls)  /* the program's own statement */
+				diag_note(P->d, P->file, t->line, t->col, "in this call of '%s'", P->fns.data[id].name);
+		}
 		P->failed = 1;
 		return hlp_none;
 	}
-	if (P->loop_tokens > HL_MAX_LOOP_TOKENS)
-		return hlp_err_tok(P, t, "the for loops and function calls run more than %d tokens when compiling",
-				   HL_MAX_LOOP_TOKENS);
 	fn = &P->fns.data[id];
 	return returned(P, fn, v, got, t);
 }
@@ -751,11 +810,19 @@ void hlp_return(Parser *P, const HTok *t)
 		hlp_err_tok(P, t, "return outside a function");
 		return;
 	}
+	const CppFn *fn = &P->fns.data[P->fn];
 	Val v = hlp_none;
 	if (!hlp_at(P, ";")) {
+		if (fn->ret == N_BROKEN) {
+			hlp_err_tok(P, t, "'%s' returns void: its return takes no value", fn->name);
+			return;
+		}
 		v = hlp_parse_expr(P);
 		if (P->failed)
 			return;
+	} else if (fn->ret != N_BROKEN) {
+		hlp_err_tok(P, t, "'%s' returns a value: its return needs one", fn->name);
+		return;
 	}
 	if (!hlp_expect(P, ";"))
 		return;

@@ -646,9 +646,30 @@ static Val new_func_value(Parser *P, const HTok *t)
 	if (n < 0)
 		return hlp_none;
 	if (n == 1 && (a[0].k != V_STRING || !a[0].s[0]))
-		return hlp_err_at(P, a[0].line, a[0].col, "Func(...) takes a name string, not %s", hlp_val_desc(P, a[0]));
+		return hlp_err_at(P, a[0].line, a[0].col, "Func(...) takes a non-empty name string, not %s%s",
+				  a[0].k == V_STRING ? "an empty " : "", a[0].k == V_STRING ? "string" : hlp_val_desc(P, a[0]));
 	const char *name = n ? a[0].s : arena_printf(P->a, "f%d", P->p->funcs.len);
 	Val v = { .k = V_FUNC, .id = hlp_new_func(P, name, t->line, t->col), .line = t->line, .col = t->col };
+	return v;
+}
+
+/* The value of variable n (named at t), which it refers to (for a
+ * reference parameter); one without a value yet is V_LVALUE where it stands
+ * alone as an argument (a function may give it one). */
+static Val variable_ref(Parser *P, Name *n, const HTok *t)
+{
+	if (!n->set && n->k != N_FUNC && (hlp_at(P, ",") || hlp_at(P, ")"))) {
+		Val v = { .k = V_LVALUE, .ref = n, .line = t->line, .col = t->col };
+		return v;
+	}
+	Val v;
+	if (n->k == N_FUNC)
+		v = (Val){ .k = V_FUNC, .id = n->id, .line = t->line, .col = t->col };
+	else if (n->k == N_STRING)
+		v = hlp_vstring(n->s, 1, t->line, t->col);
+	else
+		v = hlp_variable(P, n, t);
+	v.ref = n;
 	return v;
 }
 
@@ -662,25 +683,19 @@ static Val name_value(Parser *P, const HTok *t)
 	case N_VAR: return hlp_vexpr(he_var(P->a, n->id), t->line, t->col);
 	case N_EXPR:
 	case N_INT:
-	case N_FLOAT: return hlp_variable(P, n, t);
+	case N_FLOAT:
+	case N_STRING:
+	case N_FUNC: return variable_ref(P, n, t);
 	case N_ARRAY: {
 		if (!hlp_at(P, "[")) {
 			v.k = V_ARRAY;
-			v.arr = n;
+			v.ref = n;
 			return v;
 		}
 		Name *e = hlp_array_elem(P, n, t);
-		if (!e)
-			return hlp_none;
-		if (e->k == N_FUNC) {
-			v.k = V_FUNC;
-			v.id = e->id;
-			return v;
-		}
-		return hlp_variable(P, e, t);
+		return e ? variable_ref(P, e, t) : hlp_none;
 	}
 	case N_RVAR: return hlp_vexpr(he_var(P->a, n->id), t->line, t->col);
-	case N_STRING: return hlp_vstring(n->s, 1, t->line, t->col);
 	case N_CPPFN: {
 		if (!hlp_at(P, "("))
 			return hlp_err_tok(P, t, "function '%s' is used without a call", t->text);
@@ -689,7 +704,6 @@ static Val name_value(Parser *P, const HTok *t)
 			return hlp_err_tok(P, t, "'%s' returns void: its value cannot be used", t->text);
 		return r;
 	}
-	case N_FUNC: v.k = V_FUNC; v.id = n->id; return v;
 	case N_IMAGE: v.k = V_IMAGE; v.id = n->id; return v;
 	case N_RDOM: v.k = V_RDOM; v.id = n->id; return v;
 	case N_BROKEN: P->failed = 1; return hlp_none;    /* its error is reported */
@@ -1021,6 +1035,7 @@ static Val parse_expr(Parser *P)
 	Val c = parse_level(P, 0);
 	if (P->failed || !hlp_at(P, "?"))
 		return c;
+	c = hlp_cpp_bool(c);    /* true, false: C++ bools */
 	HTok *q = hlp_next(P);
 	if (c.k == V_EXPR)
 		return hlp_err_tok(P, q, "the conditional operator on an Expr (a %s known when the pipeline runs): "

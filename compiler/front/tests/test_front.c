@@ -277,6 +277,15 @@ static void test_generator_cpp(void)
 		{ "int first(int n) { for (int i = 0; i < 10; i++) if (i * i >= n) return i; return -1; }\n"
 		  "int k = first(50);", 8 },
 		{ "std::string s = \"ab\"; int len(std::string t) { return 2; }\nint k = len(s + \"c\");", 2 },
+		/* a function sees the names of its definition, not its caller's; references; scopes */
+		{ "int g = 1; int getg() { return g; }\nint k = 0; { int g = 2; k = getg(); }", 1 },
+		{ "int s = 3; int scaled(int a) { return a * s; }\nint apply(int s) { return scaled(s); }\nint k = apply(5);", 15 },
+		{ "void inc(int &n) { n += 1; }\nint k = 1; inc(k); inc(k);", 3 },
+		{ "void set(int &n) { n = 7; }\nint k; set(k);", 7 },
+		{ "int a = 1; int k = 0; { int a = 2; { int b = 3; } k = a; }", 2 },
+		{ "int a = 1; int k = 0; { int a = 2; { int a = 3; k = a; } }", 3 },
+		{ "int q = 100; int fq(int q) { if (q > 0) { } return q; }\nint k = fq(3);", 3 },
+		{ "int k = true ? 3 : 2;", 3 },
 	};
 	for (size_t i = 0; i < COUNT(cases); i++) {
 		int64_t got = cpp_int(cases[i].cpp);
