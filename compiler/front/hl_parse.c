@@ -105,8 +105,15 @@ const char *hlp_expect_name(Parser *P)
 /* Skips to the end of the statement (a ';' outside brackets). */
 void hlp_sync(Parser *P)
 {
+	hlp_sync_to(P, 0);
+}
+
+void hlp_sync_to(Parser *P, int in_block)
+{
 	int depth = 0;
 	while (hlp_cur(P)->kind != TK_EOF) {
+		if (in_block && depth == 0 && hlp_at(P, "}"))
+			return;
 		HTok *t = hlp_next(P);
 		if (hlx_is(t, "(") || hlx_is(t, "{") || hlx_is(t, "["))
 			depth++;

@@ -148,6 +148,9 @@ int hlp_expect(Parser *P, const char *s);
 const char *hlp_expect_name(Parser *P);
 /* Skips to the end of the statement (a ';' outside brackets). */
 void hlp_sync(Parser *P);
+/* The same, or (in_block) to the '}' closing the block the statement is in,
+ * which it leaves. */
+void hlp_sync_to(Parser *P, int in_block);
 
 /* ---- names and values (hl_parse.c) ---- */
 

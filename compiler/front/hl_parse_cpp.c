@@ -11,6 +11,19 @@
 
 #define MAX_ITERATIONS 100000
 
+/* Skips a parenthesised group, from its '(' past its ')'. */
+static void skip_parentheses(Parser *P)
+{
+	int depth = 0;
+	do {
+		HTok *u = hlp_next(P);
+		if (hlx_is(u, "("))
+			depth++;
+		else if (hlx_is(u, ")"))
+			depth--;
+	} while (depth > 0 && hlp_cur(P)->kind != TK_EOF);
+}
+
 /* Skips one statement without running it: a block, a for or an if (with its
  * else), or tokens up to a ';' outside brackets. */
 void hlp_skip_statement(Parser *P)
@@ -27,14 +40,7 @@ void hlp_skip_statement(Parser *P)
 	}
 	if (t->kind == TK_NAME && (hlx_is(t, "for") || hlx_is(t, "if"))) {
 		hlp_next(P);
-		int depth = 0;
-		do {
-			HTok *u = hlp_next(P);
-			if (hlx_is(u, "("))
-				depth++;
-			else if (hlx_is(u, ")"))
-				depth--;
-		} while (depth > 0 && hlp_cur(P)->kind != TK_EOF);
+		skip_parentheses(P);
 		hlp_skip_statement(P);
 		if (hlx_is(t, "if") && hlp_accept(P, "else"))
 			hlp_skip_statement(P);
@@ -112,25 +118,6 @@ static void scoped_statement(Parser *P)
 static void for_loop(Parser *P, const HTok *t);
 static void function_head(Parser *P, const HTok *t, CppFn *out);
 
-/* After an error in a statement of a block: to the end of that statement
- * (a ';' outside brackets, taken) or to the block's '}' (left). */
-static void sync_in_block(Parser *P)
-{
-	int depth = 0;
-	while (hlp_cur(P)->kind != TK_EOF) {
-		HTok *t = hlp_cur(P);
-		if (depth == 0 && hlx_is(t, "}"))
-			return;
-		hlp_next(P);
-		if (hlx_is(t, "(") || hlx_is(t, "{") || hlx_is(t, "["))
-			depth++;
-		else if ((hlx_is(t, ")") || hlx_is(t, "}") || hlx_is(t, "]")) && depth > 0)
-			depth--;
-		else if (hlx_is(t, ";") && depth == 0)
-			return;
-	}
-}
-
 /* The statements of a block, after its '{', each error reported and the
  * next statement parsed in the block's names; P->failed at the end if any
  * statement failed. */
@@ -156,7 +143,7 @@ void hlp_block(Parser *P)
 		if (P->pos == start)
 			hlp_next(P);
 		if (!hlx_is(&P->t[P->pos - 1], ";") && !hlx_is(&P->t[P->pos - 1], "}"))
-			sync_in_block(P);
+			hlp_sync_to(P, 1);
 	}
 	hlp_scope_end(P);
 	P->failed = 0;
@@ -580,14 +567,7 @@ static int parameters(Parser *P, CppFn *fn)
 static void skip_function(Parser *P, int name_pos)
 {
 	P->pos = name_pos + 1;
-	int depth = 0;
-	do {
-		HTok *u = hlp_next(P);
-		if (hlx_is(u, "("))
-			depth++;
-		else if (hlx_is(u, ")"))
-			depth--;
-	} while (depth > 0 && hlp_cur(P)->kind != TK_EOF);
+	skip_parentheses(P);
 	hlp_skip_statement(P);
 }
 
