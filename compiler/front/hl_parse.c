@@ -1118,6 +1118,7 @@ static void check_program(Parser *P)
 		       hl_sym_name(p, vars[0]), hl_sym_name(p, vars[1]));
 	}
 	hlp_warn_undefined_schedules(P);
+	hlp_resolve_outermost(P);
 	place_stream_copies(p);
 	vec_foreach(&p->funcs, f) {
 		HFunc *fn = &p->funcs.data[f];

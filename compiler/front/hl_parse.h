@@ -227,6 +227,10 @@ Val hlp_wrapper_of(Parser *P, Val v, const HTok *t, int for_func);
 /* ---- schedules and directives (hl_parse_sched.c) ---- */
 
 /* A chain of schedule calls on v: f.bound(...).tile(...)...; */
+/* The loop level of compute_at(f, Var::outermost()) until it is known:
+ * hlp_resolve_outermost makes it the outermost loop of f's stage 0. */
+#define HL_OUTERMOST (-2)
+void hlp_resolve_outermost(Parser *P);
 /* Warns of Funcs scheduled and never defined (their calls ignored, as
  * Halide ignores them). */
 void hlp_warn_undefined_schedules(Parser *P);

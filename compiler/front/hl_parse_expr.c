@@ -756,6 +756,12 @@ static Val qualified(Parser *P, const HTok *t)
 			return make_abs(P, a[0], t);
 		return hlp_binop(P, hlx_is(f, "min") ? HB_MIN : HB_MAX, a[0], a[1], t);
 	}
+	if (strcmp(b.s, "Var::outermost") == 0 && hlp_at(P, "(")) {
+		free(b.s);
+		if (!hlp_expect(P, "(") || !hlp_expect(P, ")"))
+			return hlp_none;
+		return (Val){ .k = V_ENUM, .s = "Var::outermost", .line = t->line, .col = t->col };
+	}
 	if (strcmp(b.s, "std::to_string") == 0 && hlp_at(P, "(")) {
 		free(b.s);
 		Val a[1];

@@ -185,8 +185,10 @@ static int level_arg(Parser *P, Val *a, HLevel *l, const HTok *t)
 		hlp_err_at(P, a[0].line, a[0].col, "%s: expected a Func, not %s", t->text, hlp_val_desc(P, a[0]));
 		return 0;
 	}
-	int v = var_arg(P, a[1], t->text);
-	if (v < 0)
+	/* Var::outermost(): the outermost loop of the Func's stage 0, known once
+	 * its schedule is (hlp_resolve_outermost) */
+	int v = a[1].k == V_ENUM && !strcmp(a[1].s, "Var::outermost") ? HL_OUTERMOST : var_arg(P, a[1], t->text);
+	if (v < 0 && v != HL_OUTERMOST)
 		return 0;
 	l->kind = LEVEL_AT;
 	l->func = a[0].id;
@@ -443,6 +445,27 @@ static Val method(Parser *P, Val v, const HTok *m)
 		fn->compute.kind = fn->store.kind = LEVEL_INLINE;
 	}
 	return ok ? v : hlp_none;
+}
+
+void hlp_resolve_outermost(Parser *P)
+{
+	vec_foreach(&P->p->funcs, f) {
+		HFunc *fn = &P->p->funcs.data[f];
+		HLevel *lv[2] = { &fn->compute, &fn->store };
+		for (int k = 0; k < 2; k++) {
+			if (lv[k]->kind != LEVEL_AT || lv[k]->var != HL_OUTERMOST)
+				continue;
+			const HFunc *g = &P->p->funcs.data[lv[k]->func];
+			if (!g->defined || !g->defs.data[0].sched.dims.len) {
+				P->failed = 0;
+				hlp_err_at(P, lv[k]->line, lv[k]->col, "%s of '%s' at Var::outermost() of '%s', which has no "
+					   "loops", k ? "store_at" : "compute_at", fn->name, g->name);
+				lv[k]->kind = LEVEL_ROOT;
+				continue;
+			}
+			lv[k]->var = vec_last(&g->defs.data[0].sched.dims);
+		}
+	}
 }
 
 void hlp_warn_undefined_schedules(Parser *P)

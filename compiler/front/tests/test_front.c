@@ -323,6 +323,15 @@ static void test_generator_cpp(void)
 	}
 	CHECK(strstr(first_error("RVar a;\nVar x(\"x\");\nFunc f(\"f\");\nf(x) = x + a;\n"), "belongs to no RDom") != NULL,
 	      "an RVar of no RDom in a definition: %s", msg);
+	/* compute_at(f, Var::outermost()): f's outermost loop */
+	p = parse("ImageParam in(UInt(8), 2, \"in\");\nVar x(\"x\"), y(\"y\");\nFunc g(\"g\"), f(\"f\");\n"
+		  "g(x, y) = in(x, y);\nf(x, y) = g(x, y);\ng.compute_at(f, Var::outermost());\n"
+		  "f.bound(x, 0, 4).bound(y, 0, 4);\nhw_accelerate(f);\n");
+	if (CHECK(p != NULL, "Var::outermost() parses")) {
+		const HFunc *g = &p->funcs.data[0], *f = &p->funcs.data[1];
+		CHECK(g->compute.kind == LEVEL_AT && g->compute.var == f->vars[1], "g is computed at f's y loop");
+		hl_free(p);
+	}
 	/* a Func the caller declares, defined by a function through a reference */
 	p = parse("Var x(\"x\");\nvoid define(Func &f, int k) { f(x) = x * k; }\nFunc g(\"g\");\ndefine(g, 3);\n"
 		  "g.bound(x, 0, 4);\nhw_accelerate(g);\n");
