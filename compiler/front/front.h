@@ -123,9 +123,18 @@ struct HExpr {
  * operations, in the parser and after inlining, so that no pass over it
  * takes exponential time. */
 #define HL_MAX_NESTING 200
+/* Statements (blocks, for and if bodies) nest at most this deep. */
+#define HL_MAX_STATEMENT_NESTING 200
 #define HL_MAX_DEPTH 1000
 #define HL_MAX_SIZE 100000
 #define HL_MAX_SPLITS 16
+/* A Func's region, and an input image, hold at most this many points: what
+ * the interpreter, a constant table and an image file are allocated for. */
+#define HL_MAX_POINTS (1 << 24)
+/* Computing every Func's region evaluates definitions at most this many
+ * times (each region's points times its definitions' reduction domains): the
+ * interpreter's work is bounded. */
+#define HL_MAX_WORK (1LL << 32)
 
 const char *hb_name(HBinOp op);         /* "+", "min", ... */
 int hb_is_compare(HBinOp op);
@@ -272,6 +281,10 @@ HExpr *he_binop_matched(Arena *a, HBinOp op, HExpr *x, HExpr *y);
 int he_is_const(const HExpr *e, int64_t *v);
 /* Structural equality. */
 int he_equal(const HExpr *x, const HExpr *y);
+/* 1 if e is an operation on constants whose folding overflows a signed
+ * 32- or 64-bit type (Halide refuses it: such overflow is undefined; 8- and
+ * 16-bit values wrap). */
+int he_fold_overflows(const HExpr *e);
 /* Constant folding of one node whose children are folded: returns a constant
  * node or e. */
 HExpr *he_fold(Arena *a, HExpr *e);
@@ -326,12 +339,19 @@ void hl_define_pure(HProgram *p, int f, HExpr *body);
  * prove that wide intermediates fit the hardware word. */
 
 
+#define RANGE_NARROW_MAX 8
+
 typedef struct RangeCtx {
 	const HProgram *p;
 	Interval *var;          /* per symbol; NULL entries are unknown (the type's range) */
 	char *known;            /* per symbol */
 	Interval *func;         /* per Func: its value range, computed on demand */
 	char *func_state;       /* 0 not computed, 1 in progress, 2 done */
+	/* Inside a branch of a select, what its condition says of one operand
+	 * (select(t < 16, t, 31 - t): t is below 16 in the first branch). */
+	const HExpr *narrow_e[RANGE_NARROW_MAX];
+	Interval narrow_iv[RANGE_NARROW_MAX];
+	int nnarrow;
 } RangeCtx;
 
 void range_init(RangeCtx *c, const HProgram *p);

@@ -7,6 +7,7 @@
  * the intervals of its arguments to the callee's region; a Func's region also
  * covers what its updates write. The interpreter, the preparation for
  * lowering and the input generator all start from it. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,31 +131,162 @@ static void round_up_splits(const HProgram *p, int f, HRegions *r)
 	}
 }
 
-static int check_bounded(const HProgram *p, HRegions *r, Diags *d)
+/* An image whose size is declared (set_bounds) is that size, and the program
+ * must read it only there: Halide stops a pipeline that reads outside the
+ * declared bounds when it runs (a boundary condition's explicit bounds beyond
+ * the image, say); here that is an error at compile time. */
+static int check_declared(const HProgram *p, HRegions *r, Diags *d)
 {
 	int ok = 1;
-	for (int f = 0; f < r->nfuncs; f++)
-		for (int i = 0; r->func_used[f] && i < p->funcs.data[f].dims; i++) {
-			Interval iv = r->func[f][i];
-			if (iv.hi - iv.lo >= (1 << 24)) {
-				const HFunc *fn = &p->funcs.data[f];
-				diag_error(d, p->file, fn->line, fn->col,
-					   "cannot bound the region of '%s' read in dimension %d ([%lld, %lld]): "
-					   "clamp the index", fn->name, i, (long long)iv.lo, (long long)iv.hi);
-				ok = 0;
-			}
-		}
 	for (int m = 0; m < r->nimages; m++)
 		for (int i = 0; r->image_used[m] && i < p->images.data[m].dims; i++) {
 			const HImage *im = &p->images.data[m];
+			Interval iv = r->image[m][i];
+			if (!im->extent[i])
+				continue;
+			if (iv.lo <= iv.hi && (iv.lo < 0 || iv.hi >= im->extent[i])) {
+				diag_error(d, p->file, im->line, im->col,
+					   "the program reads '%s' over [%lld, %lld] in dimension %d, outside its "
+					   "declared bounds 0 to %lld (Halide stops such a pipeline when it runs)",
+					   im->name, (long long)iv.lo, (long long)iv.hi, i, (long long)im->extent[i] - 1);
+				ok = 0;
+			}
+			r->image[m][i] = (Interval){ 0, im->extent[i] - 1 };
+		}
+	return ok;
+}
+
+/* The points of a region of dims dimensions (0 if empty), saturated above
+ * HL_MAX_POINTS. */
+static int64_t points(const Interval *reg, int dims)
+{
+	int64_t n = 1;
+	for (int i = 0; i < dims; i++) {
+		if (reg[i].lo > reg[i].hi)
+			return 0;
+		n *= reg[i].hi - reg[i].lo + 1;         /* each factor below 2^24 here */
+		if (n > HL_MAX_POINTS)
+			return HL_MAX_POINTS + 1;
+	}
+	return n;
+}
+
+/* The error for a region of more than HL_MAX_POINTS points; 0. */
+static int too_many_points(const HProgram *p, Diags *d, int line, int col, const char *what, const char *name,
+			   const Interval *reg, int dims)
+{
+	StrBuf b = { 0 };
+	for (int i = 0; i < dims; i++)
+		sb_printf(&b, "%s%lld", i ? " x " : "", (long long)(reg[i].hi - reg[i].lo + 1));
+	diag_error(d, p->file, line, col, "%s '%s' is %s points; at most %d (2^24) are allowed: bound or clamp "
+		   "what reads it", what, name, b.s, HL_MAX_POINTS);
+	free(b.s);
+	return 0;
+}
+
+static double rdom_points(const HProgram *p, int rd)
+{
+	double n = 1;
+	for (int i = 0; rd >= 0 && i < p->rdoms.data[rd].ndims; i++)
+		n *= (double)p->rdoms.data[rd].extent[i];
+	return n;
+}
+
+/* How many times an evaluation of e evaluates its innermost operation:
+ * the points of the inline reductions it nests. */
+static double eval_factor(const HProgram *p, const HExpr *e)
+{
+	if (!e)
+		return 1;
+	double k = eval_factor(p, e->a);
+	k = fmax(k, eval_factor(p, e->b));
+	k = fmax(k, eval_factor(p, e->c));
+	for (int i = 0; i < e->nargs; i++)
+		k = fmax(k, eval_factor(p, e->args[i]));
+	return e->kind == HE_SUM ? rdom_points(p, e->rdom) * k : k;
+}
+
+/* The evaluations of definitions that computing every Func's region takes
+ * (an upper bound: an update over its Func's whole region). */
+static double work(const HProgram *p, const HRegions *r)
+{
+	double w = 0;
+	for (int f = 0; f < r->nfuncs; f++) {
+		const HFunc *fn = &p->funcs.data[f];
+		if (!r->func_used[f])
+			continue;
+		double pts = (double)points(r->func[f], fn->dims);
+		vec_foreach(&fn->defs, k) {
+			const HDef *df = &fn->defs.data[k];
+			w += pts * rdom_points(p, he_def_rdom(p, df)) * eval_factor(p, df->value);
+		}
+	}
+	return w;
+}
+
+/* The output and the Funcs the host streams are images: 8- or 16-bit
+ * integers. */
+static int check_image_types(const HProgram *p, const HRegions *r, Diags *d)
+{
+	int ok = 1;
+	for (int f = 0; f < r->nfuncs; f++) {
+		const HFunc *fn = &p->funcs.data[f];
+		if ((f != p->output && !(fn->streamed && r->func_used[f])) ||
+		    (!ht_is_bool(fn->type) && !ht_is_float(fn->type) && fn->type.bits <= 16))
+			continue;
+		diag_error(d, p->file, fn->line, fn->col, "%s '%s' has type %s; images hold 8- or 16-bit integers "
+			   "(cast it: u8(...) or u16(...))", f == p->output ? "the output" : "the streamed Func",
+			   fn->name, ht_name(fn->type));
+		ok = 0;
+	}
+	return ok;
+}
+
+static int check_bounded(const HProgram *p, HRegions *r, Diags *d)
+{
+	int ok = check_image_types(p, r, d);
+	for (int f = 0; f < r->nfuncs; f++) {
+		const HFunc *fn = &p->funcs.data[f];
+		int dims_ok = 1;
+		for (int i = 0; r->func_used[f] && i < fn->dims; i++) {
+			Interval iv = r->func[f][i];
+			if (iv.hi - iv.lo >= (1 << 24)) {
+				diag_error(d, p->file, fn->line, fn->col,
+					   "cannot bound the region of '%s' read in dimension %d ([%lld, %lld]): "
+					   "clamp the index", fn->name, i, (long long)iv.lo, (long long)iv.hi);
+				ok = dims_ok = 0;
+			}
+		}
+		if (dims_ok && r->func_used[f] && points(r->func[f], fn->dims) > HL_MAX_POINTS)
+			ok = too_many_points(p, d, fn->line, fn->col, "the region of", fn->name, r->func[f], fn->dims);
+	}
+	for (int m = 0; m < r->nimages; m++) {
+		const HImage *im = &p->images.data[m];
+		int dims_ok = 1;
+		for (int i = 0; r->image_used[m] && i < im->dims; i++) {
 			Interval iv = r->image[m][i];
 			if (iv.lo < 0 || iv.hi >= (1 << 16)) {
 				diag_error(d, p->file, im->line, im->col,
 					   "the program reads '%s' over [%lld, %lld] in dimension %d; an input image "
 					   "covers 0 to 65535", im->name, (long long)iv.lo, (long long)iv.hi, i);
-				ok = 0;
+				ok = dims_ok = 0;
 			}
 		}
+		Interval whole[4];      /* an image starts at 0 */
+		for (int i = 0; i < im->dims && i < 4; i++)
+			whole[i] = (Interval){ 0, r->image[m][i].hi };
+		if (dims_ok && r->image_used[m] && points(whole, im->dims) > HL_MAX_POINTS)
+			ok = too_many_points(p, d, im->line, im->col, "the input image", im->name, whole, im->dims);
+	}
+	double w = ok ? work(p, r) : 0;
+	if (w > HL_MAX_WORK) {
+		const HFunc *out = &p->funcs.data[p->output];
+		diag_error(d, p->file, out->line, out->col,
+			   "computing '%s' evaluates definitions about %.3g times (regions times reduction domains); "
+			   "at most %.3g are allowed: bound the output or the reductions", out->name, w,
+			   (double)HL_MAX_WORK);
+		ok = 0;
+	}
 	return ok;
 }
 
@@ -213,12 +345,7 @@ int hl_bounds(const HProgram *p, HRegions *r, Diags *d)
 			ok = apply_bounds(p, f, r, d);
 	}
 	range_free(&c);
-	/* an image whose size is declared (set_bounds) is that size */
-	for (int m = 0; m < r->nimages; m++)
-		for (int i = 0; r->image_used[m] && i < p->images.data[m].dims; i++)
-			if (p->images.data[m].extent[i])
-				r->image[m][i] = (Interval){ 0, p->images.data[m].extent[i] - 1 };
-	if (!ok || !check_bounded(p, r, d)) {
+	if (!ok || !check_declared(p, r, d) || !check_bounded(p, r, d)) {
 		hl_bounds_free(r);
 		return 0;
 	}

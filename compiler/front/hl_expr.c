@@ -446,6 +446,24 @@ int he_equal(const HExpr *x, const HExpr *y)
 	return 0;
 }
 
+int he_fold_overflows(const HExpr *e)
+{
+	int64_t x, y, r;
+	if ((e->kind != HE_BIN && e->kind != HE_UN) || ht_is_float(e->type) || !e->type.is_signed ||
+	    e->type.bits < 32 || !he_is_const(e->a, &x) || (e->kind == HE_BIN && !he_is_const(e->b, &y)))
+		return 0;
+	int64_t lo = ht_min(e->type), hi = ht_max(e->type);
+	if (e->kind == HE_UN)
+		return e->op == HU_NEG && x == lo;
+	switch (e->op) {
+	case HB_ADD: return __builtin_add_overflow(x, y, &r) || r < lo || r > hi;
+	case HB_SUB: return __builtin_sub_overflow(x, y, &r) || r < lo || r > hi;
+	case HB_MUL: return __builtin_mul_overflow(x, y, &r) || r < lo || r > hi;
+	case HB_DIV: return x == lo && y == -1;
+	default: return 0;
+	}
+}
+
 HExpr *he_fold(Arena *a, HExpr *e)
 {
 	int64_t x, y, c;
@@ -556,6 +574,10 @@ int he_def_rdom(const HProgram *p, const HDef *d)
 /* Precedence of a printed node: higher binds tighter. */
 static int prec(const HExpr *e)
 {
+	if (e->kind == HE_UN && e->op != HU_ABS)
+		return 14;
+	if (e->kind == HE_CONST && !ht_is_float(e->type) && e->value < 0)
+		return 14;      /* written with its sign: -(-5), not --5 */
 	if (e->kind != HE_BIN)
 		return 100;
 	switch (e->op) {
@@ -634,7 +656,7 @@ static void print(const HProgram *p, const HExpr *e, StrBuf *out)
 			sb_printf(out, ")");
 		} else {
 			sb_printf(out, "%s", un[e->op]);
-			print_sub(p, e->a, out, 14);
+			print_sub(p, e->a, out, 15);
 		}
 		return;
 	case HE_BIN:

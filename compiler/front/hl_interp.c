@@ -210,25 +210,18 @@ int hli_check_inputs(const HProgram *p, const HRegions *r, Image *inputs, const 
 }
 
 /* The values of Func f (the output, or a streamed Func) as an image. */
-static int func_image(const HProgram *p, int f, Buf *b, Image *out, Diags *d)
+static void func_image(const HProgram *p, int f, Buf *b, Image *out)
 {
 	const HFunc *fn = &p->funcs.data[f];
-	if (fn->type.bits > 16) {
-		diag_error(d, p->file, fn->line, fn->col,
-			   "%s '%s' has type %s; images hold 16-bit values (cast it)",
-			   f == p->output ? "the output" : "the streamed Func", fn->name, ht_name(fn->type));
-		return 0;
-	}
+	ALWAYS(fn->type.bits <= 16 && !ht_is_float(fn->type));   /* hl_bounds checked it */
 	memset(out, 0, sizeof *out);
 	out->dims = b->dims;
 	out->bits = ht_sample_bits(fn->type);
-	(void)f;
 	for (int i = 0; i < b->dims; i++)
 		out->extent[i] = (int)b->extent[i];
 	image_alloc(out);
 	for (long i = 0; i < image_size(out); i++)
 		out->px[i] = (uint16_t)b->v[i];
-	return 1;
 }
 
 int64_t hli_eval(const HProgram *p, const HTable *tables, int64_t *env, const HExpr *e, int *outside)
@@ -267,19 +260,19 @@ static int interpret(const HProgram *p, const Image *inputs, Image *out, Image *
 	I.env = xcalloc((size_t)(p->syms.len ? p->syms.len : 1), sizeof *I.env);
 	for (int k = 0; k < r.norder; k++)
 		realize(&I, r.order[k], r.func[r.order[k]]);
-	int ok = func_image(p, p->output, &I.funcs[p->output], out, d);
+	func_image(p, p->output, &I.funcs[p->output], out);
 	if (streams)
 		*nstreams = 0;
-	for (int f = 0; ok && streams && f < p->funcs.len; f++)
+	for (int f = 0; streams && f < p->funcs.len; f++)
 		if (p->funcs.data[f].streamed && r.func_used[f])
-			ok = func_image(p, f, &I.funcs[f], &streams[(*nstreams)++], d);
+			func_image(p, f, &I.funcs[f], &streams[(*nstreams)++]);
 	for (int f = 0; f < p->funcs.len; f++)
 		free(I.funcs[f].v);
 	free(I.funcs);
 	free(I.env);
 	free(ins);
 	hl_bounds_free(&r);
-	return ok;
+	return 1;
 }
 
 int hli_run(const HProgram *p, const Image *inputs, Image *out, Diags *d)

@@ -108,6 +108,34 @@ void hlp_sync(Parser *P)
 	hlp_sync_to(P, 0);
 }
 
+static int opens(const HTok *t)
+{
+	return hlx_is(t, "(") || hlx_is(t, "{") || hlx_is(t, "[");
+}
+
+static int closes(const HTok *t)
+{
+	return hlx_is(t, ")") || hlx_is(t, "}") || hlx_is(t, "]");
+}
+
+void hlp_recover(Parser *P, int start, int in_block)
+{
+	if (P->pos == start)
+		hlp_next(P);
+	int depth = 0;
+	for (int i = start; i < P->pos; i++)
+		depth += opens(&P->t[i]) ? 1 : closes(&P->t[i]) && depth > 0 ? -1 : 0;
+	int inside = depth > 0;
+	/* out of the brackets the error is in, then to the statement's end */
+	while (depth > 0 && hlp_cur(P)->kind != TK_EOF) {
+		HTok *t = hlp_next(P);
+		depth += opens(t) ? 1 : closes(t) ? -1 : 0;
+	}
+	const HTok *last = &P->t[P->pos - 1];
+	if (!hlx_is(last, ";") && (inside || !hlx_is(last, "}")))
+		hlp_sync_to(P, in_block);
+}
+
 void hlp_sync_to(Parser *P, int in_block)
 {
 	int depth = 0;
@@ -163,11 +191,15 @@ int hlp_failed_func(Parser *P, int f)
  * the current one shadows keeps its first place in the map). */
 static int in_scope(Parser *P, const char *name)
 {
-	if (strmap_index(&P->names, name) >= P->scope)
+	if (strmap_index(&P->names, name) >= P->redecl_mark)
 		return 1;
-	for (int i = P->shadows.len - 1; i >= 0 && P->shadows.data[i].scope == P->scope_id; i--)
-		if (!strcmp(P->shadows.data[i].key, name))
+	for (int i = P->shadows.len - 1; i >= 0; i--) {
+		const Shadow *sh = &P->shadows.data[i];
+		if (sh->scope != P->scope_id && sh->scope != P->redecl_id)
+			break;
+		if (!strcmp(sh->key, name))
 			return 1;
+	}
 	return 0;
 }
 
@@ -237,6 +269,13 @@ Val hlp_vint(int64_t i, const HTok *t)
 	return v;
 }
 
+Val hlp_vbool(int b, const HTok *t)
+{
+	Val v = hlp_vint(b != 0, t);
+	v.cbool = 1;
+	return v;
+}
+
 Val hlp_vexpr(HExpr *e, int line, int col)
 {
 	Val v = { .k = V_EXPR, .e = e, .line = line, .col = col };
@@ -280,10 +319,26 @@ Val hlp_vfloat(double f, int single, int line, int col)
 
 HExpr *hlp_to_expr(Parser *P, Val v)
 {
+	if (v.k == V_FLOAT && !v.single) {
+		hlp_err_at(P, v.line, v.col, "a C++ double where Halide takes an Expr: C++ finds the conversion "
+			   "ambiguous (write a float, 2.0f, or Expr(...) for a Float(64) constant)");
+		return NULL;
+	}
+	return hlp_expr_ctor(P, v);
+}
+
+HExpr *hlp_expr_ctor(Parser *P, Val v)
+{
 	if (v.k == V_FLOAT) {
 		/* Expr(float) is a Float(32) constant, Expr(double) a Float(64) one */
 		HType t = v.single ? HT_F32 : HT_F64;
 		HExpr *e = he_const(P->a, t, hv_bits(t, v.f));
+		e->line = v.line;
+		e->col = v.col;
+		return e;
+	}
+	if (v.k == V_INT && v.cbool) {
+		HExpr *e = he_const(P->a, HT_BOOL, v.i != 0);     /* Expr(bool) */
 		e->line = v.line;
 		e->col = v.col;
 		return e;
@@ -381,12 +436,21 @@ Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 	}
 	if (!int32_ok(P, r, t->line, t->col))
 		return hlp_none;
-	return hlp_vint(r, t);
+	return hb_is_compare(op) || op == HB_LAND || op == HB_LOR ? hlp_vbool((int)r, t) : hlp_vint(r, t);
 }
 
 static int is_bitwise(HBinOp op)
 {
 	return op == HB_AND || op == HB_OR || op == HB_XOR || op == HB_SHL || op == HB_SHR;
+}
+
+Val hlp_fold_overflow(Parser *P, const HExpr *e, const HTok *t)
+{
+	char *s = he_str(P->p, e);
+	hlp_err_tok(P, t, "signed integer overflow in constant folding of %s (%s): Halide refuses it, as "
+		    "overflow of a signed 32- or 64-bit value is undefined", s, ht_name(e->type));
+	free(s);
+	return hlp_none;
 }
 
 /* x op y with Halide's rules for Exprs. */
@@ -401,6 +465,9 @@ static Val expr_binop(Parser *P, HBinOp op, HExpr *x, HExpr *y, const HTok *t)
 		   !((op == HB_AND || op == HB_OR || op == HB_XOR) && ht_is_bool(tx) && ht_is_bool(ty))) {
 		return hlp_err_tok(P, t, "operator '%s' on a boolean value", hb_name(op));
 	}
+	if (is_bitwise(op) && (ht_is_float(tx) || ht_is_float(ty)))
+		return hlp_err_tok(P, t, "operator '%s' on a %s value: Halide's bitwise operators and shifts take "
+				     "integers (or booleans for & | ^)", hb_name(op), ht_name(ht_is_float(tx) ? tx : ty));
 	if (is_bitwise(op) && !ht_eq(tx, ty))
 		return hlp_err_tok(P, t, "the operands of '%s' have different types %s and %s: cast one",
 			       hb_name(op), ht_name(tx), ht_name(ty));
@@ -409,6 +476,8 @@ static Val expr_binop(Parser *P, HBinOp op, HExpr *x, HExpr *y, const HTok *t)
 		return hlp_err_tok(P, t, "shift of a %s value by %lld: the amount must be from 0 to %d", ht_name(tx),
 			       (long long)k, tx.bits - 1);
 	HExpr *e = he_binop_matched(P->a, op, x, y);
+	if (he_fold_overflows(e))
+		return hlp_fold_overflow(P, e, t);
 	/* Halide's simplifier turns a float division by a constant into a multiplication by its
 	 * reciprocal (rounded to the type), which rounds differently: so here */
 	if (op == HB_DIV && ht_is_float(e->type) && he_is_const(e->b, &k) && !he_is_const(e->a, NULL) &&
@@ -439,14 +508,14 @@ static Val float_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 	case HB_DIV: r = a / b; break;
 	case HB_MIN: r = a < b ? a : b; break;
 	case HB_MAX: r = a > b ? a : b; break;
-	case HB_EQ: return hlp_vint(a == b, t);
-	case HB_NE: return hlp_vint(a != b, t);
-	case HB_LT: return hlp_vint(a < b, t);
-	case HB_LE: return hlp_vint(a <= b, t);
-	case HB_GT: return hlp_vint(a > b, t);
-	case HB_GE: return hlp_vint(a >= b, t);
-	case HB_LAND: return hlp_vint(a && b, t);
-	case HB_LOR: return hlp_vint(a || b, t);
+	case HB_EQ: return hlp_vbool(a == b, t);
+	case HB_NE: return hlp_vbool(a != b, t);
+	case HB_LT: return hlp_vbool(a < b, t);
+	case HB_LE: return hlp_vbool(a <= b, t);
+	case HB_GT: return hlp_vbool(a > b, t);
+	case HB_GE: return hlp_vbool(a >= b, t);
+	case HB_LAND: return hlp_vbool(a && b, t);
+	case HB_LOR: return hlp_vbool(a || b, t);
 	default:
 		return hlp_err_tok(P, t, "operator '%s' on a C++ floating-point value", hb_name(op));
 	}
@@ -470,6 +539,8 @@ static Val string_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 	if (!x.single && !y.single)
 		return hlp_err_tok(P, t, "'+' of two string literals: C++ does not add them (make one a std::string: "
 				     "std::string(\"...\"))");
+	if (strlen(x.s) + strlen(y.s) > HL_MAX_STRING)
+		return hlp_err_tok(P, t, "a string longer than %d characters", HL_MAX_STRING);
 	return hlp_vstring(arena_printf(P->a, "%s%s", x.s, y.s), 1, x.line, x.col);
 }
 
@@ -535,7 +606,7 @@ void hlp_declare_broken(Parser *P, const HTok *t)
 	for (int i = 0; reserved[i]; i++)
 		if (strcmp(reserved[i], t->text) == 0)
 			return;
-	bind(P, t->text, (Name){ N_BROKEN, -1, NULL, 0, 0, NULL, 1, NULL });
+	bind(P, t->text, (Name){ N_BROKEN, -1, NULL, 0, 0, NULL, 1, NULL, 0 });
 }
 
 /* Var names, or RVar names (rvar): the loops a split of a reduction loop
@@ -548,7 +619,7 @@ static void decl_var(Parser *P, int rvar)
 		if (!t)
 			return;
 		int sym = hlp_new_sym(P, rvar ? SYM_RVAR : SYM_VAR, hname, t->line, t->col);
-		Name n = { rvar ? N_RVAR : N_VAR, sym, NULL, 0, 0, NULL, 1, NULL };
+		Name n = { rvar ? N_RVAR : N_VAR, sym, NULL, 0, 0, NULL, 1, NULL, 0 };
 		if (!hlp_declare(P, t, n))
 			return;
 	} while (hlp_accept(P, ","));
@@ -566,11 +637,12 @@ static int func_array(Parser *P, const HTok *t)
 		hlp_err_at(P, sz.line, sz.col, "the size of array '%s' must be a C++ int from 1 to 4096", t->text);
 		return 0;
 	}
-	Name a = { N_ARRAY, 0, NULL, sz.i, 0, NULL, 1, NULL };
+	Name a = { N_ARRAY, 0, NULL, sz.i, 0, NULL, 1, NULL, 0 };
+	P->array_elems += sz.i;
 	a.elems = arena_alloc(P->a, sizeof *a.elems * (size_t)sz.i);
 	for (int i = 0; i < sz.i; i++) {
 		int f = hlp_new_func(P, arena_printf(P->a, "%s_%d", t->text, i), t->line, t->col);
-		a.elems[i] = (Name){ N_FUNC, f, NULL, 0, 0, NULL, 1, NULL };
+		a.elems[i] = (Name){ N_FUNC, f, NULL, 0, 0, NULL, 1, NULL, 0 };
 	}
 	return hlp_declare(P, t, a);
 }
@@ -601,7 +673,7 @@ static void decl_func(Parser *P)
 				hlp_declare_broken(P, t);
 				return;
 			}
-			Name n = { N_FUNC, v.id, NULL, 0, 0, NULL, 1, NULL };
+			Name n = { N_FUNC, v.id, NULL, 0, 0, NULL, 1, NULL, 0 };
 			if (!hlp_declare(P, t, n))
 				return;
 			continue;
@@ -610,7 +682,7 @@ static void decl_func(Parser *P)
 		P->pos--;
 		if (!decl_name(P, &hname))
 			return;
-		Name n = { N_FUNC, -1, NULL, 0, 0, NULL, 1, NULL };
+		Name n = { N_FUNC, -1, NULL, 0, 0, NULL, 1, NULL, 0 };
 		if (!hlp_declare(P, t, n))
 			return;
 		vec_last(&P->nm)->id = hlp_new_func(P, hname, t->line, t->col);
@@ -645,7 +717,7 @@ static void decl_image(Parser *P)
 			im.name = a[2].s;
 		im.name = arena_strdup(P->a, im.name);
 		vec_push(&P->p->images, im);
-		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0, 0, NULL, 1, NULL };
+		Name nm = { N_IMAGE, P->p->images.len - 1, NULL, 0, 0, NULL, 1, NULL, 0 };
 		if (!hlp_declare(P, t, nm))
 			return;
 	} while (hlp_accept(P, ","));
@@ -693,7 +765,7 @@ static void decl_rdom(Parser *P)
 		P->p->syms.data[r.sym[i]].dim = i;
 	}
 	vec_push(&P->p->rdoms, r);
-	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0, 0, NULL, 1, NULL };
+	Name nm = { N_RDOM, P->p->rdoms.len - 1, NULL, 0, 0, NULL, 1, NULL, 0 };
 	if (hlp_declare(P, t, nm))
 		hlp_expect(P, ";");
 }
@@ -716,7 +788,12 @@ static void decl_value(Parser *P, NameKind kind, int single)
 			}
 			continue;
 		}
-		Name nm = { kind, kind == N_EXPR ? -1 : single, NULL, 0, 0, NULL, 0, NULL };
+		Name nm = { kind, kind == N_EXPR ? -1 : single, NULL, 0, 0, NULL, 0, NULL, P->decl_const };
+		if ((hlp_at(P, ";") || hlp_at(P, ",")) && nm.cnst) {
+			hlp_err_tok(P, t, "const '%s' without a value: C++ requires one", t->text);
+			hlp_declare_broken(P, t);
+			return;
+		}
 		if (hlp_at(P, ";") || hlp_at(P, ",")) {
 			if (!hlp_declare(P, t, nm))     /* a value to come */
 				return;
@@ -811,7 +888,7 @@ static void decl_auto(Parser *P)
 		hlp_declare_broken(P, t);
 		return;
 	}
-	Name n = { N_EXPR, -1, NULL, 0, 0, NULL, 1, NULL };
+	Name n = { N_EXPR, -1, NULL, 0, 0, NULL, 1, NULL, 0 };
 	switch (v.k) {
 	case V_INT: n.k = N_INT; n.i = v.i; break;
 	case V_FLOAT: n.k = N_FLOAT; n.id = v.single; n.f = v.f; break;
@@ -845,7 +922,7 @@ static void decl_string(Parser *P)
 				return;
 			}
 		}
-		Name n = { N_STRING, -1, NULL, 0, 0, NULL, 1, v.s };
+		Name n = { N_STRING, -1, NULL, 0, 0, NULL, 1, v.s, P->decl_const };
 		if (!hlp_declare(P, t, n))
 			return;
 	} while (hlp_accept(P, ","));
@@ -896,6 +973,8 @@ static void using_namespace(Parser *P, const HTok *t)
 			       "Halide::ConciseCasts, std)", b.s);
 	else if (k == 3)
 		P->using_bc = 1;
+	else if (k == 1)
+		P->using_std = 1;
 	free(b.s);
 	if (!P->failed)
 		hlp_expect(P, ";");
@@ -932,7 +1011,47 @@ static void func_statement(Parser *P, Name *n, const HTok *t)
 		    hlp_func_name(P, n->id));
 }
 
+static void statement(Parser *P);
+
+int hlp_enter_statement(Parser *P)
+{
+	++P->stmt_nesting;
+	if (P->abandoned)
+		return 0;
+	if (P->stmt_nesting > HL_MAX_STATEMENT_NESTING)
+		hlp_err_tok(P, hlp_cur(P), "statements nested deeper than %d levels: the rest of the file is not "
+			    "read", HL_MAX_STATEMENT_NESTING);
+	else if (P->p->funcs.len > HL_MAX_FUNCS)
+		hlp_err_tok(P, hlp_cur(P), "more than %d Funcs (with their arrays, and those the statements run "
+			    "make): the rest of the file is not read", HL_MAX_FUNCS);
+	else if (P->array_elems > HL_MAX_ARRAY_ELEMENTS)
+		hlp_err_tok(P, hlp_cur(P), "the C++ arrays declared hold more than %d elements in all (a declaration "
+			    "a loop runs counts each time): the rest of the file is not read", HL_MAX_ARRAY_ELEMENTS);
+	else
+		return 1;
+	P->abandoned = 1;
+	while (hlp_cur(P)->kind != TK_EOF)
+		hlp_next(P);
+	return 0;
+}
+
 void hlp_statement(Parser *P)
+{
+	int decl_const = P->decl_const;
+	int join_mark = P->join_mark, join_id = P->join_id;
+	P->decl_const = 0;
+	P->join_mark = -1;
+	if (!hlp_enter_statement(P))
+		P->failed = 1;
+	else if (join_mark >= 0 && hlp_accept(P, "{"))
+		hlp_block_joined(P, join_mark, join_id);
+	else
+		statement(P);
+	P->stmt_nesting--;
+	P->decl_const = decl_const;
+}
+
+static void statement(Parser *P)
 {
 	HTok *t = hlp_cur(P);
 	if (hlp_accept(P, ";"))
@@ -947,8 +1066,10 @@ void hlp_statement(Parser *P)
 	}
 	hlp_next(P);
 	while ((hlx_is(t, "const") || hlx_is(t, "constexpr") || hlx_is(t, "static") || hlx_is(t, "inline")) &&
-	       hlp_cur(P)->kind == TK_NAME)
+	       hlp_cur(P)->kind == TK_NAME) {
+		P->decl_const |= hlx_is(t, "const") || hlx_is(t, "constexpr");
 		t = hlp_next(P);
+	}
 	/* a function's definition (a type this compiler does not know is refused there) */
 	if (!hlp_lookup(P, t->text) && (is_type_word(t) || !hlp_reserved(t->text)) && hlp_function_ahead(P))
 		return hlp_function_def(P, t);
@@ -1180,18 +1301,14 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	p->arena = arena_new();
 	p->file = arena_strdup(p->arena, file);
 	p->output = p->accel_inner = p->accel_outer = p->accel_func = -1;
-	Parser P = { .p = p, .a = p->arena, .d = d, .file = p->file, .t = toks.toks, .fn = -1 };
+	Parser P = { .p = p, .a = p->arena, .d = d, .file = p->file, .t = toks.toks, .fn = -1, .join_mark = -1 };
 	strmap_init(&P.names);
 	while (hlp_cur(&P)->kind != TK_EOF) {
 		P.failed = 0;
 		int start = P.pos;
 		hlp_statement(&P);
-		if (P.failed) {
-			if (P.pos == start)
-				hlp_next(&P);
-			if (!hlx_is(&P.t[P.pos - 1], ";") && !hlx_is(&P.t[P.pos - 1], "}"))
-				hlp_sync(&P);
-		}
+		if (P.failed)
+			hlp_recover(&P, start, 0);
 	}
 	if (diags_errors(d) == errors)
 		check_program(&P);

@@ -26,6 +26,7 @@ typedef struct Val {
 	int line, col;
 	double f;               /* V_FLOAT: a C++ float (single) or double */
 	int single;
+	int cbool;              /* V_INT: a C++ bool (an Expr of it is a Bool constant) */
 	struct Name *ref;       /* V_ARRAY: a C++ array named without an index (passed to a function);
 				 * else the variable the value was read from, if it is one (an lvalue) */
 } Val;
@@ -50,6 +51,7 @@ struct Name {
 	Name *elems;            /* N_ARRAY: its elements (N_EXPR, N_INT, N_FLOAT or N_FUNC) */
 	int set;                /* N_EXPR, N_INT, N_FLOAT: given a value */
 	const char *s;          /* N_STRING: a std::string's text */
+	int cnst;               /* declared const: never assigned again */
 };
 
 /* A name of an outer scope that an inner one declares again (C++'s
@@ -63,6 +65,7 @@ typedef struct Shadow {
 /* An enclosing scope, given back when the inner one ends. */
 typedef struct ScopeFrame {
 	int mark, id;
+	int redecl_mark, redecl_id;
 } ScopeFrame;
 
 /* A C++ function of the program (Expr mul(Expr a, Expr b) { return ...; }),
@@ -100,15 +103,28 @@ typedef struct P {
 	int pos;
 	int failed;             /* the current statement has reported an error */
 	int nesting;            /* of the expression being parsed (HL_MAX_NESTING) */
+	int stmt_nesting;       /* of the statement being parsed or skipped (HL_MAX_STATEMENT_NESTING) */
+	int abandoned;          /* nesting too deep: the rest of the file is not parsed */
 	StrMap names;
 	VEC(Name *) nm;         /* every Name declared, in the arena; names maps to indices here */
 	VEC(FuncUse) used;      /* per Func */
 	VEC(char) def_failed;   /* per Func: a definition of it reported an error */
 	long loop_tokens;       /* tokens of for-loop bodies run so far (HL_MAX_LOOP_TOKENS) */
+	long array_elems;       /* elements of the C++ arrays declared so far (HL_MAX_ARRAY_ELEMENTS) */
 	int using_bc;           /* using namespace Halide::BoundaryConditions: its names unqualified */
+	int using_std;          /* using namespace std: std::sqrt(float) and the like unqualified */
+	int decl_const;         /* the statement being parsed declares const names */
 	int scope;              /* the names of the innermost scope start here in names */
 	int scope_id, scope_ids;        /* the innermost scope's id; ids given so far */
 	int scopes;             /* open scopes (0 at file scope) */
+	/* A name may not be declared again from names index redecl_mark on:
+	 * the innermost scope's, or for the block of a for loop's body or of a
+	 * function's, also the scope of the loop's init or of the parameters
+	 * (C++ refuses `for (int i...) { int i; }`), whose shadows have
+	 * redecl_id. join_mark, join_id: that scope, for the next block (-1 if
+	 * none). */
+	int redecl_mark, redecl_id;
+	int join_mark, join_id;
 	VEC(ScopeFrame) frames; /* the enclosing scopes */
 	VEC(Shadow) shadows;
 	const StrMap *outer;    /* in a C++ function's call: the names visible at its definition,
@@ -126,6 +142,12 @@ typedef struct P {
  * function calls run at most this many tokens of their bodies in all, and
  * calls nest at most HL_MAX_CALLS deep. */
 #define HL_MAX_LOOP_TOKENS 2000000
+/* What the statements a program runs may make: Funcs, elements of C++ arrays
+ * (each run of a declaration in a loop counting again), and the characters
+ * of a string. */
+#define HL_MAX_FUNCS 4096
+#define HL_MAX_ARRAY_ELEMENTS (1 << 20)
+#define HL_MAX_STRING 4096
 #define HL_MAX_CALLS 64
 
 /* No value (after an error). */
@@ -148,6 +170,13 @@ int hlp_expect(Parser *P, const char *s);
 const char *hlp_expect_name(Parser *P);
 /* Skips to the end of the statement (a ';' outside brackets). */
 void hlp_sync(Parser *P);
+/* After a statement that began at token start failed: out of the brackets
+ * the error is in, then to the statement's end (hlp_sync_to), so the next
+ * statement parses from its start. */
+void hlp_recover(Parser *P, int start, int in_block);
+/* The error for e, an operation on constants whose folding overflows
+ * (he_fold_overflows), at t. */
+Val hlp_fold_overflow(Parser *P, const HExpr *e, const HTok *t);
 /* The same, or (in_block) to the '}' closing the block the statement is in,
  * which it leaves. */
 void hlp_sync_to(Parser *P, int in_block);
@@ -174,10 +203,16 @@ Val hlp_vint(int64_t i, const HTok *t);
 Val hlp_vstring(const char *s, int std_string, int line, int col);
 /* A C++ float (single) or double value, rounded to float when single. */
 Val hlp_vfloat(double f, int single, int line, int col);
+/* A C++ bool: an int 0 or 1 that converts to a Bool Expr. */
+Val hlp_vbool(int b, const HTok *t);
 Val hlp_vexpr(HExpr *e, int line, int col);
 const char *hlp_val_desc(Parser *P, Val v);
-/* The Expr of a value: a C++ int becomes an Int(32) constant. */
+/* The Expr a value converts to where Halide takes one: a C++ int becomes an
+ * Int(32) constant, a float a Float(32) one; a double is an error (C++ finds
+ * the conversion ambiguous). */
 HExpr *hlp_to_expr(Parser *P, Val v);
+/* Expr(v), the explicit constructor: a double is a Float(64) constant. */
+HExpr *hlp_expr_ctor(Parser *P, Val v);
 /* Halide's check_representable: a C++ int meeting an Expr of type t. */
 HExpr *hlp_coerce_int(Parser *P, Val v, HType t);
 /* C++ int arithmetic on two integers. */
@@ -253,6 +288,10 @@ int hlp_dim_index(const HStageSched *s, int sym);
 /* ---- C++ statements run when compiling (hl_parse.c, hl_parse_cpp.c) ---- */
 
 void hlp_statement(Parser *P);
+/* Enters one more statement level (the caller leaves it: P->stmt_nesting--,
+ * whatever happens); 0 beyond HL_MAX_STATEMENT_NESTING, after an error that
+ * abandons the rest of the file (P->abandoned, P at its end). */
+int hlp_enter_statement(Parser *P);
 /* A scope of names opens (a block, a loop, a branch) and closes: its names
  * go when it closes, and the names of outer scopes it declared again mean
  * what they meant before. */
@@ -260,6 +299,9 @@ void hlp_scope_begin(Parser *P);
 void hlp_scope_end(Parser *P);
 void hlp_skip_statement(Parser *P);
 void hlp_block(Parser *P);                      /* after '{' */
+/* The same, names from join_mark on (and the shadows of scope join_id) not
+ * declared again in it: a for loop's init, a function's parameters. */
+void hlp_block_joined(Parser *P, int join_mark, int join_id);
 void hlp_for(Parser *P, const HTok *t);         /* after 'for' */
 void hlp_if(Parser *P);                         /* after 'if' */
 /* At a type word t (the current token its function's name): 1 if a C++

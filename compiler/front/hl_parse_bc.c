@@ -149,6 +149,12 @@ static int parse_region(Parser *P, int64_t *mn, int64_t *ext, int max)
 		if (!hlp_int_arg(P, a[0], "bound min", INT32_MIN, &mn[n]) ||
 		    !hlp_int_arg(P, a[1], "bound extent", 1, &ext[n]))
 			return -1;
+		/* the folded coordinates are int32: the last one and a mirror's period fit it */
+		if (mn[n] + ext[n] - 1 > INT32_MAX || 2 * ext[n] > INT32_MAX) {
+			hlp_err_at(P, a[1].line, a[1].col, "bounds {%lld, %lld}: the region must end below 2^31 and "
+				   "its extent be at most 2^30", (long long)mn[n], (long long)ext[n]);
+			return -1;
+		}
 		n++;
 	} while (hlp_accept(P, ","));
 	return hlp_expect(P, "}") ? n : -1;

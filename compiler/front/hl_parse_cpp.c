@@ -26,7 +26,16 @@ static void skip_parentheses(Parser *P)
 
 /* Skips one statement without running it: a block, a for or an if (with its
  * else), or tokens up to a ';' outside brackets. */
+static void skip_statement(Parser *P);
+
 void hlp_skip_statement(Parser *P)
+{
+	if (hlp_enter_statement(P))
+		skip_statement(P);
+	P->stmt_nesting--;
+}
+
+static void skip_statement(Parser *P)
 {
 	HTok *t = hlp_cur(P);
 	if (t->kind == TK_EOF)
@@ -85,10 +94,11 @@ static void skip_to_close(Parser *P, const char *close, int stop_at_semicolon)
 
 void hlp_scope_begin(Parser *P)
 {
-	ScopeFrame f = { P->scope, P->scope_id };
+	ScopeFrame f = { P->scope, P->scope_id, P->redecl_mark, P->redecl_id };
 	vec_push(&P->frames, f);
-	P->scope = P->names.len;
+	P->scope = P->redecl_mark = P->names.len;
 	P->scope_id = ++P->scope_ids;
+	P->redecl_id = 0;
 	P->scopes++;
 }
 
@@ -104,6 +114,8 @@ void hlp_scope_end(Parser *P)
 	P->frames.len--;
 	P->scope = f.mark;
 	P->scope_id = f.id;
+	P->redecl_mark = f.redecl_mark;
+	P->redecl_id = f.redecl_id;
 	P->scopes--;
 }
 
@@ -115,7 +127,7 @@ static void scoped_statement(Parser *P)
 	hlp_scope_end(P);
 }
 
-static void for_loop(Parser *P, const HTok *t);
+static void for_loop(Parser *P, const HTok *t, int init_mark, int init_id);
 static void function_head(Parser *P, const HTok *t, CppFn *out);
 
 /* The statements of a block, after its '{', each error reported and the
@@ -123,8 +135,17 @@ static void function_head(Parser *P, const HTok *t, CppFn *out);
  * statement failed. */
 void hlp_block(Parser *P)
 {
+	hlp_block_joined(P, -1, 0);
+}
+
+void hlp_block_joined(Parser *P, int join_mark, int join_id)
+{
 	int errors = diags_errors(P->d), any_failed = 0;
 	hlp_scope_begin(P);
+	if (join_mark >= 0) {
+		P->redecl_mark = join_mark;
+		P->redecl_id = join_id;
+	}
 	while (!hlp_at(P, "}") && hlp_cur(P)->kind != TK_EOF) {
 		int start = P->pos;
 		P->failed = 0;
@@ -140,14 +161,12 @@ void hlp_block(Parser *P)
 			hlp_scope_end(P);
 			return;
 		}
-		if (P->pos == start)
-			hlp_next(P);
-		if (!hlx_is(&P->t[P->pos - 1], ";") && !hlx_is(&P->t[P->pos - 1], "}"))
-			hlp_sync_to(P, 1);
+		hlp_recover(P, start, 1);
 	}
 	hlp_scope_end(P);
 	P->failed = 0;
-	hlp_expect(P, "}");
+	if (!P->abandoned)
+		hlp_expect(P, "}");
 	if (diags_errors(P->d) > errors || any_failed)
 		P->failed = 1;
 }
@@ -155,13 +174,14 @@ void hlp_block(Parser *P)
 void hlp_for(Parser *P, const HTok *t)
 {
 	hlp_scope_begin(P);
-	for_loop(P, t);
+	int mark = P->scope, id = P->scope_id;
+	for_loop(P, t, mark, id);
 	hlp_scope_end(P);
 }
 
 /* for (init; condition; step) body, after 'for': the body run while the
  * condition holds. */
-static void for_loop(Parser *P, const HTok *t)
+static void for_loop(Parser *P, const HTok *t, int init_mark, int init_id)
 {
 	int errors = diags_errors(P->d);
 	if (!hlp_expect(P, "("))
@@ -202,6 +222,8 @@ static void for_loop(Parser *P, const HTok *t)
 			break;
 		}
 		P->pos = body;
+		P->join_mark = init_mark;       /* the body's block may not declare the init's names again */
+		P->join_id = init_id;
 		scoped_statement(P);
 		if (P->failed || diags_errors(P->d) > errors || P->returning)
 			break;
@@ -336,7 +358,7 @@ Val hlp_variable(Parser *P, Name *n, const HTok *t)
 	if (!n->set)
 		return hlp_err_tok(P, t, "'%s' is used before it is given a value", t->text);
 	if (n->k == N_INT)
-		return hlp_vint(n->i, t);
+		return ht_is_bool(hlp_int_type(n->id)) ? hlp_vbool((int)n->i, t) : hlp_vint(n->i, t);
 	if (n->k == N_FLOAT)
 		return hlp_vfloat(n->f, n->id, t->line, t->col);
 	Val v = { .k = V_EXPR, .e = n->e, .line = t->line, .col = t->col };
@@ -351,6 +373,15 @@ void hlp_assignment(Parser *P, const char *end)
 	Name *n = target(P);
 	if (!n)
 		return;
+	if (n->cnst) {
+		hlp_err_tok(P, t, "'%s' is const: it cannot be assigned", t->text);
+		return;
+	}
+	if (n->k == N_EXPR && (inc || hlp_at(P, "++") || hlp_at(P, "--"))) {
+		hlp_err_tok(P, inc ? pre : hlp_cur(P), "operator '%s' on the Expr '%s': Halide defines no increment or "
+			    "decrement (write %s += 1)", inc ? pre->text : hlp_cur(P)->text, t->text, t->text);
+		return;
+	}
 	static const struct { const char *tok; HBinOp op; } ops[] = {
 		{ "+=", HB_ADD }, { "-=", HB_SUB }, { "*=", HB_MUL }, { "/=", HB_DIV },
 	};
@@ -389,12 +420,19 @@ void hlp_assignment(Parser *P, const char *end)
  * decl_value's): arrays of arrays for more than one size. */
 static Name new_array(Parser *P, NameKind kind, int single, const int64_t *dims, int nd)
 {
-	Name a = { N_ARRAY, 0, NULL, dims[0], 0, NULL, 1, NULL };
+	Name a = { N_ARRAY, 0, NULL, dims[0], 0, NULL, 1, NULL, 0 };
 	a.elems = arena_alloc(P->a, sizeof *a.elems * (size_t)dims[0]);
 	for (int64_t i = 0; i < dims[0]; i++)
 		a.elems[i] = nd > 1 ? new_array(P, kind, single, dims + 1, nd - 1)
-				    : (Name){ kind, single, NULL, 0, 0, NULL, 0, NULL };
+				    : (Name){ kind, single, NULL, 0, 0, NULL, 0, NULL, 0 };
 	return a;
+}
+
+static void mark_const(Name *n)
+{
+	n->cnst = 1;
+	for (int64_t i = 0; n->k == N_ARRAY && i < n->i; i++)
+		mark_const(&n->elems[i]);
 }
 
 /* C++ zero-initialises the elements an initialiser does not give. */
@@ -458,9 +496,20 @@ int hlp_array_decl(Parser *P, const HTok *t, NameKind kind, int single)
 		}
 		dims[nd++] = sz.i;
 	} while (hlp_accept(P, "["));
+	int64_t elems = 1;
+	for (int i = 0; i < nd; i++)
+		elems *= dims[i];       /* at most 4096 */
+	P->array_elems += elems;
 	Name a = new_array(P, kind, single, dims, nd);
-	if (hlp_accept(P, "=") && !array_init(P, &a, t))
+	if (hlp_accept(P, "=")) {
+		if (!array_init(P, &a, t))
+			return 0;
+	} else if (P->decl_const) {
+		hlp_err_tok(P, t, "const array '%s' without values: C++ requires them", t->text);
 		return 0;
+	}
+	if (P->decl_const)
+		mark_const(&a);
 	return hlp_declare(P, t, a);
 }
 
@@ -585,7 +634,7 @@ void hlp_function_def(Parser *P, const HTok *t)
 	fn.body = P->pos;
 	hlp_skip_statement(P);
 	fn.body_len = P->pos - fn.body;
-	Name n = { N_CPPFN, P->fns.len, NULL, 0, 0, NULL, 1, NULL };
+	Name n = { N_CPPFN, P->fns.len, NULL, 0, 0, NULL, 1, NULL, 0 };
 	if (!hlp_declare(P, &P->t[name_pos], n))
 		return;
 	fn.visible = xcalloc(1, sizeof *fn.visible);  /* its own name too: it may call itself */
@@ -629,7 +678,7 @@ static int argument(Parser *P, const CppFn *fn, int i, Val a, Name *out)
 			   "type, not %s", i + 1, fn->name, fn->param_name[i], hlp_val_desc(P, a));
 		return 0;
 	}
-	*out = (Name){ fn->param[i], -1, NULL, 0, 0, NULL, 1, NULL };
+	*out = (Name){ fn->param[i], -1, NULL, 0, 0, NULL, 1, NULL, 0 };
 	a = fn->param[i] == N_INT ? hlp_cpp_bool(a) : a;
 	switch (fn->param[i]) {
 	case N_EXPR:
@@ -736,12 +785,13 @@ Val hlp_call_function(Parser *P, int id, const HTok *t)
 	/* the body sees its parameters and locals (names, new), then the names
 	 * visible where the function is defined (outer) */
 	int pos = P->pos, scope = P->scope, scope_id = P->scope_id, scopes = P->scopes, frames = P->frames.len;
+	int redecl_mark = P->redecl_mark, redecl_id = P->redecl_id, decl_const = P->decl_const;
 	int shadows = P->shadows.len, running = P->fn, errors = diags_errors(P->d);
 	StrMap caller = P->names;
 	const StrMap *outer = P->outer;
 	strmap_init(&P->names);
 	P->outer = fn->visible;
-	P->scope = 0;
+	P->scope = P->redecl_mark = P->redecl_id = P->decl_const = 0;
 	P->scope_id = ++P->scope_ids;
 	for (int i = 0; i < n; i++) {
 		HTok pt = *t;
@@ -755,6 +805,8 @@ Val hlp_call_function(Parser *P, int id, const HTok *t)
 	P->calls++;
 	P->fn = id;
 	P->failed = 0;
+	P->join_mark = 0;       /* the body may not declare a parameter again */
+	P->join_id = P->scope_id;
 	hlp_statement(P);
 	int failed = P->failed;
 	P->calls--;
@@ -769,6 +821,9 @@ Val hlp_call_function(Parser *P, int id, const HTok *t)
 	P->frames.len = frames;
 	P->scope = scope;
 	P->scope_id = scope_id;
+	P->redecl_mark = redecl_mark;
+	P->redecl_id = redecl_id;
+	P->decl_const = decl_const;
 	P->scopes = scopes;
 	P->pos = pos;
 	if (diags_errors(P->d) > errors || failed) {

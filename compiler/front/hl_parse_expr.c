@@ -48,9 +48,9 @@ Val hlp_cpp_convert(Parser *P, HType t, Val v, const HTok *what)
 		return hlp_vfloat(f, t.bits == 32, what->line, what->col);
 	}
 	if (v.k == V_INT)
-		return hlp_vint(ht_is_bool(t) ? v.i != 0 : ht_wrap(t, v.i), what);
+		return ht_is_bool(t) ? hlp_vbool(v.i != 0, what) : hlp_vint(ht_wrap(t, v.i), what);
 	if (ht_is_bool(t))
-		return hlp_vint(v.f != 0, what);
+		return hlp_vbool(v.f != 0, what);
 	/* a floating-point value converts towards zero; out of the type's
 	 * range the conversion is undefined in C++ */
 	double r = trunc(v.f);
@@ -302,9 +302,12 @@ static Val make_argmax(Parser *P, Val *a, int n, const HTok *t)
 	Val kv = hlp_parse_expr(P);
 	if (P->failed || !hlp_expect(P, "]"))
 		return hlp_none;
-	if (kv.k != V_INT || kv.i < 0 || kv.i > r->ndims)
-		return hlp_err_at(P, kv.line, kv.col, "element of %s() out of its Tuple: 0 to %d (the point's "
-				  "coordinates, then the value)", t->text, r->ndims);
+	if (kv.k != V_INT)
+		return hlp_err_at(P, kv.line, kv.col, "the element of %s()'s Tuple is chosen by a C++ int known when "
+				  "compiling, not %s", t->text, hlp_val_desc(P, kv));
+	if (kv.i < 0 || kv.i > r->ndims)
+		return hlp_err_at(P, kv.line, kv.col, "element %lld of %s()'s Tuple: it has elements 0 to %d (the "
+				  "point's coordinates, then the value)", (long long)kv.i, t->text, r->ndims);
 	if (kv.i == r->ndims)
 		return m;
 	int64_t points = 1;
@@ -386,6 +389,9 @@ static Val make_select(Parser *P, Val c, Val tv, Val fv, const HTok *t)
 	HExpr *ec = hlp_to_expr(P, c), *et = hlp_to_expr(P, tv), *ef = hlp_to_expr(P, fv);
 	if (!ec || !et || !ef)
 		return hlp_none;
+	int64_t kc;
+	if (!ht_is_bool(ec->type) && !ht_is_float(ec->type) && he_is_const(ec, &kc))
+		ec = he_const(P->a, HT_BOOL, kc & 1);   /* Halide casts a constant to Bool: its low bit */
 	if (!ht_is_bool(ec->type))
 		return hlp_err_at(P, c.line, c.col, "the condition of select must be boolean, not %s",
 			      ht_name(ec->type));
@@ -499,7 +505,9 @@ static int math_function(const char *s)
 	return -1;
 }
 
-static Val parse_math(Parser *P, const HTok *t, int m)
+/* std_overloads: C++'s float overloads are visible (std::sqrt, or using
+ * namespace std): sqrt of a float is a float; else C's sqrt of a double. */
+static Val parse_math(Parser *P, const HTok *t, int m, int std_overloads)
 {
 	Val a[2];
 	int n = hlp_parse_args(P, a, 2);
@@ -512,10 +520,10 @@ static Val parse_math(Parser *P, const HTok *t, int m)
 	for (int i = 0; i < n; i++)
 		cpp &= a[i].k == V_INT || a[i].k == V_FLOAT;
 	if (cpp) {
-		/* C's function on C++ numbers: expf on floats; exp on doubles, or on floats as C++'s
-		 * float overload (std::exp(float)) */
+		/* C's function on C++ numbers: expf on floats; exp on doubles (a float promoted), or
+		 * on floats C++'s float overload (std::exp(float)) where it is visible */
 		int single = maths[m].single;
-		if (!single) {
+		if (!single && std_overloads) {
 			single = 1;
 			for (int i = 0; i < n; i++)
 				single &= a[i].k == V_FLOAT && a[i].single;
@@ -549,12 +557,16 @@ static Val builtin(Parser *P, const HTok *t)
 		return parse_type(P, t);
 	int m = math_function(t->text);
 	if (m >= 0)
-		return parse_math(P, t, m);
+		return parse_math(P, t, m, P->using_std);
 	Val a[33];
 	int n = hlp_parse_args(P, a, 33);
 	if (n < 0)
 		return hlp_none;
-	/* an inline reduction may be given a name, as in Halide */
+	/* an inline reduction may be given a name, as in Halide (not an empty one) */
+	if ((hlx_is(t, "sum") || hlx_is(t, "product") || hlx_is(t, "maximum") || hlx_is(t, "minimum") ||
+	     hlx_is(t, "argmax") || hlx_is(t, "argmin")) && n >= 2 && a[n - 1].k == V_STRING && !a[n - 1].s[0])
+		return hlp_err_at(P, a[n - 1].line, a[n - 1].col, "%s(): an empty name (Halide: a Func may not have "
+				  "an empty name)", t->text);
 	static const char *const reductions[] = { "sum", "product", "maximum", "minimum", NULL };
 	static const HBinOp reduction_ops[] = { HB_ADD, HB_MUL, HB_MAX, HB_MIN };
 	for (int i = 0; reductions[i]; i++) {
@@ -619,7 +631,7 @@ static Val builtin(Parser *P, const HTok *t)
 		return make_sum(P, a[0], t, HB_MAX);
 	if (hlx_is(t, "minimum"))
 		return make_sum(P, a[0], t, HB_MIN);
-	HExpr *e = hlp_to_expr(P, a[0]);   /* Expr(v) */
+	HExpr *e = hlp_expr_ctor(P, a[0]);         /* Expr(v) */
 	return e ? hlp_vexpr(e, t->line, t->col) : hlp_none;
 }
 
@@ -755,6 +767,11 @@ static Val qualified(Parser *P, const HTok *t)
 		if (want == 1)
 			return make_abs(P, a[0], t);
 		return hlp_binop(P, hlx_is(f, "min") ? HB_MIN : HB_MAX, a[0], a[1], t);
+	}
+	int m = strncmp(b.s, "std::", 5) == 0 ? math_function(b.s + 5) : -1;
+	if (m >= 0 && !maths[m].c_only && hlp_at(P, "(")) {
+		free(b.s);
+		return parse_math(P, &P->t[P->pos - 1], m, 1);
 	}
 	if (strcmp(b.s, "Var::outermost") == 0 && hlp_at(P, "(")) {
 		free(b.s);
@@ -939,16 +956,19 @@ static Val parse_unary(Parser *P)
 		Val v = parse_operand(P);
 		if (v.k == V_NONE)
 			return hlp_none;
-		if (hlx_is(t, "+"))
+		if (hlx_is(t, "+")) {
+			v.cbool = 0;    /* C++'s unary + promotes a bool to int */
 			return v;
+		}
 		if (v.k == V_INT) {
-			int64_t r = hlx_is(t, "-") ? -v.i : hlx_is(t, "!") ? !v.i : ~v.i;
-			return hlp_vint(r, t);
+			if (hlx_is(t, "!"))
+				return hlp_vbool(!v.i, t);
+			return hlp_vint(hlx_is(t, "-") ? -v.i : ~v.i, t);
 		}
 		if (v.k == V_FLOAT) {
 			if (hlx_is(t, "~"))
 				return hlp_err_tok(P, t, "operator '~' on a C++ floating-point value");
-			return hlx_is(t, "-") ? hlp_vfloat(-v.f, v.single, t->line, t->col) : hlp_vint(!v.f, t);
+			return hlx_is(t, "-") ? hlp_vfloat(-v.f, v.single, t->line, t->col) : hlp_vbool(!v.f, t);
 		}
 		HExpr *e = hlp_to_expr(P, v);
 		if (!e)
@@ -960,7 +980,12 @@ static Val parse_unary(Parser *P)
 		} else {
 			if (ht_is_bool(e->type))
 				return hlp_err_tok(P, t, "operator '%s' on a boolean value", t->text);
+			if (hlx_is(t, "~") && ht_is_float(e->type))
+				return hlp_err_tok(P, t, "operator '~' on a %s value: Halide's bitwise operators take "
+						     "integers", ht_name(e->type));
 			e = he_un(P->a, hlx_is(t, "-") ? HU_NEG : HU_NOT, e->type, e);
+			if (he_fold_overflows(e))
+				return hlp_fold_overflow(P, e, t);
 		}
 		return shallow(P, hlp_vexpr(he_fold(P->a, e), t->line, t->col), t->line, t->col);
 	}

@@ -75,6 +75,16 @@ static int do_split(Parser *P, HStageSched *s, int f, int def, Val *a, int64_t f
 	int i = find_dim(P, s, old, a[0], "split", f, def);
 	if (i < 0)
 		return 0;
+	int rold = P->p->syms.data[old].kind == SYM_RVAR;
+	for (int k = 1; k < 3; k++) {
+		int sym = k == 1 ? outer : inner;
+		if ((P->p->syms.data[sym].kind == SYM_RVAR) != rold) {
+			hlp_err_at(P, a[k].line, a[k].col, "split of %s '%s' into %s '%s': Halide splits a Var into Vars "
+				   "and an RVar into RVars", rold ? "RVar" : "Var", hl_sym_name(P->p, old),
+				   rold ? "Var" : "RVar", hl_sym_name(P->p, sym));
+			return 0;
+		}
+	}
 	if (s->splits.len >= HL_MAX_SPLITS) {
 		hlp_err_at(P, a[0].line, a[0].col, "split of '%s': %s is split %d times already, the most there can be",
 			   hl_sym_name(P->p, old), stage_name(P, f, def), HL_MAX_SPLITS);
@@ -168,7 +178,9 @@ static int do_unroll(Parser *P, HStageSched *s, int f, int def, Val *a, int n, c
 			s->unrolled.data[i] = 1;
 			return 1;
 		}
-		int inner = hlp_new_sym(P, SYM_VAR, arena_printf(P->a, "%s_u", sym->name), a[0].line, a[0].col);
+		/* the loop inside: a Var, or an RVar for an RVar's (as Halide names them) */
+		int inner = hlp_new_sym(P, sym->kind == SYM_RVAR ? SYM_RVAR : SYM_VAR,
+					arena_printf(P->a, "%s_u", sym->name), a[0].line, a[0].col);
 		Val sp[3] = { a[0], a[0], hlp_vexpr(he_var(P->a, inner), a[0].line, a[0].col) };
 		if (!do_split(P, s, f, def, sp, factor, tail))
 			return 0;

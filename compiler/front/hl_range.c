@@ -235,11 +235,61 @@ static Interval range_sum(RangeCtx *c, const HExpr *e)
 	return fit(s, e->type);
 }
 
+/* cond narrowed to `e in [lo, hi]` for its true (then) or false branch:
+ * a comparison of e with a constant. 0 if cond is not one. */
+static int cond_interval(const HExpr *cond, int then, const HExpr **e, Interval *iv)
+{
+	int64_t k;
+	if (cond->kind != HE_BIN || !hb_is_compare(cond->op) || ht_is_float(cond->a->type))
+		return 0;
+	HBinOp op = cond->op;
+	if (he_is_const(cond->b, &k)) {
+		*e = cond->a;
+	} else if (he_is_const(cond->a, &k)) {
+		*e = cond->b;           /* k op e is e op' k */
+		op = op == HB_LT ? HB_GT : op == HB_GT ? HB_LT : op == HB_LE ? HB_GE : op == HB_GE ? HB_LE : op;
+	} else {
+		return 0;
+	}
+	if (!then)
+		op = op == HB_LT ? HB_GE : op == HB_GE ? HB_LT : op == HB_LE ? HB_GT : op == HB_GT ? HB_LE : HB_COUNT;
+	*iv = (Interval){ INT64_MIN, INT64_MAX };
+	switch (op) {
+	case HB_LT: iv->hi = k - 1; return 1;
+	case HB_LE: iv->hi = k; return 1;
+	case HB_GT: iv->lo = k + 1; return 1;
+	case HB_GE: iv->lo = k; return 1;
+	case HB_EQ: iv->lo = iv->hi = k; return 1;
+	default: return 0;
+	}
+}
+
+/* The range of one branch of a select, with what the condition says. */
+static Interval range_branch(RangeCtx *c, const HExpr *cond, int then, const HExpr *branch)
+{
+	const HExpr *e;
+	Interval by;
+	if (c->nnarrow == RANGE_NARROW_MAX || !cond_interval(cond, then, &e, &by))
+		return range_of(c, branch);
+	Interval was = range_of(c, e);
+	Interval now = { mx(was.lo, by.lo), mn(was.hi, by.hi) };
+	if (now.lo > now.hi)
+		return now;             /* the branch is never taken: empty */
+	c->narrow_e[c->nnarrow] = e;
+	c->narrow_iv[c->nnarrow++] = now;
+	Interval r = range_of(c, branch);
+	c->nnarrow--;
+	return r;
+}
+
 Interval range_of(RangeCtx *c, const HExpr *e)
 {
 	Interval r;
 	if (ht_is_float(e->type))
 		return iv_type(e->type);        /* folded at compile time, never an index or a word */
+	for (int i = c->nnarrow - 1; i >= 0; i--)
+		if (e == c->narrow_e[i] || he_equal(e, c->narrow_e[i]))
+			return c->narrow_iv[i];
 	switch (e->kind) {
 	case HE_CONST: r.lo = r.hi = e->value; return r;
 	case HE_VAR:
@@ -263,7 +313,7 @@ Interval range_of(RangeCtx *c, const HExpr *e)
 	}
 	case HE_UN: return range_un(e->op, e->a->type, e->type, range_of(c, e->a));
 	case HE_BIN: return range_bin(e->op, e->a->type, range_of(c, e->a), range_of(c, e->b));
-	case HE_SELECT: return iv_union(range_of(c, e->b), range_of(c, e->c));
+	case HE_SELECT: return iv_union(range_branch(c, e->a, 1, e->b), range_branch(c, e->a, 0, e->c));
 	case HE_SUM: return range_sum(c, e);
 	case HE_MATH: break;
 	}
@@ -278,6 +328,8 @@ Interval range_func(RangeCtx *c, int f)
 	if (c->func_state[f] == 1)
 		return iv_type(fn->type);
 	c->func_state[f] = 1;
+	int nnarrow = c->nnarrow;       /* a caller's conditions say nothing of the callee's variables */
+	c->nnarrow = 0;
 	/* The pure variables range over anything while the definitions are
 	 * read; their bindings in the caller's context are saved. */
 	Interval saved[16];
@@ -293,6 +345,7 @@ Interval range_func(RangeCtx *c, int f)
 		c->known[fn->vars[i]] = was[i];
 		c->var[fn->vars[i]] = saved[i];
 	}
+	c->nnarrow = nnarrow;
 	c->func[f] = r;
 	c->func_state[f] = 2;
 	return r;

@@ -173,6 +173,13 @@ typedef struct Lower {
 	Place *place;           /* per Func */
 	int accel_func, accel_loop;     /* where the accelerator starts (-1: root) */
 	int errors;
+	/* per symbol of the program as written (build_stage's scratch, zero
+	 * between stages: a stage touches only its variables, so lowering
+	 * many stages stays linear) */
+	int64_t *ext;
+	const char **name;
+	int *orig;
+	Aff *base;
 } Lower;
 
 static void lerr(Lower *W, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -408,6 +415,14 @@ static int dim_index_of(const HStageSched *sc, int sym)
 	return -1;
 }
 
+static void clear_sym(Lower *W, int sym)
+{
+	W->ext[sym] = 0;
+	W->name[sym] = NULL;
+	W->orig[sym] = 0;
+	W->base[sym] = (Aff){ 0 };
+}
+
 /* Builds the loops of definition k of f: its schedule's dims, outermost
  * first, after the enclosing loops. The original variables become
  * expressions of the loop variables. */
@@ -417,11 +432,10 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	HDef *d = &fn->defs.data[k];
 	const HStageSched *sc = &d->sched;
 	int nd = sc->dims.len;
-	int nsyms = W->p->syms.len;
-	int64_t *ext = xcalloc((size_t)nsyms + 1, sizeof *ext);
-	const char **name = xcalloc((size_t)nsyms + 1, sizeof *name);
-	int *orig = xcalloc((size_t)nsyms + 1, sizeof *orig);
-	Aff *base = xcalloc((size_t)nsyms + 1, sizeof *base);
+	int64_t *ext = W->ext;
+	const char **name = W->name;
+	int *orig = W->orig;
+	Aff *base = W->base;
 	/* the original variables: pure ones over the region, RVars over their domain */
 	VEC(int) vars = { 0 };
 	VEC(HExpr *) vexp = { 0 };
@@ -528,10 +542,11 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	free(from);
 	free(to);
 	free(tov);
-	free(ext);
-	free(name);
-	free(orig);
-	free(base);
+	vec_foreach(&vars, i) clear_sym(W, vars.data[i]);
+	vec_foreach(&sc->splits, j) {
+		clear_sym(W, sc->splits.data[j].inner);
+		clear_sym(W, sc->splits.data[j].outer);
+	}
 	vec_free(&vars);
 	vec_free(&vexp);
 	return ok;
@@ -876,7 +891,12 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 	L->arena = arena_new();
 	if (!hp_prepare(&L->prep, p, d))
 		return 0;
-	Lower W = { L, p, p->arena, d, NULL, -1, -1, 0 };
+	Lower W = { L, p, p->arena, d, NULL, -1, -1, 0, NULL, NULL, NULL, NULL };
+	size_t nsyms = (size_t)p->syms.len + 1;
+	W.ext = xcalloc(nsyms, sizeof *W.ext);
+	W.name = xcalloc(nsyms, sizeof *W.name);
+	W.orig = xcalloc(nsyms, sizeof *W.orig);
+	W.base = xcalloc(nsyms, sizeof *W.base);
 	size_t nf = (size_t)(p->funcs.len ? p->funcs.len : 1);
 	W.place = xcalloc(nf, sizeof *W.place);
 	L->funcs = xcalloc(nf, sizeof *L->funcs);
@@ -934,6 +954,10 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 		ok = W.errors == 0;
 	}
 	free(W.place);
+	free(W.ext);
+	free(W.name);
+	free(W.orig);
+	free(W.base);
 	return ok && W.errors == 0;
 }
 

@@ -30,7 +30,8 @@ base=(cgra_4x4:brighten_blur cgra_4x4:upsample cgra_12x12:gaussian cgra_12x12:ca
 	cgra_12x12:depthwise_sep cgra_12x12:demosaic cgra_12x12:laplacian cgra_12x12:unsharp_u8
 	cgra_12x12:loops_blur cgra_12x12:bayer_interleave cgra_12x12:vignette cgra_12x12:slice_lookup cgra_12x12:matmul cgra_12x12:conv_layer
 	cgra_4x4:func_array cgra_12x12:rvar_conv cgra_12x12:named_reduce cgra_12x12:transpose_out
-	cgra_12x12:stream_copy cgra_12x12:color_matrix cgra_12x12:conv_chain cgra_4x4:bool_mask cgra_12x12:helper_funcs cgra_4x4:interleave_fn)
+	cgra_12x12:stream_copy cgra_12x12:color_matrix cgra_12x12:conv_chain cgra_4x4:bool_mask cgra_12x12:helper_funcs cgra_4x4:interleave_fn
+	cgra_4x4:const_pick)
 second=(cgra_16x8_mac_dp:brighten_blur cgra_16x8_mac_dp:gaussian cgra_16x8_mac_dp:cascade
 	cgra_16x8_mac_dp:upsample cgra_16x8_mac_dp:harris cgra_16x8_mac_dp:unsharp)
 pairs=("$@")

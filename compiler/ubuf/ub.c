@@ -211,10 +211,19 @@ static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim)
 	s.store = st;
 	s.buffer = -1;
 	s.split_dim = -1;
-	int n = 0;
+	/* a statement of one iteration keeps one loop of extent 1 */
+	int n = 0, only = -1, longer = 0;
+	for (int k = X->nloops - 1; k >= 0; k--)
+		if (k != fixed_dim) {
+			longer |= X->loops[k].extent > 1;
+			if (only < 0)
+				only = k;
+		}
+	if (longer)
+		only = -1;
 	for (int k = X->nloops - 1; k >= 0; k--) {
 		const Loop *lp = &X->loops[k];
-		if (lp->extent == 1 || (fixed_dim >= 0 && k == fixed_dim))
+		if ((lp->extent == 1 && k != only) || (fixed_dim >= 0 && k == fixed_dim))
 			continue;
 		if (n == UB_MAXD) {
 			xerr(X, st->line, st->col, "%s has more than %d loop levels in the accelerator", name, UB_MAXD);
@@ -315,9 +324,10 @@ static void read_ports(Ext *X, int si)
 		} else {
 			buf = X->func_buf[n->buffer];
 		}
-		if (buf < 0)
+		int self = !n->is_image && n->buffer == s->store->func;     /* the output has no buffer */
+		if (buf < 0 && !self)
 			ICE("ub: load of a buffer outside the accelerator");
-		if (buf == s->buffer) {
+		if (self || buf == s->buffer) {
 			xerr(X, s->store->line, s->store->col,
 			     "%s reads the buffer it writes (a reduction kept as a stage, a coarse-grained "
 			     "pipeline): this needs the coarse-grained (double-buffer) scheduler, which is not "

@@ -217,6 +217,19 @@ static void test_ranges(void)
 	CHECK(r.lo == 0 && r.hi == 255, "a wrapping uint16 sum >> 8 over [0, 255], got [%lld, %lld]", (long long)r.lo,
 	      (long long)r.hi);
 	range_free(&c);
+	/* in a select's branch its condition holds: a mirror's coordinate stays in the image */
+	HProgram *q = parse(PROLOGUE "Expr t = (x - 3) % 30;\nf(x, y) = in(select(t < 16, t, 30 - t) + 100, y);\n"
+			    EPILOGUE);
+	if (CHECK(q != NULL, "the mirror parses")) {
+		range_init(&c, q);
+		range_set(&c, q->funcs.data[0].vars[0], (Interval){ -50, 50 });
+		const HExpr *arg = q->funcs.data[0].defs.data[0].value->args[0];
+		r = range_of(&c, arg);
+		CHECK(r.lo == 100 && r.hi == 115, "select(t < 16, t, 30 - t) + 100 over [100, 115], got [%lld, %lld]",
+		      (long long)r.lo, (long long)r.hi);
+		range_free(&c);
+		hl_free(q);
+	}
 	Arena *a = p->arena;
 	HExpr *x = he_var(a, 0);
 	HExpr *s = hs_simplify(a, he_bin(a, HB_ADD, HT_I32, hs_simplify(a, he_bin(a, HB_ADD, HT_I32, x, he_const(a, HT_I32, 1))),
@@ -286,6 +299,14 @@ static void test_generator_cpp(void)
 		{ "int a = 1; int k = 0; { int a = 2; { int a = 3; k = a; } }", 3 },
 		{ "int q = 100; int fq(int q) { if (q > 0) { } return q; }\nint k = fq(3);", 3 },
 		{ "int k = true ? 3 : 2;", 3 },
+		/* C's math functions of C++ numbers return double; std:: (or using namespace std) float */
+		{ "int k = sqrt(2.0f) * 1000000000 > 1414213562;", 1 },
+		{ "int k = std::sqrt(2.0f) * 1000000000 > 1414213562;", 0 },
+		{ "using namespace std;\nint k = sqrt(2.0f) * 1000000000 > 1414213562;", 0 },
+		{ "const int k = (int) std::sqrt(1600.0f);", 40 },
+		/* a C++ bool (or an int constant's low bit, as Halide folds it) as a select condition */
+		{ "bool b = 3 > 2; Expr e = select(b, 5, 6); int k = 0;", 0 },
+		{ "int j = 0; int k = 7; { const int j = 2; k = j + 1; }", 3 },
 	};
 	for (size_t i = 0; i < COUNT(cases); i++) {
 		int64_t got = cpp_int(cases[i].cpp);
@@ -331,6 +352,40 @@ static void test_generator_cpp(void)
 		const HFunc *g = &p->funcs.data[0], *f = &p->funcs.data[1];
 		CHECK(g->compute.kind == LEVEL_AT && g->compute.var == f->vars[1], "g is computed at f's y loop");
 		hl_free(p);
+	}
+	/* select(C++ int, ...): Halide casts a constant condition to Bool by its lowest bit */
+	int64_t sel[3] = { 0 };
+	for (int i = 0; i < 3; i++) {
+		char text[256];
+		snprintf(text, sizeof text, "int c = %d; int k; k = 0; Expr e = select(c, 1, 2);", i + 1);
+		sel[i] = cpp_int(text);
+	}
+	CHECK(sel[0] == 0 && sel[1] == 0 && sel[2] == 0, "select of an int condition compiles (%lld %lld %lld)",
+	      (long long)sel[0], (long long)sel[1], (long long)sel[2]);
+	p = parse("Var x(\"x\");\nFunc f(\"f\");\nint c = 2;\nf(x) = u16(select(c, x, 7) + select(c + 1, x, 7));\n"
+		  "f.bound(x, 0, 4);\nhw_accelerate(f);\n");
+	if (CHECK(p != NULL, "select on int conditions parses")) {
+		Image out;
+		Diags *dd = diags_new(NULL);
+		if (CHECK(hli_run(p, NULL, &out, dd), "select on int conditions runs")) {
+			CHECK(out.px[3] == 7 + 3, "select(2, x, 7) + select(3, x, 7) at 3 is 10, got %d", out.px[3]);
+			image_free(&out);
+		}
+		diags_free(dd);
+		hl_free(p);
+	}
+	/* statements nest at most HL_MAX_STATEMENT_NESTING deep, however deep the file goes */
+	static const char *const openers[] = { "{", "if (1) ", "if (0) ", "if (1) {" };
+	for (size_t i = 0; i < COUNT(openers); i++) {
+		size_t n = 100000, len = strlen(openers[i]);
+		char *text = malloc(n * len + 64);
+		strcpy(text, "int k = 0;\n");
+		for (size_t j = 0; j < n; j++)
+			memcpy(text + 11 + j * len, openers[i], len);
+		text[11 + n * len] = 0;
+		CHECK(strstr(first_error(text), "statements nested deeper than 200 levels") != NULL,
+		      "100000 times '%s': %s", openers[i], msg);
+		free(text);
 	}
 	/* a Func the caller declares, defined by a function through a reference */
 	p = parse("Var x(\"x\");\nvoid define(Func &f, int k) { f(x) = x * k; }\nFunc g(\"g\");\ndefine(g, 3);\n"
