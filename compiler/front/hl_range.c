@@ -125,6 +125,8 @@ static Interval range_bin(HBinOp op, HType t, Interval a, Interval b)
 	case HB_DIV:
 		if (b.lo > 0 || b.hi < 0)
 			return fit(corners(a, b, op_floordiv), rt);
+		if (b.lo == 0 && b.hi == 0)
+			return (Interval){ 0, 0 };      /* Halide's x / 0 is 0 */
 		r.lo = mn(0, mn(a.lo, -a.hi));
 		r.hi = mx(0, mx(a.hi, -a.lo));
 		return fit(r, rt);

@@ -211,14 +211,17 @@ static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim)
 	s.store = st;
 	s.buffer = -1;
 	s.split_dim = -1;
-	/* a statement of one iteration keeps one loop of extent 1 */
+	/* a statement of one iteration keeps a loop of extent 1: one of its own
+	 * if it has one (the innermost), else a loop of no variable */
 	int n = 0, only = -1, longer = 0;
-	for (int k = X->nloops - 1; k >= 0; k--)
-		if (k != fixed_dim) {
-			longer |= X->loops[k].extent > 1;
-			if (only < 0)
-				only = k;
-		}
+	for (int k = X->nloops - 1; k >= 0; k--) {
+		if (k == fixed_dim)
+			continue;
+		if (X->loops[k].extent > 1)
+			longer = 1;
+		else if (only < 0)
+			only = k;
+	}
 	if (longer)
 		only = -1;
 	for (int k = X->nloops - 1; k >= 0; k--) {
@@ -234,9 +237,15 @@ static int new_stmt(Ext *X, const LStmt *st, const char *name, int fixed_dim)
 		s.extent[n] = lp->extent;
 		n++;
 	}
-	s.nloops = n;
 	for (int l = 0; l < n; l++)
 		s.var[l] = var_name(X, s.sym[l], l);
+	if (n == 0) {   /* one iteration (a point, every loop unrolled): a loop of extent 1 */
+		s.sym[0] = -1;
+		s.extent[0] = 1;
+		s.var[0] = "i0";
+		n = 1;
+	}
+	s.nloops = n;
 	vec_push(&X->u->stmts, s);
 	return X->u->stmts.len - 1;
 }
