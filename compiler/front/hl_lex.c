@@ -222,5 +222,6 @@ void hlx_free(HToks *t)
 
 int hlx_is(const HTok *t, const char *s)
 {
-	return (t->kind == TK_PUNCT || t->kind == TK_NAME) && strcmp(t->text, s) == 0;
+	/* the first characters before the rest: the parser asks this of every token many times */
+	return (t->kind == TK_PUNCT || t->kind == TK_NAME) && t->text[0] == s[0] && strcmp(t->text, s) == 0;
 }
