@@ -888,7 +888,7 @@ static void decl_auto(Parser *P)
 		hlp_declare_broken(P, t);
 		return;
 	}
-	Name n = { N_EXPR, -1, NULL, 0, 0, NULL, 1, NULL, 0 };
+	Name n = { N_EXPR, -1, NULL, 0, 0, NULL, 1, NULL, P->decl_const };
 	switch (v.k) {
 	case V_INT: n.k = N_INT; n.i = v.i; break;
 	case V_FLOAT: n.k = N_FLOAT; n.id = v.single; n.f = v.f; break;

@@ -82,6 +82,7 @@ typedef struct CppFn {
 	int param_code[HL_MAX_PARAMS];
 	const char *param_name[HL_MAX_PARAMS];
 	int param_ref[HL_MAX_PARAMS];   /* a reference (TYPE &name, not const): the caller's variable */
+	int param_const[HL_MAX_PARAMS]; /* const: a value never assigned in the body */
 	int body, body_len;     /* token of its '{', and the tokens of its body */
 	int failed;             /* a call reported errors: later calls fail quietly */
 	StrMap *visible;        /* the names visible at its definition, its own included */

@@ -605,6 +605,7 @@ static int parameters(Parser *P, CppFn *fn)
 						   fn->name), 0;
 		fn->param[fn->nparams] = k;
 		fn->param_ref[fn->nparams] = ref && k != N_ARRAY;
+		fn->param_const[fn->nparams] = is_const;
 		fn->param_code[fn->nparams] = code;
 		fn->param_name[fn->nparams++] = name;
 	} while (hlp_accept(P, ","));
@@ -678,7 +679,7 @@ static int argument(Parser *P, const CppFn *fn, int i, Val a, Name *out)
 			   "type, not %s", i + 1, fn->name, fn->param_name[i], hlp_val_desc(P, a));
 		return 0;
 	}
-	*out = (Name){ fn->param[i], -1, NULL, 0, 0, NULL, 1, NULL, 0 };
+	*out = (Name){ fn->param[i], -1, NULL, 0, 0, NULL, 1, NULL, fn->param_const[i] };
 	a = fn->param[i] == N_INT ? hlp_cpp_bool(a) : a;
 	switch (fn->param[i]) {
 	case N_EXPR:
