@@ -17,6 +17,13 @@
 #define CANAL_MAX_WIDTHS 4
 #define CANAL_MAX_TRACKS 32
 #define CANAL_MAX_DIM 255
+/* The size of an interconnect: tiles (IO row included) times tracks per
+ * direction over all networks. At this bound canal builds about 4.2 million
+ * nodes in about 20 s and 1.8 GB (docs/interconnect.md, "Limits"). */
+#define CANAL_MAX_TRACK_TILES 262144
+/* The inputs of one multiplexer, edits included (RGRAPH_MAX_FANIN of the
+ * readers, collateral/rgraph.h). */
+#define CANAL_MAX_FANIN 1024
 
 typedef enum { SB_DISJOINT, SB_WILTON, SB_IMRAN } CanalTopology;
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };

@@ -424,6 +424,10 @@ static int pass_edits(CanalGraph *g, const CanalFile *f, Diags *d)
 			diag_error(d, f->doc->file, e->line, e->col, "'%s' already drives '%s': a multiplexer takes each "
 				   "input once", e->from, e->to);
 			ok = 0;
+		} else if (e->add && g->nodes[to].nin >= CANAL_MAX_FANIN) {
+			diag_error(d, f->doc->file, e->line, e->col, "'%s' has %d inputs already, as many as a multiplexer "
+				   "may have (the readers of routing.graph take no more)", e->to, CANAL_MAX_FANIN);
+			ok = 0;
 		} else if (e->add) {
 			add_edge(g, from, to);
 			added[nadded++] = (Added){ from, to, i, 0, 0 };

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/strmap.h"
 #include "../common/util.h"
 #include "../common/vwrite.h"
 #include "canal.h"
@@ -14,6 +15,7 @@ typedef struct Reader {
 	CanalSpec *s;
 	Arena *arena;
 	Diags *d;
+	const YNode *cb_nodes[CANAL_MAX_TRACKS];     /* where each of s->cb_tracks stands */
 } Reader;
 
 /* ---- patterns of columns and rows ---- */
@@ -129,6 +131,20 @@ static void read_tracks(Reader *r, const YNode *n)
 	}
 }
 
+/* The array times its tracks within CANAL_MAX_TRACK_TILES: the graph, the
+ * Verilog and the collateral grow with it. */
+static void check_size(Reader *r, const YNode *n)
+{
+	const CanalSpec *s = r->s;
+	long tracks = 0, tiles = (long)s->cols * (s->rows + 1);
+	for (int i = 0; i < s->nwidths; i++)
+		tracks += s->tracks[i];
+	if (tiles * tracks > CANAL_MAX_TRACK_TILES)
+		ynode_error(r->d, n, "%d x %d tiles (and the IO row) with %ld tracks per direction in all is too large an "
+			    "interconnect: tiles times tracks may be at most %d (docs/interconnect.md, \"Limits\"), here "
+			    "%ld", s->cols, s->rows, tracks, CANAL_MAX_TRACK_TILES, tiles * tracks);
+}
+
 static void read_cb(Reader *r, const YNode *n)
 {
 	static const char *const keys[] = { "tracks", NULL };
@@ -147,19 +163,29 @@ static void read_cb(Reader *r, const YNode *n)
 		return;
 	}
 	s->cb_all = 0;
-	for (int i = 0; i < t->len; i++)
-		if (yread_int(r->d, t->items[i], "a track", 0, CANAL_MAX_TRACKS - 1, 0, &s->cb_tracks[s->ncb_tracks]))
-			s->ncb_tracks++;
+	for (int i = 0; i < t->len; i++) {
+		int *k = &s->cb_tracks[s->ncb_tracks];
+		if (!yread_int(r->d, t->items[i], "a track", 0, CANAL_MAX_TRACKS - 1, 0, k))
+			continue;
+		int twice = 0;
+		for (int j = 0; j < s->ncb_tracks && !twice; j++)
+			twice = s->cb_tracks[j] == *k;
+		if (twice)
+			ynode_error(r->d, t->items[i], "track %d is listed twice: a connection box takes each track once",
+				    *k);
+		else
+			r->cb_nodes[s->ncb_tracks++] = t->items[i];
+	}
 }
 
 /* Connection-box tracks must exist at every width. */
-static void check_cb_tracks(Reader *r, const YNode *n)
+static void check_cb_tracks(Reader *r)
 {
 	const CanalSpec *s = r->s;
 	for (int i = 0; !s->cb_all && i < s->ncb_tracks; i++)
 		for (int k = 0; k < s->nwidths; k++)
 			if (s->cb_tracks[i] >= s->tracks[k]) {
-				ynode_error(r->d, ymap_get(n, "tracks")->items[i],
+				ynode_error(r->d, r->cb_nodes[i],
 					   "track %d does not exist on the %d-bit network (%d tracks)", s->cb_tracks[i],
 					   s->width[k], s->tracks[k]);
 				break;
@@ -172,6 +198,8 @@ static void read_edits(Reader *r, const YNode *n)
 	if (!ynode_expect(n, YN_SEQ, "a list of { add: [FROM, TO] } or { remove: [FROM, TO] }", r->d))
 		return;
 	s->edits = arena_alloc(r->arena, (size_t)(n->len + 1) * sizeof(CanalEdit));
+	StrMap seen;            /* "add FROM TO" -> its edit */
+	strmap_init(&seen);
 	for (int i = 0; i < n->len; i++) {
 		const YNode *e = n->items[i];
 		const YNode *pair = e->kind == YN_MAP && e->len == 1 ? e->vals[0] : NULL;
@@ -181,9 +209,21 @@ static void read_edits(Reader *r, const YNode *n)
 			ynode_error(r->d, e, "an edit is { add: [FROM, TO] } or { remove: [FROM, TO] } with node names");
 			continue;
 		}
-		s->edits[s->nedits++] = (CanalEdit){ strcmp(op, "add") == 0, arena_strdup(r->arena, pair->items[0]->value),
-						     arena_strdup(r->arena, pair->items[1]->value), e->line, e->col };
+		CanalEdit ed = { strcmp(op, "add") == 0, arena_strdup(r->arena, pair->items[0]->value),
+				 arena_strdup(r->arena, pair->items[1]->value), e->line, e->col };
+		/* the same edit twice (removing and adding an edge moves it to its node's last select) */
+		char *key = xasprintf("%s %s %s", op, ed.from, ed.to);
+		intptr_t first;
+		if (strmap_get(&seen, key, &first))
+			ynode_error(r->d, e, "this edit repeats the one at line %d: %s %s -> %s once is enough",
+				    s->edits[first].line, op, ed.from, ed.to);
+		else {
+			strmap_put(&seen, key, s->nedits);
+			s->edits[s->nedits++] = ed;
+		}
+		free(key);
 	}
+	strmap_free(&seen);
 }
 
 /* ---- registers ---- */
@@ -349,15 +389,17 @@ static void read_root(void *ctx, const YNode *root)
 		read_cores(r, n);
 	if ((n = ymap_get(root, "io")))
 		read_io(r, n);
-	if ((n = ymap_get(root, "tracks")))
+	if ((n = ymap_get(root, "tracks"))) {
 		read_tracks(r, n);
+		check_size(r, n);
+	}
 	s->topology = SB_IMRAN;
 	if ((n = ymap_get(root, "switchbox")))
 		s->topology = (CanalTopology)yread_choice(r->d, n, "the switch box", topologies);
 	s->cb_all = 1;
 	if ((n = ymap_get(root, "connection_box"))) {
 		read_cb(r, n);
-		check_cb_tracks(r, n);
+		check_cb_tracks(r);
 	}
 	if ((n = ymap_get(root, "registers")))
 		read_registers(r, n);
@@ -371,7 +413,7 @@ static CanalFile *load(const char *path, const char *text, Diags *d)
 	f->arena = arena_new();
 	f->spec = arena_alloc(f->arena, sizeof(CanalSpec));
 	f->spec->file = arena_strdup(f->arena, path);
-	Reader r = { f, f->spec, f->arena, d };
+	Reader r = { f, f->spec, f->arena, d, { 0 } };
 	if (!ydoc_read(path, text, NULL, "an interconnect spec (docs/interconnect.md)", read_root, &r, &f->doc, d)) {
 		canal_file_free(f);
 		return NULL;

@@ -114,6 +114,7 @@ void canal_write_graph(const CanalGraph *g, FILE *f)
 			fprintf(f, "%d", n->track);
 		fprintf(f, " %.2f %s\n", canal_node_delay(n), n->name);
 	}
+	long edges = 0;
 	for (int id = 0; id < g->nnodes; id++) {
 		const CanalNode *n = &g->nodes[id];
 		for (int i = 0; i < n->nin; i++) {
@@ -122,7 +123,9 @@ void canal_write_graph(const CanalGraph *g, FILE *f)
 			else
 				fprintf(f, "edge %d %d -\n", n->in[i], id);
 		}
+		edges += n->nin;
 	}
+	fprintf(f, "end %d %ld\n", g->nnodes, edges);    /* the file is whole */
 }
 
 void canal_write_map(const CanalGraph *g, const CanalField *fields, int nfields, FILE *f)
@@ -136,6 +139,7 @@ void canal_write_map(const CanalGraph *g, const CanalField *fields, int nfields,
 			fprintf(f, "field %08x %d %d core x%d_y%d.%s\n", x->address, x->lo, x->hi, x->x, x->y,
 				canal_tile_core(g, x->x, x->y)->regs[x->reg].name);
 	}
+	fprintf(f, "end %d\n", nfields);                 /* the file is whole */
 }
 
 void canal_write_design(const CanalGraph *g, FILE *f)

@@ -11,22 +11,30 @@
 #include "../common/diag.h"
 #include "../common/util.h"
 
+/* What a reader takes (canal/COLLATERAL.md, "Limits"), checked before it
+ * allocates; the file's size is bounded by lines.h. */
+#define CONFIGMAP_MAX_FIELDS (1 << 23)
+
 typedef struct CfgField {
 	uint32_t address;
 	int lo, hi;
 	int mux;                /* 1: selects of a node; 0: a core register */
 	const char *target;     /* node name, or x<X>_y<Y>.<register> */
+	int line;               /* of its record in the file */
 } CfgField;
 
 typedef struct ConfigMap {
 	Arena *arena;
+	const char *file;       /* as named in messages */
 	CfgField *fields;
 	int nfields;
 	void *index;            /* target -> field */
 } ConfigMap;
 
-/* Reads the file path; NULL with errors in d (a file that cannot be read:
- * a message on stderr). _load_string reads text, named name in messages. */
+/* Reads the file path; NULL with errors in d. The file is refused unless
+ * it is whole (the count of its end line that of its fields) and no two
+ * fields of a register share a bit. _load_string reads text, named name in
+ * messages. */
 __give ConfigMap *configmap_load(const char *path, __keep Diags *d);
 __give ConfigMap *configmap_load_string(const char *name, const char *text, __keep Diags *d);
 void configmap_free(__take ConfigMap *m);

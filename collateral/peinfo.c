@@ -3,6 +3,8 @@
  * with the next item, so that one run lists all the errors of a file. */
 #include "peinfo.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,8 +385,9 @@ static void read_rule(Reader *r, const YNode *n, PeRule *rule)
 	pattern = need(r, n, "pattern", YN_SCALAR, "the rule's pattern");
 	rule->pattern = pattern ? arena_strdup(p->arena, pattern->value) : "";
 	need_int(r, n, "size", 1, 1 << 20, &rule->size);
-	if ((cost = need(r, n, "cost", YN_SCALAR, "a delay in ns")) && (yscalar_double(cost, &rule->cost) || rule->cost < 0))
-		fail(r, cost, "the cost is a delay in ns, not '%s'", cost->value);
+	if ((cost = need(r, n, "cost", YN_SCALAR, "a delay in ns")) &&
+	    (yscalar_double(cost, &rule->cost) || !isfinite(rule->cost) || rule->cost < 0 || rule->cost > PE_MAX_COST))
+		fail(r, cost, "the cost is a delay in ns from 0 to 100, not '%s'", cost->value);
 	rule->inputs = read_bindings(r, n, "inputs", &rule->ninputs, peinfo_input, "no PE input '%s'");
 	rule->params = read_bindings(r, n, "params", &rule->nparams, peinfo_field, "no instruction field '%s'");
 	rule->outputs = read_bindings(r, n, "outputs", &rule->noutputs, peinfo_output, "no PE output '%s'");
@@ -489,10 +492,14 @@ PeInfo *peinfo_load_string(const char *info_name, const char *info_text, const c
 
 PeInfo *peinfo_load(const char *info_path, const char *rules_path, Diags *d)
 {
-	char *info = util_read_file(info_path, NULL), *rules = rules_path ? util_read_file(rules_path, NULL) : NULL;
+	char *info = util_read_file(info_path, NULL);
+	int err = errno;
+	char *rules = info && rules_path ? util_read_file(rules_path, NULL) : NULL;
+	if (info && rules_path && !rules)
+		err = errno;
 	PeInfo *p = NULL;
 	if (!info || (rules_path && !rules))
-		diag_error(d, NULL, 0, 0, "cannot read '%s'", !info ? info_path : rules_path);
+		diag_error(d, NULL, 0, 0, "cannot read '%s': %s", !info ? info_path : rules_path, util_read_why(err));
 	else
 		p = peinfo_load_string(info_path, info, rules_path, rules, d);
 	free(info);

@@ -15,6 +15,7 @@
 #include "../common/util.h"
 
 #define PE_MAX_INST_WIDTH 8192
+#define PE_MAX_COST 100.0       /* ns, a rule's delay (messages say 100) */
 
 typedef struct PeEnumMember {
 	const char *name;

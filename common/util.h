@@ -29,25 +29,51 @@ _Noreturn void util_ice(const char *file, int line, const char *fmt, ...)
  * failure as `0 with a reason in why`; returns 0. */
 int util_why(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Reads a whole file; returns NULL (errno set: EISDIR for a folder) if it
- * cannot. *len may be NULL. */
+/* Whole-file reading, bounded: a file of more than max bytes is refused with
+ * errno EFBIG, and reading stops at max + 1 bytes, so an endless input
+ * (/dev/zero, a pipe) costs at most max bytes of memory. Returns NULL with
+ * errno set if the file cannot be read (EISDIR for a folder); the text is
+ * NUL-terminated, its length in *len (len may be NULL). util_read_file uses
+ * UTIL_READ_MAX; yamlr reads YAML with the smaller YAML_READ_MAX (yamlr.h). */
+#define UTIL_READ_MAX ((size_t)64 << 20)
 __give char *util_read_file(const char *path, size_t *len);
+__give char *util_read_file_max(const char *path, size_t *len, size_t max);
+/* Why the last util_read_file* of this thread failed with err, in words for a
+ * message after the file's name: for EFBIG "file too large: N bytes, the limit
+ * is M" ("more than M bytes" when the file's size is not known beforehand),
+ * for anything else strerror(err). The string is valid until the next read. */
+const char *util_read_why(int err);
 
 /* 64-bit FNV-1a over bytes, chainable through h (start with UTIL_FNV_INIT). */
 #define UTIL_FNV_INIT 0xcbf29ce484222325ULL
 uint64_t util_fnv1a(uint64_t h, const void *data, size_t n);
 
-/* Output files written to a temporary name and renamed only when every file of
- * the set is complete, so that a failing tool leaves nothing behind. */
+/* Output files written to a temporary name (PATH.tmpPID) and renamed only
+ * when every file of the set is complete, so that a failing tool leaves
+ * nothing behind. One file of the set is its marker, the file make takes as
+ * "the step is done" (canal's design.yaml): the one opened by
+ * outset_open_marker, else the last one opened. A commit of several files
+ * removes the old marker before it renames anything and renames the marker
+ * last (a single file simply replaces the old one in its rename), so a marker
+ * never stands beside files of another run, whenever the tool stops; a rename
+ * that fails removes what the commit renamed before it. SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE and SIGABRT (those the tool leaves at their default action) remove
+ * every open set's temporaries, then end the process as the signal would; so
+ * does exit() with a set still open. A commit runs with those signals held
+ * back, so a signal never cuts it in half. Use from one thread. Messages are
+ * "TOOL: error: PATH: what" on stderr. */
 typedef struct OutSet OutSet;
 __give OutSet *outset_new(void);
 /* Opens path's temporary; NULL (message printed) if it cannot. */
 FILE *outset_open(__keep OutSet *set, const char *path);
-/* Closes and renames every file; 0 on success. A file that fails to be written
- * removes every temporary; a rename that fails (rare: all files share their
- * folders' file system) leaves the files renamed before it in place. */
+/* outset_open for the set's marker (at most one per set). */
+FILE *outset_open_marker(__keep OutSet *set, const char *path);
+/* Closes and renames every file, the marker last; 0 on success. On failure
+ * (a file that could not be written or renamed; message printed) removes
+ * every temporary and every file renamed, and the old marker is gone if a
+ * rename was tried, so that make redoes the step; returns -1. */
 int outset_commit(__take OutSet *set);
-/* Removes every temporary. */
+/* Removes every temporary; the files of an earlier run stay as they were. */
 void outset_abort(__take OutSet *set);
 
 /* Joins a folder and a file name into a new string. */

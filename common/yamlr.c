@@ -262,9 +262,10 @@ YDoc *ydoc_load_string(const char *file, const char *text, Diags *d)
 YDoc *ydoc_load_file(const char *path, Diags *d)
 {
 	size_t len;
-	char *text = util_read_file(path, &len);
+	char *text = util_read_file_max(path, &len, YAML_READ_MAX);
 	if (!text) {
-		diag_error(d, path, 0, 0, "cannot read file: %s", strerror(errno));
+		int err = errno;
+		diag_error(d, path, 0, 0, "%s%s", err == EFBIG ? "" : "cannot read file: ", util_read_why(err));
 		return NULL;
 	}
 	if (!diags_check_nul(d, path, text, len)) {

@@ -30,8 +30,13 @@ typedef struct YDoc {
 	YNode *root;        /* NULL for an empty document */
 } YDoc;
 
-/* Reads and parses path; registers its text with d. NULL if the file cannot be
- * read or is not well-formed YAML (the errors are reported to d). */
+/* The largest YAML file read: 16 MiB (a spec, collateral, a sweep); a larger
+ * one is refused, "file too large: N bytes, the limit is 16777216". */
+#define YAML_READ_MAX ((size_t)16 << 20)
+
+/* Reads and parses path (at most YAML_READ_MAX bytes); registers its text with
+ * d. NULL if the file cannot be read or is not well-formed YAML (the errors
+ * are reported to d). */
 __give YDoc *ydoc_load_file(const char *path, __keep Diags *d);
 /* Same for text already in memory, named file in messages. */
 __give YDoc *ydoc_load_string(const char *file, const char *text, __keep Diags *d);

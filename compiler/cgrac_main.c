@@ -1,8 +1,15 @@
-/* cgrac_main.c - the application compiler's command line. */
+/* cgrac_main.c - the application compiler's command line: one mode (the
+ * compilation, --check, --emit, the runs, --gen-input, --golden), the options
+ * that mode uses and nothing else, and every file a mode writes kept until
+ * the whole step has succeeded, then written at once (one OutSet). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/util.h"
 #include "front/front.h"
@@ -10,9 +17,12 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit STAGE]\n"
-	      "       cgrac APP.hl --run IN[,IN...] -o OUT.pgm\n"
-	      "       cgrac APP.hl --gen-input -o IN.pgm\n"
+	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit STAGE] [--no-pipeline] [--hop-limit N]\n"
+	      "                                 [--no-register-packing] [--place-seed S]\n"
+	      "       cgrac APP.hl --run IN[,IN...] -o OUT.pgm [--streams DIR]\n"
+	      "       cgrac APP.hl --design DIR --run-lowered|--sim-buffers IN[,IN...] -o OUT.pgm\n"
+	      "       cgrac APP.hl --gen-input -o IN.pgm [--seed S] [--range LO:HI]\n"
+	      "       cgrac APP.hl --golden DIR [--seed S] [--range LO:HI]\n"
 	      "       cgrac APP.hl --check\n"
 	      "       cgrac --stages\n"
 	      "\n"
@@ -68,19 +78,226 @@ static void usage(FILE *f)
 	      "  -q               no progress or summary lines\n"
 	      "  -h, --help       this text\n"
 	      "\n"
-	      "Images: .pgm (1 channel), .ppm (3 channels), .raw (16-bit little-endian, no header).\n",
+	      "Modes: --check, --emit, --run, --run-lowered, --sim-buffers, --gen-input, --golden, one at\n"
+	      "most (none: the compilation). An option the mode does not use is a usage error (exit\n"
+	      "status 2), as is an option with a value given twice: --design and the flow options\n"
+	      "(--no-pipeline, --hop-limit, --no-register-packing, --place-seed) are for the compilation,\n"
+	      "--emit, --run-lowered and --sim-buffers; --streams for --run; --seed and --range for\n"
+	      "--gen-input and --golden; -o for all but --check and --golden.\n"
+	      "\n"
+	      "Images: .pgm (1 channel), .ppm (3 channels), .npy (NumPy, 1 to 4 dimensions), .raw\n"
+	      "(16-bit little-endian, no header); at most 16777216 samples, 65536 in a dimension.\n",
 	      f);
 }
 
+/* ---- the command line: one mode, and the options that mode uses ---- */
+
+typedef enum { M_COMPILE, M_CHECK, M_EMIT, M_RUN, M_RUN_LOWERED, M_SIM_BUFFERS, M_GEN_INPUT, M_GOLDEN } Mode;
+
+typedef enum {
+	O_DESIGN, O_OUT, O_EMIT, O_RUN, O_RUN_LOWERED, O_SIM_BUFFERS, O_STREAMS, O_SEED, O_RANGE, O_GEN_INPUT,
+	O_GOLDEN, O_NO_PIPELINE, O_HOP_LIMIT, O_NO_PACKING, O_PLACE_SEED, O_CHECK, O_QUIET, O_COUNT
+} OptId;
+
+#define MB(m) (1u << (m))
+#define ALL_MODES 0xffu
+#define FLOW_MODES (MB(M_COMPILE) | MB(M_EMIT) | MB(M_RUN_LOWERED) | MB(M_SIM_BUFFERS))
+#define FLOW_WHERE "the compilation, --emit, --run-lowered and --sim-buffers"
+
+/* Each option: its name, what its value is (NULL: none), the mode it selects
+ * (-1: none), else the modes it applies to and those modes in words. */
+static const struct OptDef {
+	const char *name, *value;
+	int mode;
+	unsigned modes;
+	const char *where;
+} opt_defs[O_COUNT] = {
+	[O_DESIGN] = { "--design", "DIR", -1, FLOW_MODES, FLOW_WHERE " (which read the chip)" },
+	[O_OUT] = { "-o", "OUT", -1, ALL_MODES & ~(MB(M_CHECK) | MB(M_GOLDEN)),
+		    "the compilation, --emit, --run, --run-lowered, --sim-buffers and --gen-input (--golden DIR names "
+		    "its folder; --check writes nothing)" },
+	[O_EMIT] = { "--emit", "STAGE", M_EMIT, 0, NULL },
+	[O_RUN] = { "--run", "IN[,IN...]", M_RUN, 0, NULL },
+	[O_RUN_LOWERED] = { "--run-lowered", "IN[,IN...]", M_RUN_LOWERED, 0, NULL },
+	[O_SIM_BUFFERS] = { "--sim-buffers", "IN[,IN...]", M_SIM_BUFFERS, 0, NULL },
+	[O_STREAMS] = { "--streams", "DIR", -1, MB(M_RUN), "--run (--golden writes the streams into its folder)" },
+	[O_SEED] = { "--seed", "S", -1, MB(M_GEN_INPUT) | MB(M_GOLDEN), "--gen-input and --golden" },
+	[O_RANGE] = { "--range", "LO:HI", -1, MB(M_GEN_INPUT) | MB(M_GOLDEN), "--gen-input and --golden" },
+	[O_GEN_INPUT] = { "--gen-input", NULL, M_GEN_INPUT, 0, NULL },
+	[O_GOLDEN] = { "--golden", "DIR", M_GOLDEN, 0, NULL },
+	[O_NO_PIPELINE] = { "--no-pipeline", NULL, -1, FLOW_MODES, FLOW_WHERE },
+	[O_HOP_LIMIT] = { "--hop-limit", "N", -1, FLOW_MODES, FLOW_WHERE },
+	[O_NO_PACKING] = { "--no-register-packing", NULL, -1, FLOW_MODES, FLOW_WHERE },
+	[O_PLACE_SEED] = { "--place-seed", "S", -1, FLOW_MODES, FLOW_WHERE },
+	[O_CHECK] = { "--check", NULL, M_CHECK, 0, NULL },
+	[O_QUIET] = { "-q", NULL, -1, ALL_MODES, NULL },
+};
+
 typedef struct Opts {
 	const char *app, *design, *out, *run, *streams;
+	Mode mode;
+	OptId mode_opt;         /* the option that chose the mode (when not M_COMPILE) */
+	const char *given[O_COUNT];     /* each option's value ("" for a flag), NULL if not given */
 	int emit;               /* the stage --emit stops after, or -1 */
 	int lowered;            /* 1: --run-lowered, 2: --sim-buffers */
-	int gen_input, golden, check, quiet;
+	int quiet;
 	long seed;              /* -1: from input.yaml */
 	int range_lo, range_hi; /* range_hi < 0: from input.yaml */
 	CgracFlags flags;
 } Opts;
+
+static const char *mode_name(const Opts *o)
+{
+	return o->mode == M_COMPILE ? "the compilation" : opt_defs[o->mode_opt].name;
+}
+
+/* --range LO:HI: two numbers from 0 to 65535, LO <= HI, and nothing else. */
+static int parse_range(const char *v, Opts *o)
+{
+	const char *colon = strchr(v, ':');
+	uint64_t lo = 0, hi = 0;
+	int ok = colon != NULL;
+	if (ok) {
+		char *first = xasprintf("%.*s", (int)(colon - v), v);
+		ok = util_parse_number(first, 0, 65535, &lo) == 0 && util_parse_number(colon + 1, 0, 65535, &hi) == 0 &&
+		     lo <= hi;
+		free(first);
+	}
+	if (!ok) {
+		fprintf(stderr, "cgrac: --range expects LO:HI, two numbers from 0 to 65535 with LO <= HI, got '%s'\n", v);
+		return 0;
+	}
+	o->range_lo = (int)lo;
+	o->range_hi = (int)hi;
+	return 1;
+}
+
+/* The value of option k (at argv[i]) taken into o; 0 with a message. */
+static int take_option(Opts *o, OptId k, const char *v)
+{
+	switch (k) {
+	case O_DESIGN: o->design = v; break;
+	case O_OUT: o->out = v; break;
+	case O_EMIT:
+		o->emit = flow_stage(v);
+		if (o->emit < 0) {
+			fprintf(stderr, "cgrac: --emit %s: expected %s\n", v, flow_emit_names());
+			return 0;
+		}
+		break;
+	case O_RUN: case O_RUN_LOWERED: case O_SIM_BUFFERS:
+		o->run = v;
+		o->lowered = k == O_RUN_LOWERED ? 1 : k == O_SIM_BUFFERS ? 2 : 0;
+		break;
+	case O_STREAMS: o->streams = v; break;
+	case O_SEED: o->seed = (long)util_option_number("cgrac", "--seed", v, 0, INT64_MAX); break;
+	case O_RANGE: return parse_range(v, o);
+	case O_GOLDEN: o->out = v; break;
+	case O_NO_PIPELINE: o->flags.pipeline = 0; break;
+	case O_HOP_LIMIT: o->flags.hop_limit = (int)util_option_number("cgrac", "--hop-limit", v, 0, 1000); break;
+	case O_NO_PACKING: o->flags.pack = 0; break;
+	case O_PLACE_SEED: o->flags.place_seed = util_option_number("cgrac", "--place-seed", v, 0, 2147483647L); break;
+	case O_QUIET: o->quiet = 1; break;
+	default: break;
+	}
+	return 1;
+}
+
+/* One argument (and its value, at argv[*i + 1]); 0 with a message. */
+static int parse_arg(int argc, char **argv, int *i, Opts *o)
+{
+	const char *a = argv[*i];
+	if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		usage(stdout);
+		exit(0);
+	} else if (!strcmp(a, "--stages")) {
+		flow_list(stdout);
+		exit(0);
+	}
+	int k = 0;
+	while (k < O_COUNT && strcmp(a, opt_defs[k].name))
+		k++;
+	if (k == O_COUNT) {
+		if (a[0] == '-') {
+			fprintf(stderr, "cgrac: unknown option %s\n", a);
+			return 0;
+		}
+		if (o->app) {
+			fprintf(stderr, "cgrac: two applications given (%s and %s)\n", o->app, a);
+			return 0;
+		}
+		o->app = a;
+		return 1;
+	}
+	const struct OptDef *def = &opt_defs[k];
+	const char *v = "";
+	if (def->value) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "cgrac: %s needs a value: %s %s\n", a, a, def->value);
+			return 0;
+		}
+		v = argv[++*i];
+		if (!*v) {
+			fprintf(stderr, "cgrac: %s needs a value, got an empty one: %s %s\n", a, a, def->value);
+			return 0;
+		}
+		if (def->mode == M_RUN || def->mode == M_RUN_LOWERED || def->mode == M_SIM_BUFFERS) {
+			size_t n = strlen(v);
+			if (v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,")) {
+				fprintf(stderr, "cgrac: %s expects image files separated by commas, got '%s' (an empty "
+						"name)\n", a, v);
+				return 0;
+			}
+		}
+		if (o->given[k]) {
+			fprintf(stderr, "cgrac: %s given twice (%s and %s): give it once\n", a, o->given[k], v);
+			return 0;
+		}
+	}
+	if (def->mode >= 0 && o->mode != M_COMPILE && o->mode_opt != (OptId)k) {
+		fprintf(stderr, "cgrac: %s and %s are two modes: give one of --check, --emit, --run, --run-lowered, "
+				"--sim-buffers, --gen-input and --golden (none: the compilation)\n",
+			opt_defs[o->mode_opt].name, a);
+		return 0;
+	}
+	if (def->mode >= 0) {
+		o->mode = (Mode)def->mode;
+		o->mode_opt = (OptId)k;
+	}
+	o->given[k] = v;
+	return take_option(o, (OptId)k, v);
+}
+
+/* What the mode needs and what it does not use; 0 with a message. */
+static int check_opts(const Opts *o)
+{
+	if (!o->app) {
+		fprintf(stderr, "cgrac: no application given\n");
+		return 0;
+	}
+	for (int k = 0; k < O_COUNT; k++)
+		if (o->given[k] && opt_defs[k].mode < 0 && !(opt_defs[k].modes & MB(o->mode))) {
+			fprintf(stderr, "cgrac: %s does not apply to %s: it is for %s\n", opt_defs[k].name, mode_name(o),
+				opt_defs[k].where);
+			return 0;
+		}
+	if ((o->mode == M_RUN || o->mode == M_RUN_LOWERED || o->mode == M_SIM_BUFFERS || o->mode == M_GEN_INPUT) &&
+	    !o->out) {
+		fprintf(stderr, "cgrac: %s needs -o %s\n", mode_name(o), o->mode == M_GEN_INPUT ? "IN" : "OUT");
+		return 0;
+	}
+	if ((o->mode == M_RUN_LOWERED || o->mode == M_SIM_BUFFERS) && !o->design) {
+		fprintf(stderr, "cgrac: %s needs --design DIR\n", mode_name(o));
+		return 0;
+	}
+	/* only --check and --emit (which prints) have nothing to write */
+	if (o->mode == M_COMPILE && !o->out) {
+		fprintf(stderr, "cgrac: compiling to a bitstream needs -o OUT (--emit STAGE prints one stage, "
+				"--check only checks)\n");
+		return 0;
+	}
+	return 1;
+}
 
 static int parse_opts(int argc, char **argv, Opts *o)
 {
@@ -90,98 +307,113 @@ static int parse_opts(int argc, char **argv, Opts *o)
 	o->flags.hop_limit = CGRAC_HOP_LIMIT;
 	o->flags.pack = 1;
 	o->flags.place_seed = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < argc;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "--design") && more) {
-			o->design = argv[++i];
-		} else if (!strcmp(a, "-o") && more) {
-			o->out = argv[++i];
-		} else if (!strcmp(a, "--emit") && more) {
-			o->emit = flow_stage(argv[++i]);
-			if (o->emit < 0) {
-				fprintf(stderr, "cgrac: --emit %s: expected %s\n", argv[i], flow_emit_names());
-				return 0;
-			}
-		} else if (!strcmp(a, "--stages")) {
-			flow_list(stdout);
-			exit(0);
-		} else if ((!strcmp(a, "--run") || !strcmp(a, "--run-lowered") || !strcmp(a, "--sim-buffers")) &&
-			   more) {
-			o->lowered = !strcmp(a, "--run-lowered") ? 1 : !strcmp(a, "--sim-buffers") ? 2 : 0;
-			o->run = argv[++i];
-		} else if (!strcmp(a, "--streams") && more) {
-			o->streams = argv[++i];
-		} else if (!strcmp(a, "--seed") && more) {
-			o->seed = (long)util_option_number("cgrac", a, argv[++i], 0, INT64_MAX);
-		} else if (!strcmp(a, "--range") && more) {
-			if (sscanf(argv[++i], "%d:%d", &o->range_lo, &o->range_hi) != 2 || o->range_lo < 0 ||
-			    o->range_hi > 65535 || o->range_lo > o->range_hi) {
-				fprintf(stderr, "cgrac: --range %s: expected LO:HI within 0:65535\n", argv[i]);
-				return 0;
-			}
-		} else if (!strcmp(a, "--gen-input")) {
-			o->gen_input = 1;
-		} else if (!strcmp(a, "--golden") && more) {
-			o->golden = 1;
-			o->out = argv[++i];
-		} else if (!strcmp(a, "--no-pipeline")) {
-			o->flags.pipeline = 0;
-		} else if (!strcmp(a, "--no-register-packing")) {
-			o->flags.pack = 0;
-		} else if (!strcmp(a, "--hop-limit") && more) {
-			o->flags.hop_limit = (int)util_option_number("cgrac", a, argv[++i], 0, 1000);
-		} else if (!strcmp(a, "--place-seed") && more) {
-			o->flags.place_seed = util_option_number("cgrac", a, argv[++i], 0, 2147483647L);
-		} else if (!strcmp(a, "--check")) {
-			o->check = 1;
-		} else if (!strcmp(a, "-q")) {
-			o->quiet = 1;
-		} else if (a[0] == '-') {
-			fprintf(stderr, "cgrac: unknown option or missing value: %s\n", a);
+	for (int i = 1; i < argc; i++)
+		if (!parse_arg(argc, argv, &i, o))
 			return 0;
-		} else if (o->app) {
-			fprintf(stderr, "cgrac: two applications given (%s and %s)\n", o->app, a);
-			return 0;
-		} else {
-			o->app = a;
-		}
-	}
-	if (!o->app) {
-		fprintf(stderr, "cgrac: no application given\n");
-		return 0;
-	}
 	o->flags.quiet = o->quiet;
-	if ((o->run || o->gen_input) && !o->out) {
-		fprintf(stderr, "cgrac: %s needs -o\n", o->run ? "--run" : "--gen-input");
+	return check_opts(o);
+}
+
+/* ---- outputs: every file of a step kept in memory, then written at once
+ * through one OutSet, so that a failure anywhere writes nothing ---- */
+
+typedef struct Pending {
+	char *path, *data;
+	size_t len;
+	char *note;             /* the progress line once written, or NULL */
+} Pending;
+
+typedef struct Outputs {
+	Pending *v;
+	int n;
+	const char *dir, *dir_opt;      /* a folder to create for them (and the option naming it), or NULL */
+} Outputs;
+
+/* im encoded in path's format, added to w with the progress line note
+ * (taken); with back, the image as a reader will find it in the file (an
+ * 8-bit file keeps the low byte of each value). 0 with a message. */
+static int outputs_image(Outputs *w, const Image *im, const char *path, Image *back, __take char *note)
+{
+	char *buf = NULL, *err = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		ICE("open_memstream: %s", strerror(errno));
+	int ok = image_write(im, path, f, &err);
+	fclose(f);
+	if (ok && back)
+		ok = image_read_mem(path, (const unsigned char *)buf, len, im, back, &err);
+	if (!ok) {
+		fprintf(stderr, "cgrac: error: %s\n", err);
+		free(err);
+		free(buf);
+		free(note);
 		return 0;
 	}
-	/* only --check and --emit (which prints) have nothing to write */
-	if (!o->out && !o->check && o->emit < 0 && !o->run && !o->gen_input) {
-		fprintf(stderr, "cgrac: compiling to a bitstream needs -o OUT (--emit STAGE prints one stage, "
-				"--check only checks)\n");
+	w->v = xrealloc(w->v, sizeof *w->v * (size_t)(w->n + 1));
+	w->v[w->n++] = (Pending){ xstrdup(path), buf, len, note };
+	return 1;
+}
+
+static void outputs_free(Outputs *w)
+{
+	for (int k = 0; k < w->n; k++) {
+		free(w->v[k].path);
+		free(w->v[k].data);
+		free(w->v[k].note);
+	}
+	free(w->v);
+	w->v = NULL;
+	w->n = 0;
+}
+
+/* The folder dir of option opt, made if missing (*made set then) and
+ * writable; 0 with a message naming it and the reason. */
+static int make_dir(const char *dir, const char *opt, int *made)
+{
+	struct stat st;
+	*made = 0;
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "cgrac: error: %s: not a folder (%s names the folder to write into)\n", dir, opt);
+			return 0;
+		}
+	} else if (util_mkdir_p(dir) != 0) {
+		fprintf(stderr, "cgrac: error: %s: cannot create the folder: %s\n", dir, strerror(errno));
+		return 0;
+	} else {
+		*made = 1;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		fprintf(stderr, "cgrac: error: %s: cannot write into the folder: %s\n", dir, strerror(errno));
+		if (*made)
+			rmdir(dir);
 		return 0;
 	}
 	return 1;
 }
 
-/* Writes one image atomically. */
-static int write_image(const Image *im, const char *path)
+/* Writes every file of w (its folder made first), all or none; prints their
+ * progress lines unless quiet; frees w. */
+static int outputs_commit(Outputs *w, int quiet)
 {
-	OutSet *set = outset_new();
-	FILE *f = outset_open(set, path);
-	char *err = NULL;
-	if (!f || !image_write(im, path, f, &err)) {
-		if (err)
-			fprintf(stderr, "cgrac: %s\n", err);
-		free(err);
-		outset_abort(set);
-		return 0;
+	int made = 0, ok = !w->dir || make_dir(w->dir, w->dir_opt, &made);
+	OutSet *set = ok ? outset_new() : NULL;
+	for (int k = 0; ok && k < w->n; k++) {
+		FILE *f = outset_open(set, w->v[k].path);
+		ok = f && fwrite(w->v[k].data, 1, w->v[k].len, f) == w->v[k].len;
 	}
-	return outset_commit(set) == 0;
+	if (set && !ok)
+		outset_abort(set);
+	else if (set)
+		ok = outset_commit(set) == 0;
+	if (!ok && made)
+		rmdir(w->dir);
+	for (int k = 0; ok && !quiet && k < w->n; k++)
+		if (w->v[k].note)
+			fprintf(stderr, "%s\n", w->v[k].note);
+	outputs_free(w);
+	return ok;
 }
 
 /* "gaussian" of "apps/gaussian/gaussian.hl" (arena-less: a static buffer). */
@@ -196,14 +428,20 @@ static const char *app_base(const char *app)
 	return buf;
 }
 
-/* The generated inputs: into o->out (one image) or o->out/<image>.<ext>; with
- * list (--golden), always into o->out/<app>.<image>.<ext>, their paths
- * appended to list, comma-separated. */
-static int gen_input(const HProgram *p, const Opts *o, Diags *d, StrBuf *list)
+/* "cgrac: APP: WHAT NAME (W x H x C) -> PATH", a progress line. */
+static char *note(const HProgram *p, const char *what, const char *name, const Image *im, const char *path)
 {
-	HRegions r;
-	if (!hl_bounds(p, &r, d))
-		return 0;
+	return xasprintf("cgrac: %s: %s %s (%d x %d x %d) -> %s", p->file, what, name, im->extent[0],
+			 im->dims > 1 ? im->extent[1] : 1, im->dims > 2 ? im->extent[2] : 1, path);
+}
+
+/* ---- generated inputs (input.yaml beside the application) ---- */
+
+/* inputs[m] for every image m the program reads (r), generated as the
+ * input.yaml beside the application says, --seed and --range overriding it;
+ * 0 with errors in d. */
+static int generate_inputs(const HProgram *p, const HRegions *r, const Opts *o, Image *inputs, Diags *d)
+{
 	char *dir = xstrdup(o->app);
 	char *slash = strrchr(dir, '/');
 	if (slash)
@@ -213,7 +451,7 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d, StrBuf *list)
 	char *spec_path = xasprintf("%sinput.yaml", dir);
 	free(dir);
 	InputSpec spec;
-	int ok = input_spec_load(spec_path, &spec, d), used = 0;
+	int ok = input_spec_load(spec_path, &spec, d);
 	free(spec_path);
 	if (o->seed >= 0)
 		spec.seed = (uint64_t)o->seed;
@@ -221,53 +459,64 @@ static int gen_input(const HProgram *p, const Opts *o, Diags *d, StrBuf *list)
 		spec.lo = o->range_lo;
 		spec.hi = o->range_hi;
 	}
-	for (int m = 0; m < p->images.len; m++)
-		used += r.image_used[m];
 	for (int m = 0, k = 0; ok && m < p->images.len; m++) {
-		if (!r.image_used[m])
+		if (!r->image_used[m])
 			continue;
 		const HImage *hi = &p->images.data[m];
-		Image im = { .dims = hi->dims, .bits = ht_sample_bits(hi->type) };
+		int64_t ext[4] = { 0 };
 		for (int i = 0; i < hi->dims; i++)
-			im.extent[i] = (int)r.image[m][i].hi + 1;
-		input_generate(&spec, k++, &im);
-		const char *ext = image_ext(im.dims, im.extent);
-		char *path = used == 1 && !list ? xstrdup(o->out)
-			     : xasprintf("%s/%s.%s.%s", o->out, app_base(o->app), hi->name, ext);
-		if (used > 1 || list)
-			util_mkdir_p(o->out);
-		if (list)
-			sb_printf(list, "%s%s", list->len ? "," : "", path);
-		ok = write_image(&im, path);
-		if (ok && !o->quiet)
-			fprintf(stderr, "cgrac: %s: input %s (%d x %d x %d) -> %s\n", p->file, hi->name,
-				im.extent[0], im.dims > 1 ? im.extent[1] : 1, im.dims > 2 ? im.extent[2] : 1, path);
-		free(path);
-		image_free(&im);
+			ext[i] = r->image[m][i].hi + 1;
+		char *why = NULL;
+		if (!image_shape_ok(hi->dims, ext, &why)) {
+			diag_error(d, p->file, hi->line, hi->col, "cannot generate the input '%s': %s", hi->name, why);
+			free(why);
+			ok = 0;
+			break;
+		}
+		Image *im = &inputs[m];
+		*im = (Image){ .dims = hi->dims, .bits = ht_sample_bits(hi->type) };
+		for (int i = 0; i < hi->dims; i++)
+			im->extent[i] = (int)ext[i];
+		input_generate(&spec, k++, im);
 	}
+	return ok;
+}
+
+/* The path of a file of a folder's set: DIR/<app>.<name>.<ext>. */
+static char *set_path(const char *dir, const Opts *o, const char *name, const Image *im)
+{
+	return xasprintf("%s/%s.%s.%s", dir, app_base(o->app), name, image_ext(im->dims, im->extent));
+}
+
+/* --gen-input: into o->out (one image) or o->out/<app>.<image>.<ext>. */
+static int gen_input(const HProgram *p, const Opts *o, Diags *d)
+{
+	HRegions r;
+	if (!hl_bounds(p, &r, d))
+		return 0;
+	Image *inputs = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *inputs);
+	int ok = generate_inputs(p, &r, o, inputs, d), used = 0;
+	for (int m = 0; m < p->images.len; m++)
+		used += r.image_used[m];
+	Outputs w = { .dir = used > 1 ? o->out : NULL, .dir_opt = "-o" };
+	for (int m = 0; ok && m < p->images.len; m++) {
+		if (!r.image_used[m])
+			continue;
+		const char *name = p->images.data[m].name;
+		char *path = used == 1 ? xstrdup(o->out) : set_path(o->out, o, name, &inputs[m]);
+		ok = outputs_image(&w, &inputs[m], path, NULL, note(p, "input", name, &inputs[m], path));
+		free(path);
+	}
+	ok = ok && outputs_commit(&w, o->quiet);
+	outputs_free(&w);
+	for (int m = 0; m < p->images.len; m++)
+		image_free(&inputs[m]);
+	free(inputs);
 	hl_bounds_free(&r);
 	return ok;
 }
 
-/* The streamed Funcs' values (hli_run_streams' order) into DIR/<app>.<func>.<ext>. */
-static int write_streams(const HProgram *p, const Opts *o, const Image *streams)
-{
-	int ok = util_mkdir_p(o->streams) == 0, k = 0;
-	for (int f = 0; ok && f < p->funcs.len; f++) {
-		const HFunc *fn = &p->funcs.data[f];
-		if (!fn->streamed || !streams[k].px)
-			continue;
-		const Image *im = &streams[k++];
-		char *path = xasprintf("%s/%s.%s.%s", o->streams, app_base(o->app), fn->name,
-				       image_ext(im->dims, im->extent));
-		ok = write_image(im, path);
-		if (ok && !o->quiet)
-			fprintf(stderr, "cgrac: %s: host stream %s (%d x %d x %d) -> %s\n", p->file, fn->name,
-				im->extent[0], im->dims > 1 ? im->extent[1] : 1, im->dims > 2 ? im->extent[2] : 1, path);
-		free(path);
-	}
-	return ok;
-}
+/* ---- running the program ---- */
 
 /* The next item of a comma-separated list at *cur, cut in place; NULL at
  * the end. */
@@ -299,100 +548,169 @@ static char *input_paths(const HProgram *p, const HRegions *r, const Opts *o)
 	return b.s ? b.s : xstrdup("");
 }
 
+/* inputs[m] read from the files of --run (a list, or a folder written by
+ * --golden or --gen-input), files[m] their names (pointing into *list, to
+ * free); 0 with a message. */
+static int read_inputs(const HProgram *p, const HRegions *r, const Opts *o, Image *inputs, const char **files,
+		       char **list)
+{
+	*list = util_is_dir(o->run) ? input_paths(p, r, o) : xstrdup(o->run);
+	char *cursor = *list, *tok = next_item(&cursor);
+	for (int m = 0; m < p->images.len; m++) {
+		if (!r->image_used[m])
+			continue;
+		if (!tok) {
+			fprintf(stderr, "cgrac: error: %s: no image given for input '%s'\n", mode_name(o),
+				p->images.data[m].name);
+			return 0;
+		}
+		Image want = { .dims = p->images.data[m].dims };
+		for (int i = 0; i < want.dims; i++)
+			want.extent[i] = (int)r->image[m][i].hi + 1;
+		char *err = NULL;
+		if (!image_read(tok, &want, &inputs[m], &err)) {
+			fprintf(stderr, "cgrac: error: %s\n", err);
+			free(err);
+			return 0;
+		}
+		files[m] = tok;
+		tok = next_item(&cursor);
+	}
+	if (tok) {
+		fprintf(stderr, "cgrac: error: %s: more images than inputs the program reads (%s)\n", mode_name(o), tok);
+		return 0;
+	}
+	return 1;
+}
+
+/* The program run on checked inputs (one per image; the lowered modes
+ * append the streams to *inputs) into out; with streams_dir, every streamed
+ * Func's values also added to w as streams_dir/<app>.<func>.<ext>. 0 with
+ * errors. */
+static int compute(HProgram *p, const Opts *o, Image **inputs, Image *out, const char *streams_dir, Outputs *w,
+		   Diags *d)
+{
+	int nimages = p->images.len, nstreams = 0, ok = 1;
+	Image *streams = xcalloc((size_t)(p->funcs.len ? p->funcs.len : 1), sizeof *streams);
+	if (o->lowered || streams_dir) {
+		/* the streamed Funcs, computed by the host: inputs of the accelerator's view after the images */
+		ok = hli_run_streams(p, *inputs, out, streams, &nstreams, d);
+		*inputs = xrealloc(*inputs, sizeof **inputs * (size_t)(nimages + nstreams + 1));
+		memcpy(*inputs + nimages, streams, sizeof *streams * (size_t)nstreams);
+		memset(streams, 0, sizeof *streams * (size_t)nstreams);
+	}
+	if (ok && streams_dir) {
+		for (int f = 0, k = 0; ok && f < p->funcs.len && k < nstreams; f++) {
+			const Image *im = *inputs + nimages + k;
+			if (!p->funcs.data[f].streamed || !im->px)
+				continue;
+			k++;
+			char *path = set_path(streams_dir, o, p->funcs.data[f].name, im);
+			ok = outputs_image(w, im, path, NULL, note(p, "host stream", p->funcs.data[f].name, im, path));
+			free(path);
+		}
+	} else if (ok && o->lowered) {
+		image_free(out);
+		FlowRequest fr = { o->design, NULL, o->lowered == 2 ? FS_UBUF : FS_DFG, 0, *inputs, out, &o->flags };
+		ok = flow_run(p, &fr, d);
+	} else if (ok) {
+		ok = hli_run(p, *inputs, out, d);
+	}
+	for (int m = nimages; m < nimages + nstreams; m++)
+		image_free(&(*inputs)[m]);
+	for (int f = 0; f < p->funcs.len; f++)
+		image_free(&streams[f]);
+	free(streams);
+	return ok;
+}
+
+/* The line for the output image once written. */
+static char *run_note(const HProgram *p, const Opts *o, const Image *out, double seconds, const char *path)
+{
+	return xasprintf("cgrac: %s: %s %s (%d x %d x %d) in %.3f s -> %s", p->file,
+			 o->lowered == 2 ? "simulated the buffers of" : o->lowered ? "ran the lowered kernels of"
+			 : "interpreted", p->funcs.data[p->output].name, out->extent[0], out->dims > 1 ? out->extent[1] : 1,
+			 out->dims > 2 ? out->extent[2] : 1, seconds, path);
+}
+
+/* --run, --run-lowered, --sim-buffers: the output image into o->out, the
+ * streams (--streams) into their folder, all or nothing. */
 static int run(HProgram *p, const Opts *o, Diags *d)
 {
 	HRegions r;
 	if (!hl_bounds(p, &r, d))
 		return 0;
-	Image *inputs = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *inputs);
-	const char **files = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *files);
-	char *list = util_is_dir(o->run) ? input_paths(p, &r, o) : xstrdup(o->run), *cursor = list;
-	char *tok = next_item(&cursor);
-	int ok = 1;
-	for (int m = 0; ok && m < p->images.len; m++) {
-		if (!r.image_used[m])
-			continue;
-		if (!tok) {
-			fprintf(stderr, "cgrac: --run: no image given for input '%s'\n", p->images.data[m].name);
-			ok = 0;
-			break;
-		}
-		Image want = { .dims = p->images.data[m].dims };
-		for (int i = 0; i < want.dims; i++)
-			want.extent[i] = (int)r.image[m][i].hi + 1;
-		char *err = NULL;
-		if (!image_read(tok, &want, &inputs[m], &err)) {
-			fprintf(stderr, "cgrac: %s\n", err);
-			free(err);
-			ok = 0;
-		}
-		files[m] = tok;
-		tok = next_item(&cursor);
-	}
-	if (ok && tok) {
-		fprintf(stderr, "cgrac: --run: more images than inputs the program reads (%s)\n", tok);
-		ok = 0;
-	}
+	int nimages = p->images.len;
+	Image *inputs = xcalloc((size_t)(nimages ? nimages : 1), sizeof *inputs);
+	const char **files = xcalloc((size_t)(nimages ? nimages : 1), sizeof *files);
+	char *list = NULL;
 	/* one check for the interpreter, the lowered kernels and the buffers */
-	if (ok)
-		ok = hli_check_inputs(p, &r, inputs, files, d);
+	int ok = read_inputs(p, &r, o, inputs, files, &list) && hli_check_inputs(p, &r, inputs, files, d);
 	free(files);
 	free(list);
 	hl_bounds_free(&r);
 	Image out = { 0 };
+	Outputs w = { .dir = o->streams, .dir_opt = "--streams" };
 	double t0 = util_now();
-	/* the streamed Funcs, computed by the host: inputs of the accelerator's view after the images */
-	Image *streams = xcalloc((size_t)(p->funcs.len ? p->funcs.len : 1), sizeof *streams);
-	int nstreams = 0;
-	if (ok && (o->lowered || o->streams)) {
-		ok = hli_run_streams(p, inputs, &out, streams, &nstreams, d);
-		inputs = xrealloc(inputs, sizeof *inputs * (size_t)(p->images.len + nstreams + 1));
-		memcpy(inputs + p->images.len, streams, sizeof *streams * (size_t)nstreams);
-		memset(streams, 0, sizeof *streams * (size_t)nstreams);
+	ok = ok && compute(p, o, &inputs, &out, o->streams, &w, d);
+	if (ok && o->streams && w.n == 0) {
+		fprintf(stderr, "cgrac: error: --streams %s: the program streams no Func into the accelerator, so there "
+				"is nothing to write\n", o->streams);
+		ok = 0;
 	}
-	int nimages = p->images.len;
-	if (ok && o->streams && !o->lowered)
-		ok = write_streams(p, o, inputs + nimages) && write_image(&out, o->out);
-	else if (ok && o->lowered) {
-		image_free(&out);
-		FlowRequest fr = { o->design, NULL, o->lowered == 2 ? FS_UBUF : FS_DFG, 0, inputs, &out, &o->flags };
-		ok = flow_run(p, &fr, d) && write_image(&out, o->out);
-	} else if (ok)
-		ok = hli_run(p, inputs, &out, d) && write_image(&out, o->out);
-	if (ok && !o->quiet)
-		fprintf(stderr, "cgrac: %s: %s %s (%d x %d x %d) in %.3f s -> %s\n", p->file,
-			o->lowered == 2 ? "simulated the buffers of" : o->lowered ? "ran the lowered kernels of" : "interpreted", p->funcs.data[p->output].name, out.extent[0], out.dims > 1 ? out.extent[1] : 1,
-			out.dims > 2 ? out.extent[2] : 1, util_now() - t0, o->out);
-	for (int m = 0; m < nimages + nstreams; m++)
+	ok = ok && outputs_image(&w, &out, o->out, NULL, run_note(p, o, &out, util_now() - t0, o->out)) &&
+	     outputs_commit(&w, o->quiet);
+	outputs_free(&w);
+	for (int m = 0; m < nimages; m++)
 		image_free(&inputs[m]);
-	for (int f = 0; f < p->funcs.len; f++)
-		image_free(&streams[f]);
-	free(streams);
 	free(inputs);
 	image_free(&out);
 	return ok;
 }
 
-/* --golden DIR: what a run of the application on the chip needs, in DIR. */
+/* --golden DIR: what a run of the application on the chip needs, in DIR:
+ * the generated inputs, the host's streams and the interpreter's output
+ * DIR/golden.<ext>, all or nothing. The interpreter reads the inputs as
+ * they are in their files. */
 static int golden(HProgram *p, const Opts *o, Diags *d)
 {
-	StrBuf list = { 0 };
-	int ok = gen_input(p, o, d, &list);
 	HRegions r;
-	if (ok && !(ok = hl_bounds(p, &r, d)))
-		ok = 0;
-	char *out = NULL;
-	if (ok) {
-		out = xasprintf("%s/golden.%s", o->out, hl_region_ext(p->funcs.data[p->output].dims, r.func[p->output], 0));
-		hl_bounds_free(&r);
-		Opts ro = *o;
-		ro.run = list.s ? list.s : "";
-		ro.out = out;
-		ro.streams = o->out;
-		ok = run(p, &ro, d);
+	if (!hl_bounds(p, &r, d))
+		return 0;
+	int nimages = p->images.len;
+	Image *gen = xcalloc((size_t)(nimages ? nimages : 1), sizeof *gen);
+	Image *inputs = xcalloc((size_t)(nimages ? nimages : 1), sizeof *inputs);
+	char **paths = xcalloc((size_t)(nimages ? nimages : 1), sizeof *paths);
+	Outputs w = { .dir = o->out, .dir_opt = "--golden" };
+	int ok = generate_inputs(p, &r, o, gen, d);
+	for (int m = 0; ok && m < nimages; m++) {
+		if (!r.image_used[m])
+			continue;
+		const char *name = p->images.data[m].name;
+		paths[m] = set_path(o->out, o, name, &gen[m]);
+		ok = outputs_image(&w, &gen[m], paths[m], &inputs[m], note(p, "input", name, &gen[m], paths[m]));
 	}
-	free(out);
-	free(list.s);
+	ok = ok && hli_check_inputs(p, &r, inputs, (const char *const *)paths, d);
+	char *out_path = xasprintf("%s/golden.%s", o->out,
+				   hl_region_ext(p->funcs.data[p->output].dims, r.func[p->output], 0));
+	hl_bounds_free(&r);
+	Image out = { 0 };
+	double t0 = util_now();
+	/* the output last: the marker of the set */
+	ok = ok && compute(p, o, &inputs, &out, o->out, &w, d) &&
+	     outputs_image(&w, &out, out_path, NULL, run_note(p, o, &out, util_now() - t0, out_path)) &&
+	     outputs_commit(&w, o->quiet);
+	outputs_free(&w);
+	for (int m = 0; m < nimages; m++) {
+		image_free(&gen[m]);
+		image_free(&inputs[m]);
+		free(paths[m]);
+	}
+	free(gen);
+	free(inputs);
+	free(paths);
+	free(out_path);
+	image_free(&out);
 	return ok;
 }
 
@@ -408,7 +726,7 @@ int main(int argc, char **argv)
 	Diags *d = diags_new(stderr);
 	if (!text || !diags_check_nul(d, o.app, text, len)) {
 		if (!text)
-			diag_error(d, o.app, 0, 0, "cannot read file: %s", strerror(errno));
+			diag_error(d, o.app, 0, 0, "cannot read file: %s", util_read_why(errno));
 		free(text);
 		diags_free(d);
 		return 1;
@@ -416,15 +734,13 @@ int main(int argc, char **argv)
 	HProgram *p = hl_parse(o.app, text, d);
 	free(text);
 	int ok = p != NULL;
-	if (ok && o.golden)
+	if (ok && o.mode == M_GOLDEN)
 		ok = golden(p, &o, d);
-	else if (ok && o.gen_input)
-		ok = gen_input(p, &o, d, NULL);
-	else if (ok && o.run && o.lowered && !o.design)
-		ok = 0, fprintf(stderr, "cgrac: --%s needs --design DIR\n", o.lowered == 2 ? "sim-buffers" : "run-lowered");
-	else if (ok && o.run)
+	else if (ok && o.mode == M_GEN_INPUT)
+		ok = gen_input(p, &o, d);
+	else if (ok && (o.mode == M_RUN || o.mode == M_RUN_LOWERED || o.mode == M_SIM_BUFFERS))
 		ok = run(p, &o, d);
-	else if (ok && !o.check) {
+	else if (ok && o.mode != M_CHECK) {
 		FlowRequest fr = { o.design, o.out, o.emit >= 0 ? (FlowStage)o.emit : FS_BITSTREAM, o.emit >= 0, NULL,
 				   NULL, &o.flags };
 		ok = flow_run(p, &fr, d);

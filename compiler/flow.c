@@ -85,9 +85,9 @@ static char *out_path(const char *out, const char *app, const char *ext)
 	return xasprintf("%s/%.*s.%s", out, (int)n, base, ext);
 }
 
-/* Writes OUT/<app>.<ext> by fn (atomically); 1 if out is NULL. */
-static int write_out(const char *out, const char *app, const char *ext, void (*fn)(const void *, FILE *),
-		     const void *arg)
+/* Writes OUT/<app>.<ext> of each of the n files, all or none (one OutSet);
+ * 1 if out is NULL. */
+static int write_outs(const char *out, const char *app, const BeFile *files, int n)
 {
 	if (!out)
 		return 1;
@@ -96,15 +96,25 @@ static int write_out(const char *out, const char *app, const char *ext, void (*f
 		return 0;
 	}
 	OutSet *set = outset_new();
-	char *path = out_path(out, app, ext);
-	FILE *f = outset_open(set, path);
-	free(path);
-	if (!f) {
-		outset_abort(set);
-		return 0;
+	for (int i = 0; i < n; i++) {
+		char *path = out_path(out, app, files[i].ext);
+		FILE *f = outset_open(set, path);
+		free(path);
+		if (!f) {
+			outset_abort(set);
+			return 0;
+		}
+		files[i].write(files[i].arg, f);
 	}
-	fn(arg, f);
 	return outset_commit(set) == 0;
+}
+
+/* write_outs of one file. */
+static int write_out(const char *out, const char *app, const char *ext, void (*fn)(const void *, FILE *),
+		     const void *arg)
+{
+	BeFile file = { ext, fn, arg };
+	return write_outs(out, app, &file, 1);
 }
 
 static void print_lowered(const void *L, FILE *f)
@@ -262,8 +272,8 @@ static int ubuf_run(Flow *F)
 
 static int ubuf_emit(Flow *F)
 {
-	int ok = write_out(F->r->out, F->p->file, "ubuf", print_ubuf, &F->u) &&
-		 write_out(F->r->out, F->p->file, "mem", print_mem, F);
+	const BeFile files[] = { { "ubuf", print_ubuf, &F->u }, { "mem", print_mem, F } };
+	int ok = write_outs(F->r->out, F->p->file, files, 2);
 	if (!F->r->out)
 		ub_print(&F->u, stdout);
 	return ok;

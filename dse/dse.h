@@ -53,6 +53,7 @@ typedef struct Sweep {
 	const char *file;   /* the sweep file's path */
 	const char *name;   /* its base name without .yaml */
 	const char *base_path;
+	const char *base_text; /* the base's text instead of its file's (the fuzzer), or NULL */
 	const char **apps;
 	int napps;
 	const char **cgrac_opts; /* options for every point */
@@ -63,15 +64,47 @@ typedef struct Sweep {
 	int npoints;
 } Sweep;
 
+/* The most points a sweep may have, counted before any is made. */
+#define DSE_MAX_POINTS 10000
+/* The longest folder name of a point; a longer one is cut and gets the
+ * point's number. */
+#define DSE_MAX_NAME 120
+/* The largest result.txt of a point read by dse report. YAML files (the
+ * sweep, its base, cgrac's reports, area.yaml) are bounded by yamlr's
+ * YAML_READ_MAX. */
+#define DSE_RESULT_MAX ((size_t)1 << 20)
+/* The most bytes the files of a plan may take together (spec.yaml and
+ * point.env of every point, points.mk), checked before anything is
+ * written. */
+#define DSE_PLAN_MAX ((size_t)256 << 20)
+
 /* Reads and checks a sweep file and expands its points; NULL with errors in
  * d (at their positions in the sweep file). */
 __give Sweep *dse_sweep_load(const char *path, __keep Diags *d);
+/* The same for the sweep's text, named path; when base_text is not NULL it
+ * is the base spec's text, whatever file the sweep names (fuzz/fuzz_dse.c). */
+__give Sweep *dse_sweep_load_string(const char *path, const char *text, const char *base_text, __keep Diags *d);
 void dse_sweep_free(__take Sweep *s);
 /* The value of the knob of kind k in point p, or NULL. */
 const YNode *dse_point_value(const Sweep *s, const Point *p, KnobKind k);
 /* The PE (k KNOB_PE) or MEM (KNOB_MEM) spec file of point p, from the
  * working folder: the knob's, or the base's; NULL for no MEM. */
 const char *dse_point_spec_file(const Sweep *s, const Point *p, KnobKind k);
+
+/* What is wrong with path as a file dse or a tool after it reads: NULL for a
+ * readable regular file of at most max bytes, else the reason in words
+ * ("No such file or directory", "a folder, not a file", "not a regular
+ * file (a device, a pipe or a socket)", "file too large: ..."); valid until
+ * the next call. */
+const char *dse_file_problem(const char *path, size_t max);
+/* Reads a regular file of at most max bytes without a NUL byte; NULL with
+ * "PATH: error: why" in d. */
+__give char *dse_read_text(const char *path, size_t max, size_t *len, __keep Diags *d);
+/* A YAML file read through dse_read_text (at most YAML_READ_MAX bytes). */
+__give YDoc *dse_load_yaml(const char *path, __keep Diags *d);
+/* 1 if path can be written in a make file as it is: letters, digits, bytes
+ * above 127 and / . _ - + , @ only. */
+int dse_path_safe(const char *path);
 
 /* path (relative to the working folder, or absolute) as seen from folder
  * dir, which exists; NULL if either cannot be resolved. */
@@ -80,8 +113,16 @@ const char *dse_relative(__keep Arena *a, const char *dir, const char *path);
 /* Writes every point's folder under dir (spec.yaml, point.env) and
  * dir/points.mk, each only where its text changed (so make redoes only the
  * points that changed); 0 with a message on stderr if a file cannot be
- * written. */
+ * written. Every text is made before anything is written, and the files go
+ * through OutSets (common/util.h) with points.mk the marker: a failed plan
+ * leaves no file of its own and no folder it made, only (when the files did
+ * not fit one set) fewer, complete points and no points.mk. */
 int dse_plan(const Sweep *s, const char *dir);
+/* The text of point.env, and of spec.yaml in the point's folder pdir
+ * (which exists), of point k (0-based); spec.yaml's is NULL with a message
+ * if a core spec cannot be resolved from pdir. */
+__give char *dse_point_env(const Sweep *s, int k);
+__give char *dse_point_spec(const Sweep *s, int k, const char *pdir);
 
 /* Reads the points' results under dir and writes dir/results.csv,
  * results.md, runtime_area.svg and resources.svg; prints a summary line.
@@ -120,7 +161,10 @@ typedef struct Chart {
 	int lines;          /* join each series' points */
 } Chart;
 
-/* Writes charts as one SVG document, the charts stacked vertically. */
+/* Writes charts as one SVG document, the charts stacked vertically. Any
+ * finite values are drawn (the axes span them, with at most a few dozen
+ * ticks); a point with a NAN or infinite coordinate is left out, as a point
+ * without a value. */
 void dse_svg_write(FILE *f, const Chart *charts, int ncharts);
 
 #endif

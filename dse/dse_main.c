@@ -31,30 +31,52 @@ static const char usage[] =
 	"           registers on every tile or none, never on some columns or rows only\n"
 	"Sweep files: dse/README.md. Errors are reported as file:line:col; nothing is written then.\n";
 
+/* The usage on stderr after what was wrong (arg: the word, or NULL); 2. */
+static int usage_error(const char *arg)
+{
+	if (arg)
+		fprintf(stderr, "dse: error: '%s': an unknown, repeated or incomplete option\n", arg);
+	fputs(usage, stderr);
+	return 2;
+}
+
+/* --seconds S: a decimal number from 0 to 1e9; 1 if s is one. */
+static int seconds_arg(const char *s, double *out)
+{
+	char *end;
+	if (!*s || !strchr("0123456789", *s))
+		return 0;
+	*out = strtod(s, &end);
+	return !*end && *out <= 1e9;
+}
+
 /* dse random's options after the command word; 2 on a usage error. */
 static int random_main(int argc, char **argv)
 {
 	RandomOpts o = { .mem_spec = "lake/specs/pub.yaml", .reg_pattern = 1 };
 	const char *dir = NULL;
 	int seeded = 0;
+	int mem = 0, pattern = 0;
 	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+		if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc && !seeded) {
 			o.seed = util_option_number("dse", "--seed", argv[++i], 0, UINT64_MAX);
 			seeded = 1;
-		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+		} else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && !dir) {
 			dir = argv[++i];
-		} else if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc) {
+		} else if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc && !mem++) {
 			o.mem_spec = argv[++i];
-		} else if (strcmp(argv[i], "--no-register-pattern") == 0) {
+		} else if (strcmp(argv[i], "--no-register-pattern") == 0 && !pattern++) {
 			o.reg_pattern = 0;
 		} else {
-			fputs(usage, stderr);
-			return 2;
+			return usage_error(argv[i]);
 		}
 	}
-	if (!seeded || !dir) {
-		fputs(usage, stderr);
-		return 2;
+	if (!seeded || !dir)
+		return usage_error(NULL);
+	const char *why = dse_file_problem(o.mem_spec, YAML_READ_MAX);
+	if (why) {
+		fprintf(stderr, "dse: error: %s: %s (--mem: the MEM spec a random chip names)\n", o.mem_spec, why);
+		return 1;
 	}
 	return dse_random(&o, dir) ? 0 : 1;
 }
@@ -70,24 +92,25 @@ int main(int argc, char **argv)
 		}
 	if (cmd && strcmp(cmd, "random") == 0)
 		return random_main(argc, argv);
-	int bad = !cmd || (strcmp(cmd, "plan") != 0 && strcmp(cmd, "report") != 0 && strcmp(cmd, "check") != 0);
-	for (int i = 2; i < argc && !bad; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+	if (!cmd || (strcmp(cmd, "plan") != 0 && strcmp(cmd, "report") != 0 && strcmp(cmd, "check") != 0))
+		return usage_error(cmd);
+	int timed = 0;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && !dir && strcmp(cmd, "check") != 0) {
 			dir = argv[++i];
-		} else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc && strcmp(cmd, "report") == 0) {
-			char *end;
-			seconds = strtod(argv[++i], &end);
-			bad = *end || seconds < 0 || seconds > 1e9;
+		} else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc && strcmp(cmd, "report") == 0 && !timed++) {
+			if (!seconds_arg(argv[++i], &seconds)) {
+				fprintf(stderr, "dse: error: --seconds expects a number from 0 to 1e9, got '%s'\n", argv[i]);
+				return 2;
+			}
 		} else if (argv[i][0] != '-' && !sweep) {
 			sweep = argv[i];
 		} else {
-			bad = 1;
+			return usage_error(argv[i]);
 		}
 	}
-	if (bad || !sweep || (strcmp(cmd, "check") != 0) != (dir != NULL)) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (!sweep || (strcmp(cmd, "check") != 0) != (dir != NULL))
+		return usage_error(NULL);
 	Diags *d = diags_new(stderr);
 	Sweep *s = dse_sweep_load(sweep, d);
 	int errors = diags_errors(d);

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/rng.h"
 #include "../common/util.h"
@@ -395,6 +396,23 @@ static char *summary(const RandomOpts *o, const Pe *p, const Chip *c)
 	return b.s;
 }
 
+/* A path as a YAML value in a flow mapping: as it is when it has letters,
+ * digits and / . _ - + only, else in single quotes (a quote doubled); NULL
+ * for NULL. */
+static const char *yaml_path(Arena *a, const char *path)
+{
+	if (!path || (dse_path_safe(path) && !strpbrk(path, ",@")))
+		return path;
+	StrBuf b = { 0 };
+	sb_printf(&b, "'");
+	for (const char *p = path; *p; p++)
+		sb_printf(&b, *p == '\'' ? "''" : "%c", *p);
+	sb_printf(&b, "'");
+	const char *r = arena_strdup(a, b.s);
+	free(b.s);
+	return r;
+}
+
 int dse_random(const RandomOpts *o, const char *dir)
 {
 	Rng r;
@@ -403,16 +421,18 @@ int dse_random(const RandomOpts *o, const char *dir)
 	Chip c;
 	choose_pe(&r, &p);
 	choose_chip(&r, &c, o->reg_pattern);
+	int existed = util_is_dir(dir);
 	if (util_mkdir_p(dir) != 0) {
-		fprintf(stderr, "dse: cannot create %s\n", dir);
+		fprintf(stderr, "dse: error: %s: cannot create the folder\n", dir);
 		return 0;
 	}
 	Arena *a = arena_new();
-	const char *mem_rel = c.mem ? dse_relative(a, dir, o->mem_spec) : "";
+	const char *mem_rel = c.mem ? yaml_path(a, dse_relative(a, dir, o->mem_spec)) : "";
 	if (!mem_rel) {
-		fprintf(stderr, "dse: cannot find the MEM spec %s (a path from the working folder: run from the "
-			"repository, or give --mem)\n", o->mem_spec);
+		fprintf(stderr, "dse: error: %s: cannot find the MEM spec from %s\n", o->mem_spec, dir);
 		arena_free(a);
+		if (!existed)
+			rmdir(dir);
 		return 0;
 	}
 	char *pe = pe_text(o, &p), *spec = spec_text(o, &c, mem_rel), *line = summary(o, &p, &c);
@@ -431,6 +451,8 @@ int dse_random(const RandomOpts *o, const char *dir)
 	ok = ok ? outset_commit(set) == 0 : (outset_abort(set), 0);
 	if (ok)
 		fputs(line, stdout);
+	else if (!existed)
+		rmdir(dir);     /* the folder made for the files, now empty */
 	free(pe);
 	free(spec);
 	free(line);

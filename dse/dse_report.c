@@ -4,9 +4,12 @@
  * row per point and application), results.md (a table per metric, the
  * points as columns) and two charts. */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/util.h"
 #include "dse.h"
@@ -28,7 +31,7 @@ static const struct {
 	{ NULL, "compile_s", "Compile time (s)" },
 };
 
-#define MAX_WIDTHS 4
+#define MAX_WIDTHS 8
 typedef struct Row {
 	const char *status, *reason;
 	double m[NMETRIC];
@@ -54,58 +57,157 @@ typedef struct Report {
 	Row *rows;          /* point-major */
 	Area *area;         /* per point */
 	int widths[MAX_WIDTHS], nwidths;
+	const char *unit;   /* the area's, the same at every point */
 	int ok, failed;
 } Report;
 
-static double num(const YNode *n)
+/* The statuses of an application in result.txt. */
+static const char *const statuses[] = { "bit-exact", "different", "not-mapped", "not-run", NULL };
+
+/* The number at key of map m, in [lo, hi] (an integer when integer), into
+ * *out; 0 with an error at the value, or at m when key is missing. */
+static int num_at(const YNode *m, const char *key, double lo, double hi, int integer, const char *what, double *out,
+		  Diags *d)
 {
+	const YNode *n = ymap_get(m, key);
 	double v;
-	return n && n->kind == YN_SCALAR && yscalar_double(n, &v) == 0 ? v : NAN;
+	if (!n) {
+		ynode_error(d, m, "no '%s' in %s (cut short? run the point again)", key, what);
+		return 0;
+	}
+	if (n->kind != YN_SCALAR || yscalar_double(n, &v) != 0 || !isfinite(v) || v < lo || v > hi ||
+	    (integer && v != floor(v))) {
+		char range[64] = "";
+		if (hi < DBL_MAX)
+			snprintf(range, sizeof range, " from %g to %g", lo, hi);
+		ynode_error(d, n, "'%s' must be %s%s, not %s%s", key,
+			    integer ? "an integer" : hi < DBL_MAX ? "a number" : "a finite number from 0", range,
+			    n->kind == YN_SCALAR ? "" : "a ", n->kind == YN_SCALAR ? n->value : "list or mapping");
+		return 0;
+	}
+	*out = v;
+	return 1;
 }
 
-static void read_app_report(Report *r, Row *row, const char *path, Diags *d)
+/* A YAML file a point's result names: a mapping, else an error. */
+static YDoc *load_map(const char *path, const char *what, Diags *d)
 {
-	YDoc *doc = ydoc_load_file(path, d);
-	const YNode *root = doc ? doc->root : NULL;
-	for (int m = 0; m < NMETRIC; m++)
-		if (metrics[m].key)
-			row->m[m] = num(ymap_get(root, metrics[m].key));
-	const YNode *t = ymap_get(root, "tracks");
-	for (int i = 0; t && t->kind == YN_MAP && i < t->len; i++) {
-		int w = atoi(t->keys[i]->value), k = 0;
-		while (k < r->nwidths && r->widths[k] != w)
-			k++;
-		if (k == r->nwidths && k < MAX_WIDTHS)
-			r->widths[r->nwidths++] = w;
-		if (k < MAX_WIDTHS)
-			row->tracks[k] = num(t->vals[i]);
+	YDoc *doc = dse_load_yaml(path, d);
+	if (doc && (!doc->root || doc->root->kind != YN_MAP)) {
+		diag_error(d, path, 1, 1, "expected %s (a mapping)", what);
+		ydoc_free(doc);
+		return NULL;
 	}
-	if (row->m[M_CLOCK] > 0 && !isnan(row->m[M_LATENCY]))
+	return doc;
+}
+
+/* cgrac's report of an application (bit-exact or different): its figures
+ * into row; 0 with errors if it is missing, cut short or out of range. */
+static int read_app_report(Report *r, Row *row, const char *path, Diags *d)
+{
+	static const int counts[] = { M_PES, M_MEMS, M_IOS, M_REGS, M_PACKED };
+	YDoc *doc = load_map(path, "cgrac's report of an application", d);
+	if (!doc)
+		return 0;
+	const YNode *root = doc->root;
+	int ok = 1;
+	for (int i = 0; i < 5; i++)
+		ok &= num_at(root, metrics[counts[i]].key, 0, 1e9, 1, "cgrac's report", &row->m[counts[i]], d);
+	ok &= num_at(root, "critical_path_ns", 0, 1e9, 0, "cgrac's report", &row->m[M_CRIT], d);
+	ok &= num_at(root, "clock_mhz", 0, 1e9, 0, "cgrac's report", &row->m[M_CLOCK], d);
+	ok &= num_at(root, "latency_cycles", 0, 9007199254740992.0, 1, "cgrac's report", &row->m[M_LATENCY], d);
+	if (ok && row->m[M_CLOCK] > 0 && row->m[M_CLOCK] < 1e-6) {
+		ynode_error(d, ymap_get(root, "clock_mhz"), "'clock_mhz' must be 0 (no clock) or from 1e-06 to 1e+09");
+		ok = 0;
+	}
+	const YNode *t = ymap_get(root, "tracks");
+	if (!t || t->kind != YN_MAP) {
+		ynode_error(d, t ? t : root, "%s in cgrac's report: expected tracks: { WIDTH: USED, ... }",
+			    t ? "a wrong 'tracks'" : "no 'tracks'");
+		ok = 0;
+	}
+	for (int i = 0; ok && i < t->len; i++) {
+		double w, used;
+		ok = num_at(t, t->keys[i]->value, 0, 1e9, 1, "tracks", &used, d);
+		if (!ok || yscalar_double(t->keys[i], &w) != 0 || !(w >= 1 && w <= 64) || w != floor(w)) {
+			if (ok)
+				ynode_error(d, t->keys[i], "a network width must be 1 to 64, not %s", t->keys[i]->value);
+			ok = 0;
+			break;
+		}
+		int k = 0;
+		while (k < r->nwidths && r->widths[k] != (int)w)
+			k++;
+		if (k == MAX_WIDTHS) {
+			ynode_error(d, t->keys[i], "the %d-bit network: the sweep's reports name more than %d widths", (int)w,
+				    MAX_WIDTHS);
+			ok = 0;
+			break;
+		}
+		if (k == r->nwidths)
+			r->widths[r->nwidths++] = (int)w;
+		row->tracks[k] = used;
+	}
+	if (ok && row->m[M_CLOCK] > 0)
 		row->m[M_RUNTIME] = row->m[M_LATENCY] / row->m[M_CLOCK];
 	ydoc_free(doc);
+	return ok;
 }
 
-static void read_area(Area *ar, const char *path, Diags *d)
+/* A point's area.yaml (scripts/area.sh), when its result says ok. */
+static int read_area(Report *r, Area *ar, const char *path, Diags *d)
 {
-	YDoc *doc = ydoc_load_file(path, d);
-	const YNode *root = doc ? doc->root : NULL, *tiles = ymap_get(root, "tiles");
-	for (int k = 0; k < 3; k++)
-		for (int p = 0; p < NPART; p++)
-			ar->v[k][p] = num(ymap_get(ymap_get(tiles, kinds[k]), parts[p]));
-	ar->array = num(ymap_get(root, "array"));
-	const YNode *u = ymap_get(root, "unit");
-	ar->unit = u && u->kind == YN_SCALAR ? xstrdup(u->value) : NULL;
+	YDoc *doc = load_map(path, "the area of a point (scripts/area.sh)", d);
+	if (!doc)
+		return 0;
+	const YNode *root = doc->root, *tiles = ymap_get(root, "tiles"), *u = ymap_get(root, "unit");
+	int ok = num_at(root, "array", 0, DBL_MAX, 0, "the area", &ar->array, d);
+	if (!u || u->kind != YN_SCALAR || !util_is_identifier(u->value)) {
+		ynode_error(d, u ? u : root, "%s in the area: expected unit: a word (transistors)",
+			    u ? "a wrong 'unit'" : "no 'unit'");
+		ok = 0;
+	} else if (r->unit && strcmp(r->unit, u->value) != 0) {
+		ynode_error(d, u, "the area's unit '%s' is not the other points' '%s'", u->value, r->unit);
+		ok = 0;
+	} else {
+		r->unit = ar->unit = arena_strdup(r->a, u->value);
+	}
+	if (!tiles || tiles->kind != YN_MAP) {
+		ynode_error(d, tiles ? tiles : root, "%s in the area: expected tiles: { KIND: { core: N, ... }, ... }",
+			    tiles ? "a wrong 'tiles'" : "no 'tiles'");
+		ok = 0;
+	}
+	for (int k = 0; ok && k < 3; k++) {
+		const YNode *t = ymap_get(tiles, kinds[k]);
+		if (t && t->kind != YN_MAP) {
+			ynode_error(d, t, "tiles.%s in the area: expected a mapping { core: N, ... }", kinds[k]);
+			ok = 0;
+		}
+		for (int q = 0; t && ok && q < NPART; q++)
+			ok = num_at(t, parts[q], 0, DBL_MAX, 0, arena_printf(r->a, "tiles.%s", kinds[k]), &ar->v[k][q], d);
+	}
 	ydoc_free(doc);
+	return ok;
 }
 
-/* Splits a line of result.txt at its tabs (in place); the number of fields. */
+/* SECONDS of a line: a decimal number from 0 to 1e9; 1 if so. */
+static int seconds_of(const char *s, double *out)
+{
+	char *end;
+	if (!*s || !strchr("0123456789", *s))
+		return 0;
+	*out = strtod(s, &end);
+	return !*end && isfinite(*out) && *out <= 1e9;
+}
+
+/* Splits a line of result.txt at its tabs (in place), the last field
+ * keeping the rest; the number of fields. */
 static int fields(char *line, char **f, int max)
 {
 	int n = 0;
-	line[strcspn(line, "\n")] = 0;
 	while (n < max) {
 		f[n++] = line;
-		char *tab = strchr(line, '\t');
+		char *tab = n < max ? strchr(line, '\t') : NULL;
 		if (!tab)
 			break;
 		*tab = 0;
@@ -114,52 +216,126 @@ static int fields(char *line, char **f, int max)
 	return n;
 }
 
-/* One point's results; 0 with a message if its result.txt is missing or
- * malformed. */
+/* The state of reading one result.txt. */
+typedef struct PointRead {
+	Report *r;
+	int pi;
+	const char *pdir, *path;
+	Diags *d;
+	int generate, area;  /* the line of each, 0 if none yet */
+	int gen_ok;
+	int *app_line;       /* per application of the sweep */
+} PointRead;
+
+static int line_error(PointRead *pr, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int line_error(PointRead *pr, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vreport(pr->d, DIAG_ERROR, pr->path, line, 1, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* One line of result.txt (its fields f); 1 if it is well-formed. */
+static int read_line(PointRead *pr, int line, char **f, int n)
+{
+	const Sweep *s = pr->r->s;
+	double secs;
+	if (strcmp(f[0], "generate") == 0) {
+		if (pr->generate)
+			return line_error(pr, line, "a second 'generate' line (the first is line %d)", pr->generate);
+		pr->generate = line;
+		if (n < 3 || (strcmp(f[1], "ok") != 0 && strcmp(f[1], "failed") != 0) || !seconds_of(f[2], &secs))
+			return line_error(pr, line, "expected generate<TAB>ok|failed<TAB>SECONDS[<TAB>MESSAGE]");
+		pr->gen_ok = strcmp(f[1], "ok") == 0;
+		return 1;
+	}
+	if (strcmp(f[0], "area") == 0) {
+		if (pr->area)
+			return line_error(pr, line, "a second 'area' line (the first is line %d)", pr->area);
+		pr->area = line;
+		if (n < 2 || (strcmp(f[1], "ok") != 0 && strcmp(f[1], "failed") != 0 && strcmp(f[1], "skipped") != 0))
+			return line_error(pr, line, "expected area<TAB>ok|failed|skipped[<TAB>MESSAGE]");
+		if (strcmp(f[1], "ok") == 0)
+			return read_area(pr->r, &pr->r->area[pr->pi], arena_printf(pr->r->a, "%s/area.yaml", pr->pdir),
+					 pr->d);
+		return 1;
+	}
+	if (strcmp(f[0], "app") != 0)
+		return line_error(pr, line, "'%s' does not start a line of a point's result (generate, area, app)", f[0]);
+	int st = -1;
+	for (int i = 0; n >= 3 && statuses[i]; i++)
+		if (strcmp(f[2], statuses[i]) == 0)
+			st = i;
+	if (n < 4 || !util_is_identifier(f[1]) || st < 0 || !seconds_of(f[3], &secs))
+		return line_error(pr, line, "expected app<TAB>NAME<TAB>STATUS<TAB>SECONDS[<TAB>MESSAGE], STATUS one of "
+				  "bit-exact, different, not-mapped, not-run");
+	int ai = 0;
+	while (ai < s->napps && strcmp(s->apps[ai], f[1]) != 0)
+		ai++;
+	if (ai == s->napps)
+		return 1;   /* an application the sweep no longer lists */
+	if (pr->app_line[ai])
+		return line_error(pr, line, "a second line for application %s", f[1]);
+	pr->app_line[ai] = line;
+	if (pr->generate && (strcmp(f[2], "not-run") == 0) == pr->gen_ok)
+		return line_error(pr, line, pr->gen_ok ? "application %s did not run on a chip that was generated"
+						       : "application %s ran on a chip that was not generated", f[1]);
+	Row *row = &pr->r->rows[pr->pi * s->napps + ai];
+	row->status = statuses[st];
+	row->reason = arena_strdup(pr->r->a, n >= 5 ? f[4] : "");
+	if (st != 3)
+		row->m[M_COMPILE] = secs;
+	if (st <= 1)
+		return read_app_report(pr->r, row,
+				       arena_printf(pr->r->a, "%s/apps/%s/%s.report.yaml", pr->pdir, f[1], f[1]), pr->d);
+	return 1;
+}
+
+/* One point's results; 0 with messages (file:line) if its result.txt or a
+ * file it names is missing, cut short or malformed. */
 static int read_point(Report *r, int pi, Diags *d)
 {
 	const Sweep *s = r->s;
 	const char *pdir = arena_printf(r->a, "%s/%s", r->dir, s->points[pi].name);
 	const char *path = arena_printf(r->a, "%s/result.txt", pdir);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "dse: no %s: the point has not run (make dse runs it)\n", path);
+	if (access(path, F_OK) != 0) {
+		fprintf(stderr, "dse: error: %s: no such file: the point has not run (make dse runs it)\n", path);
 		return 0;
 	}
-	char line[4096];
-	int ok = 1, lineno = 0;
-	while (fgets(line, sizeof line, f)) {
-		char *fl[6];
-		int n = fields(line, fl, 6);
-		lineno++;
-		if (strcmp(fl[0], "app") == 0 && n >= 4) {
-			int ai = 0;
-			while (ai < s->napps && strcmp(s->apps[ai], fl[1]) != 0)
-				ai++;
-			if (ai == s->napps)
-				continue;   /* an application the sweep no longer lists */
-			Row *row = &r->rows[pi * s->napps + ai];
-			row->status = arena_strdup(r->a, fl[2]);
-			row->reason = arena_strdup(r->a, n >= 5 ? fl[4] : "");
-			if (strcmp(fl[2], "bit-exact") == 0 || strcmp(fl[2], "different") == 0)
-				read_app_report(r, row, arena_printf(r->a, "%s/apps/%s/%s.report.yaml", pdir, fl[1], fl[1]), d);
-			if (strcmp(fl[2], "not-run") != 0)
-				row->m[M_COMPILE] = atof(fl[3]);
-		} else if (strcmp(fl[0], "area") == 0 && n >= 2) {
-			if (strcmp(fl[1], "ok") == 0)
-				read_area(&r->area[pi], arena_printf(r->a, "%s/area.yaml", pdir), d);
-		} else if (strcmp(fl[0], "generate") != 0) {
-			fprintf(stderr, "%s:%d: dse: not a line of a point's result\n", path, lineno);
-			ok = 0;
+	size_t len;
+	char *text = dse_read_text(path, DSE_RESULT_MAX, &len, d);
+	if (!text)
+		return 0;
+	diags_add_source(d, path, text);
+	PointRead pr = { r, pi, pdir, path, d, 0, 0, 0, xcalloc((size_t)s->napps + 1, sizeof(int)) };
+	int ok = 1, line = 0;
+	for (char *p = text; *p && ok; line++) {
+		char *nl = strchr(p, '\n');
+		if (!nl) {
+			ok = line_error(&pr, line + 1, "the last line has no newline: the file was cut short");
+			break;
 		}
+		*nl = 0;
+		char *f[5];
+		int n = fields(p, f, 5);
+		ok = read_line(&pr, line + 1, f, n);
+		p = nl + 1;
 	}
-	fclose(f);
+	if (ok && !pr.generate)
+		ok = line_error(&pr, line ? line : 1, "no 'generate' line: the file was cut short (remove it to run the "
+				"point again)");
+	if (ok && !pr.area)
+		ok = line_error(&pr, line ? line : 1, "no 'area' line: the file was cut short (remove it to run the "
+				"point again)");
 	for (int ai = 0; ai < s->napps && ok; ai++)
-		if (!r->rows[pi * s->napps + ai].status) {
-			fprintf(stderr, "dse: %s has no line for application %s: run the point again "
-				"(remove the file)\n", path, s->apps[ai]);
-			ok = 0;
-		}
+		if (!pr.app_line[ai])
+			ok = line_error(&pr, line ? line : 1, "no line for application %s: run the point again (remove "
+					"the file)", s->apps[ai]);
+	free(pr.app_line);
+	free(text);
+	diags_flush(d);
 	return ok;
 }
 
@@ -167,7 +343,7 @@ static int read_point(Report *r, int pi, Diags *d)
 
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
+	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
 		return;
 	}
@@ -247,12 +423,25 @@ static void md_num(FILE *f, double v)
 		fprintf(f, " %.3g |", v);
 }
 
+/* Text in a cell of a Markdown table: '|' escaped, line breaks as blanks. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
 static void md_header(const Report *r, FILE *f, const char *title, const char *first)
 {
 	const Sweep *s = r->s;
 	fprintf(f, "\n## %s\n\n| %s |", title, first);
-	for (int pi = 0; pi < s->npoints; pi++)
-		fprintf(f, " %s |", s->points[pi].label);
+	for (int pi = 0; pi < s->npoints; pi++) {
+		fputc(' ', f);
+		md_text(f, s->points[pi].label);
+		fputs(" |", f);
+	}
 	fprintf(f, "\n|---|");
 	for (int pi = 0; pi < s->npoints; pi++)
 		fputs("---|", f);
@@ -273,7 +462,9 @@ static void write_md(const Report *r, FILE *f, double seconds)
 		fprintf(f, "| %s |", s->apps[ai]);
 		for (int pi = 0; pi < s->npoints; pi++) {
 			const Row *row = &r->rows[pi * s->napps + ai];
-			fprintf(f, " %s%s%s |", row->status, *row->reason ? ": " : "", row->reason);
+			fprintf(f, " %s%s", row->status, *row->reason ? ": " : "");
+			md_text(f, row->reason);
+			fputs(" |", f);
 		}
 		fputc('\n', f);
 	}
@@ -299,9 +490,7 @@ static void write_md(const Report *r, FILE *f, double seconds)
 			}
 		}
 	}
-	const char *unit = NULL;
-	for (int pi = 0; pi < s->npoints; pi++)
-		unit = unit ? unit : r->area[pi].unit;
+	const char *unit = r->unit;
 	char title[128];
 	snprintf(title, sizeof title, "Area (%s; scripts/area.sh)", unit ? unit : "not measured");
 	md_header(r, f, title, "tile: part");
@@ -357,7 +546,7 @@ static void write_svg(const Report *r, FILE *rt, FILE *res)
 	charts[0].ylabel = "runtime (µs)";
 	if (have_area) {
 		charts[0].title = "Runtime against the array's area (labels: point numbers)";
-		charts[0].xlabel = arena_printf(r->a, "array area (%s)", r->area[0].unit ? r->area[0].unit : "");
+		charts[0].xlabel = arena_printf(r->a, "array area (%s)", r->unit ? r->unit : "");
 		charts[0].xticks = NULL;
 		charts[0].lines = 0;
 	}
@@ -373,7 +562,7 @@ static void write_svg(const Report *r, FILE *rt, FILE *res)
 
 int dse_report(const Sweep *s, const char *dir, double seconds)
 {
-	Report r = { s, dir, arena_new(), NULL, NULL, { 0 }, 0, 0, 0 };
+	Report r = { s, dir, arena_new(), NULL, NULL, { 0 }, 0, NULL, 0, 0 };
 	r.rows = xcalloc((size_t)(s->npoints * s->napps), sizeof *r.rows);
 	r.area = xcalloc((size_t)s->npoints, sizeof *r.area);
 	for (int i = 0; i < s->npoints * s->napps; i++) {
@@ -425,8 +614,6 @@ int dse_report(const Sweep *s, const char *dir, double seconds)
 		free(p_rt);
 		free(p_res);
 	}
-	for (int pi = 0; pi < s->npoints; pi++)
-		free((char *)r.area[pi].unit);
 	free(r.rows);
 	free(r.area);
 	arena_free(r.a);

@@ -3,10 +3,14 @@
  * sweep with a wrong name or a value out of range runs nothing. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../common/strmap.h"
 #include "../common/util.h"
 #include "../common/vec.h"
 #include "dse.h"
@@ -34,6 +38,70 @@ static const struct {
 #define NKNOB_TABLE ((int)(sizeof knob_table / sizeof knob_table[0]))
 
 static const char *const switchboxes[] = { "imran", "wilton", "disjoint", NULL };
+
+/* ---- files ---- */
+
+const char *dse_file_problem(const char *path, size_t max)
+{
+	static char why[160];
+	struct stat st;
+	if (!*path)
+		return "an empty path";
+	if (stat(path, &st) != 0)
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "a folder, not a file";
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file (a device, a pipe or a socket)";
+	if ((unsigned long long)st.st_size > max) {
+		snprintf(why, sizeof why, "file too large: %llu bytes, the limit is %zu",
+			 (unsigned long long)st.st_size, max);
+		return why;
+	}
+	if (access(path, R_OK) != 0)
+		return strerror(errno);
+	return NULL;
+}
+
+char *dse_read_text(const char *path, size_t max, size_t *len, Diags *d)
+{
+	size_t n = 0;
+	const char *why = dse_file_problem(path, max);
+	char *text = why ? NULL : util_read_file_max(path, &n, max);
+	if (!why && !text)
+		why = util_read_why(errno);
+	if (why) {
+		diag_error(d, path, 0, 0, "%s", why);
+		return NULL;
+	}
+	if (!diags_check_nul(d, path, text, n)) {
+		free(text);
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return text;
+}
+
+YDoc *dse_load_yaml(const char *path, Diags *d)
+{
+	size_t len;
+	char *text = dse_read_text(path, YAML_READ_MAX, &len, d);
+	YDoc *doc = text ? ydoc_load_string(path, text, d) : NULL;
+	free(text);
+	return doc;
+}
+
+int dse_path_safe(const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p >= 128 ||
+		      strchr("/._-+,@", *p)))
+			return 0;
+	return *path != 0;
+}
+
+#define SAFE_CHARS "letters, digits and / . _ - + , @ (points.mk names it)"
 
 /* The kind of a knob's name, or -1 with an error at n. tracksW is the
  * W-bit network's tracks per direction. */
@@ -81,6 +149,40 @@ static const char *core_path(const Sweep *s, const char *value, const char *fold
 	return beside(s, s->file, value);
 }
 
+/* A core spec named at n (a knob's value or the base's spec:) is a file a
+ * generator can read, named by a path points.mk can hold; 1 if so. */
+static int check_core_file(const YNode *n, const char *path, int pe, Diags *d)
+{
+	const char *what = pe ? "PE" : "MEM";
+	if (!*n->value || access(path, F_OK) != 0) {
+		ynode_error(d, n, "no %s spec '%s' (%s)", what, path,
+			    pe ? "a name of peak/specs/ or a path" : "a name of lake/specs/, a path, or none");
+		return 0;
+	}
+	const char *why = dse_file_problem(path, YAML_READ_MAX);
+	if (why) {
+		ynode_error(d, n, "the %s spec '%s': %s", what, path, why);
+		return 0;
+	}
+	if (!dse_path_safe(path)) {
+		ynode_error(d, n, "the %s spec's path '%s' has characters other than " SAFE_CHARS, what, path);
+		return 0;
+	}
+	return 1;
+}
+
+/* "COLSxROWS": cols 2 to 255 and rows 2 to 254 in decimal digits; 1 if v
+ * is one. */
+static int parse_array(const char *v, int *cols, int *rows)
+{
+	size_t c = strspn(v, "0123456789"), r = c < strlen(v) && v[c] == 'x' ? strspn(v + c + 1, "0123456789") : 0;
+	if (c == 0 || c > 3 || r == 0 || r > 3 || v[c + 1 + r])
+		return 0;
+	*cols = atoi(v);
+	*rows = atoi(v + c + 1);
+	return *cols >= 2 && *cols <= 255 && *rows >= 2 && *rows <= 254;
+}
+
 /* Checks one value of a knob; 1 if it is one the knob takes. */
 static int check_value(const Sweep *s, const Knob *k, const YNode *v, Diags *d)
 {
@@ -95,14 +197,7 @@ static int check_value(const Sweep *s, const Knob *k, const YNode *v, Diags *d)
 		if (k->kind == KNOB_MEM && strcmp(v->value, "none") == 0)
 			return 1;
 		const char *folder = k->kind == KNOB_PE ? "peak/specs" : "lake/specs";
-		const char *path = core_path(s, v->value, folder);
-		if (!*v->value || access(path, R_OK) != 0) {
-			ynode_error(d, v, "no %s spec '%s' (%s)", k->kind == KNOB_PE ? "PE" : "MEM", path,
-				    k->kind == KNOB_PE ? "a name of peak/specs/ or a path" :
-				    "a name of lake/specs/, a path, or none");
-			return 0;
-		}
-		return 1;
+		return check_core_file(v, core_path(s, v->value, folder), k->kind == KNOB_PE, d);
 	}
 	case KNOB_TRACKS: return yread_int(d, v, k->name, 1, 32, 0, &x);
 	case KNOB_SWITCHBOX: return yread_choice(d, v, "the switch box", switchboxes) >= 0;
@@ -116,9 +211,8 @@ static int check_value(const Sweep *s, const Knob *k, const YNode *v, Diags *d)
 	case KNOB_HOP_LIMIT: return yread_int(d, v, k->name, 0, 1000, 0, &x);
 	case KNOB_PLACE_SEED: return yread_int(d, v, k->name, 0, 2147483647L, 0, &x);
 	case KNOB_ARRAY: {
-		int c, r, end = 0;
-		if (sscanf(v->value, "%dx%d%n", &c, &r, &end) != 2 || v->value[end] || c < 2 || c > 255 || r < 2 ||
-		    r > 254) {
+		int c, r;
+		if (!parse_array(v->value, &c, &r)) {
 			ynode_error(d, v, "expected COLSxROWS for knob 'array' (cols 2 to 255, rows 2 to 254), not '%s'",
 				    v->value);
 			return 0;
@@ -202,15 +296,20 @@ static void name_points(Sweep *s)
 			sb_printf(&name, "base");
 			sb_printf(&label, "base");
 		}
-		p->name = arena_strdup(s->arena, name.s);
+		if (name.len > DSE_MAX_NAME)
+			p->name = arena_printf(s->arena, "%.*s-%d", DSE_MAX_NAME, name.s, i + 1);
+		else
+			p->name = arena_strdup(s->arena, name.s);
 		p->label = arena_strdup(s->arena, label.s);
 		free(name.s);
 		free(label.s);
 	}
-	for (int i = 0; i < s->npoints; i++)
-		for (int j = i + 1; j < s->npoints; j++)
-			if (strcmp(s->points[i].name, s->points[j].name) == 0)
-				s->points[j].name = arena_printf(s->arena, "%s-%d", s->points[j].name, j + 1);
+	StrMap seen;
+	strmap_init(&seen);
+	for (int j = 0; j < s->npoints; j++)
+		if (!strmap_put(&seen, s->points[j].name, j))
+			s->points[j].name = arena_printf(s->arena, "%s-%d", s->points[j].name, j + 1);
+	strmap_free(&seen);
 }
 
 
@@ -236,6 +335,25 @@ static int read_knobs(Sweep *s, const YNode *m, int lists, Diags *d)
 		}
 	}
 	return ok;
+}
+
+/* The number of points of listed points crossed with cross, counted before
+ * any is made; 1 if at most DSE_MAX_POINTS, else an error with the count
+ * (saturated at UINT64_MAX, as a product can overflow). */
+static int count_ok(const YNode *list, const YNode *cross, Diags *d)
+{
+	uint64_t n = list ? (uint64_t)list->len : 1;
+	for (int j = 0; cross && j < cross->len; j++) {
+		uint64_t len = cross->vals[j]->kind == YN_SEQ ? (uint64_t)cross->vals[j]->len : 1;
+		n = len && n > UINT64_MAX / len ? UINT64_MAX : n * len;
+	}
+	if (n == UINT64_MAX)
+		ynode_error(d, cross ? cross : list, "the sweep has more than %llu points; at most %d",
+			    (unsigned long long)UINT64_MAX - 1, DSE_MAX_POINTS);
+	else if (n > DSE_MAX_POINTS)
+		ynode_error(d, cross ? cross : list, "the sweep has %llu points; at most %d", (unsigned long long)n,
+			    DSE_MAX_POINTS);
+	return n <= DSE_MAX_POINTS;
 }
 
 /* points: and cross: into s->points. */
@@ -274,7 +392,7 @@ static int read_points(Sweep *s, const YNode *list, const YNode *cross, Diags *d
 		ynode_error(d, s->doc->root, "a sweep needs 'points:', 'cross:' or both: it has no point");
 		ok = 0;
 	}
-	if (!ok)
+	if (!ok || !count_ok(list, cross, d))
 		return 0;
 	PointVec v = { 0 };
 	const YNode *xc = cross && cross->len ? cross : NULL;
@@ -293,10 +411,6 @@ static int read_points(Sweep *s, const YNode *list, const YNode *cross, Diags *d
 	}
 	s->points = v.data;
 	s->npoints = v.len;
-	if (s->npoints > 10000) {
-		ynode_error(d, cross ? cross : list, "the sweep has %d points; at most 10000", s->npoints);
-		return 0;
-	}
 	name_points(s);
 	return 1;
 }
@@ -311,7 +425,7 @@ static int read_apps(Sweep *s, const YNode *n, Diags *d)
 		for (int i = 0; i < n_e; i++) {
 			const char *app = e[i]->d_name;
 			char *hl = xasprintf("apps/%s/%s.hl", app, app);
-			if (util_is_identifier(app) && access(hl, R_OK) == 0) {
+			if (util_is_identifier(app) && !dse_file_problem(hl, SIZE_MAX)) {
 				s->apps = xrealloc(s->apps, (size_t)(s->napps + 1) * sizeof *s->apps);
 				s->apps[s->napps++] = arena_strdup(s->arena, app);
 			}
@@ -338,7 +452,7 @@ static int read_apps(Sweep *s, const YNode *n, Diags *d)
 			continue;
 		}
 		char *hl = xasprintf("apps/%s/%s.hl", a->value, a->value);
-		if (!util_is_identifier(a->value) || access(hl, R_OK) != 0) {
+		if (!util_is_identifier(a->value) || dse_file_problem(hl, SIZE_MAX)) {
 			ynode_error(d, a, "no application '%s' (%s)", a->value, hl);
 			ok = 0;
 		}
@@ -353,28 +467,84 @@ static int read_apps(Sweep *s, const YNode *n, Diags *d)
 	return ok;
 }
 
-/* cgrac: [OPTION, ...]: options of cgrac for every point. */
+/* The options of bin/cgrac a sweep may give every point: those of the
+ * compilation itself, each with the knob that sets it per point. The
+ * others place files or choose another mode, which dse_point.sh decides. */
+static const struct {
+	const char *name;
+	long lo, hi;        /* its number's range; hi < 0: no number */
+	KnobKind knob;
+} cgrac_table[] = {
+	{ "--hop-limit", 0, 1000, KNOB_HOP_LIMIT },
+	{ "--place-seed", 0, 2147483647L, KNOB_PLACE_SEED },
+	{ "--no-pipeline", 0, -1, KNOB_PIPELINE },
+	{ "--no-register-packing", 0, -1, KNOB_PACKING },
+};
+#define NCGRAC ((int)(sizeof cgrac_table / sizeof cgrac_table[0]))
+
+/* The entry of cgrac_table for option o, or -1 with an error at o. */
+static int cgrac_option(const YNode *o, Diags *d)
+{
+	static const char *const placing[] = { "-o", "--design", "--golden", "--streams", "--emit", NULL };
+	for (int i = 0; i < NCGRAC; i++)
+		if (strcmp(o->value, cgrac_table[i].name) == 0)
+			return i;
+	for (int i = 0; placing[i]; i++)
+		if (strcmp(o->value, placing[i]) == 0) {
+			ynode_error(d, o, "cgrac option '%s' places a point's files or chooses its chip, which "
+				    "scripts/dse_point.sh does (options: --hop-limit N, --place-seed N, --no-pipeline, "
+				    "--no-register-packing)", o->value);
+			return -1;
+		}
+	ynode_error(d, o, "'%s' is not a cgrac option a sweep may give (options: --hop-limit N, --place-seed N, "
+		    "--no-pipeline, --no-register-packing)", o->value);
+	return -1;
+}
+
+/* cgrac: [OPTION, ...]: options of cgrac for every point, checked against
+ * cgrac_table, each at most once, none also set by a knob of the sweep
+ * (s->knobs are known). Numbers are kept as cgrac reads them. */
 static int read_opts(Sweep *s, const YNode *n, Diags *d)
 {
 	if (!n)
 		return 1;
 	if (!ynode_expect(n, YN_SEQ, "cgrac: [OPTION, ...] (options of bin/cgrac)", d))
 		return 0;
-	int ok = 1;
+	int seen[NCGRAC] = { 0 };
 	s->cgrac_opts = xcalloc((size_t)n->len + 1, sizeof *s->cgrac_opts);
 	for (int i = 0; i < n->len; i++) {
 		const YNode *o = n->items[i];
-		if (!ynode_expect(o, YN_SCALAR, "an option of bin/cgrac", d)) {
-			ok = 0;
-			continue;
+		if (!ynode_expect(o, YN_SCALAR, "an option of bin/cgrac", d))
+			return 0;
+		int k = cgrac_option(o, d);
+		if (k < 0)
+			return 0;
+		if (seen[k]) {
+			ynode_error(d, o, "cgrac option '%s' is given twice", o->value);
+			return 0;
 		}
-		if (strpbrk(o->value, "'\"\\$`\n") || (i == 0 && o->value[0] != '-')) {
-			ynode_error(d, o, "an option of bin/cgrac (no quotes, '$', '`' or '\\'), starting with '-'");
-			ok = 0;
-		}
+		seen[k] = 1;
+		for (int j = 0; j < s->nknobs; j++)
+			if (s->knobs[j].kind == cgrac_table[k].knob) {
+				ynode_error(d, o, "cgrac option '%s' and the knob '%s' set the same: give one",
+					    o->value, s->knobs[j].name);
+				return 0;
+			}
 		s->cgrac_opts[s->nopts++] = o->value;
+		if (cgrac_table[k].hi < 0)
+			continue;
+		int x;
+		if (i + 1 == n->len) {
+			ynode_error(d, o, "cgrac option '%s' needs a number (%ld to %ld) after it", o->value,
+				    cgrac_table[k].lo, cgrac_table[k].hi);
+			return 0;
+		}
+		const YNode *v = n->items[++i];
+		if (!yread_int(d, v, o->value, cgrac_table[k].lo, cgrac_table[k].hi, 0, &x))
+			return 0;
+		s->cgrac_opts[s->nopts++] = arena_printf(s->arena, "%d", x);
 	}
-	return ok;
+	return 1;
 }
 
 /* base: a design of canal/specs/ or a path to an interconnect spec. */
@@ -387,16 +557,107 @@ static int read_base(Sweep *s, const YNode *n, Diags *d)
 	if (!ynode_expect(n, YN_SCALAR, "base: a design of canal/specs/ or a path to an interconnect spec", d))
 		return 0;
 	s->base_path = core_path(s, n->value, "canal/specs");
-	if (!*n->value || access(s->base_path, R_OK) != 0) {
+	if (s->base_text && *n->value) {
+		s->base = ydoc_load_string(s->base_path, s->base_text, d);
+	} else if (!*n->value || access(s->base_path, F_OK) != 0) {
 		ynode_error(d, n, "no interconnect spec '%s' (a design of canal/specs/ or a path)", s->base_path);
 		return 0;
+	} else {
+		const char *why = dse_file_problem(s->base_path, YAML_READ_MAX);
+		if (why) {
+			ynode_error(d, n, "the base '%s': %s", s->base_path, why);
+			return 0;
+		}
+		s->base = dse_load_yaml(s->base_path, d);
 	}
-	s->base = ydoc_load_file(s->base_path, d);
 	if (s->base && (!s->base->root || s->base->root->kind != YN_MAP)) {
 		ynode_error(d, n, "the base '%s' is not an interconnect spec (a YAML mapping)", s->base_path);
 		return 0;
 	}
 	return s->base != NULL;
+}
+
+static const char *kind_words(const YNode *n)
+{
+	return n->kind == YN_SEQ ? "a list" : n->kind == YN_MAP ? "a mapping" : "a single value";
+}
+
+/* Where the points set path (keys joined by '.') in the base, every node
+ * on the way must be a mapping and the node at path, if there is one, a
+ * single value: else the point's value would be lost or would replace a
+ * structure. 1 if so, else an error at the base's node naming who sets it. */
+static int check_base_path(const Sweep *s, const char *path, const char *who, Diags *d)
+{
+	const YNode *n = s->base->root;
+	size_t at = 0;
+	while (n && at < strlen(path)) {
+		if (n->kind != YN_MAP) {
+			ynode_error(d, n, "'%.*s' of the base is %s, not a mapping: %s sets '%s' in it",
+				    (int)(at ? at - 1 : 0), path, kind_words(n), who, path);
+			return 0;
+		}
+		size_t len = strcspn(path + at, ".");
+		char *key = xasprintf("%.*s", (int)len, path + at);
+		n = ymap_get(n, key);
+		free(key);
+		at += len + 1;
+	}
+	if (n && n->kind != YN_SCALAR) {
+		ynode_error(d, n, "'%s' of the base is %s, not a single value: %s sets it", path, kind_words(n), who);
+		return 0;
+	}
+	return 1;
+}
+
+/* The paths of the base a knob of kind k sets (NULL-terminated). */
+static void knob_paths(const Sweep *s, const Knob *k, const char **paths)
+{
+	paths[0] = paths[1] = paths[2] = NULL;
+	switch (k->kind) {
+	case KNOB_TRACKS: paths[0] = arena_printf(s->arena, "tracks.%d", k->width); break;
+	case KNOB_SWITCHBOX: paths[0] = "switchbox"; break;
+	case KNOB_SB_REGISTERS: paths[0] = "registers.switchbox_outputs"; break;
+	case KNOB_MEM_EVERY: paths[0] = "cores.mem.columns.every"; break;
+	case KNOB_MEM_FIRST: paths[0] = "cores.mem.columns.first"; break;
+	case KNOB_ARRAY: paths[0] = "array.cols", paths[1] = "array.rows"; break;
+	case KNOB_COLS: paths[0] = "array.cols"; break;
+	case KNOB_ROWS: paths[0] = "array.rows"; break;
+	default: break;
+	}
+}
+
+/* The base's PE or MEM (node n of cores, NULL if absent), which point p
+ * keeps: a mapping whose spec names a readable file; 1 if so. */
+static int check_base_core(const Sweep *s, const YNode *n, int pe, const Point *p, Diags *d)
+{
+	const char *what = pe ? "pe" : "mem";
+	const YNode *cores = ymap_get(s->base->root, "cores");
+	if (!n || n->kind != YN_MAP || !ymap_get(n, "spec")) {
+		ynode_error(d, n ? n : cores ? cores : s->base->root,
+			    "the base has no cores.%s { spec: PATH }, and point '%s' sets no %s knob", what, p->label, what);
+		return 0;
+	}
+	const YNode *spec = ymap_get(n, "spec");
+	if (spec->kind != YN_SCALAR) {
+		ynode_error(d, spec, "the base's cores.%s.spec is %s, not a path", what, kind_words(spec));
+		return 0;
+	}
+	return check_core_file(spec, beside(s, s->base_path, spec->value), pe, d);
+}
+
+/* Knobs of point p that set the same thing (array and cols or rows); 1 if
+ * none do. */
+static int check_conflicts(const Sweep *s, const Point *p, Diags *d)
+{
+	const YNode *array = dse_point_value(s, p, KNOB_ARRAY);
+	for (int i = 0; array && i < s->nknobs; i++)
+		if ((s->knobs[i].kind == KNOB_COLS || s->knobs[i].kind == KNOB_ROWS) && p->values[i]) {
+			ynode_error(d, p->values[i], "knobs 'array' and '%s' both set the array's %s of point '%s': "
+				    "give one", s->knobs[i].name, s->knobs[i].kind == KNOB_COLS ? "columns" : "rows",
+				    p->label);
+			return 0;
+		}
+	return 1;
 }
 
 /* The value of the knob of kind k in point p, or NULL. */
@@ -422,27 +683,60 @@ const char *dse_point_spec_file(const Sweep *s, const Point *p, KnobKind k)
 
 /* A MEM spec needs its columns, and the columns a MEM spec: the first
  * point that breaks either gets an error at its value. */
-static int check_mem(const Sweep *s, Diags *d)
+static int check_mem(const Sweep *s, const Point *p, int i, Diags *d)
 {
 	const YNode *cores = ymap_get(s->base->root, "cores");
 	int base_mem = ymap_get(cores, "mem") != NULL;
-	for (int i = 0; i < s->npoints; i++) {
-		const Point *p = &s->points[i];
-		const YNode *mem = dse_point_value(s, p, KNOB_MEM);
-		const YNode *every = dse_point_value(s, p, KNOB_MEM_EVERY), *first = dse_point_value(s, p, KNOB_MEM_FIRST);
-		int has_mem = mem ? strcmp(mem->value, "none") != 0 : base_mem;
-		if (mem && has_mem && !base_mem && !every) {
-			ynode_error(d, mem, "the base '%s' has no MEM columns: give mem_every (and mem_first) with mem",
-				    s->base_path);
-			return 0;
-		}
-		if (!has_mem && (every || first)) {
-			ynode_error(d, every ? every : first, "'%s' places MEM columns, and point %d (%s) has no MEM",
-				    every ? "mem_every" : "mem_first", i + 1, p->label);
-			return 0;
-		}
+	const YNode *mem = dse_point_value(s, p, KNOB_MEM);
+	const YNode *every = dse_point_value(s, p, KNOB_MEM_EVERY), *first = dse_point_value(s, p, KNOB_MEM_FIRST);
+	int has_mem = mem ? strcmp(mem->value, "none") != 0 : base_mem;
+	if (mem && has_mem && !base_mem && !every) {
+		ynode_error(d, mem, "the base '%s' has no MEM columns: give mem_every (and mem_first) with mem",
+			    s->base_path);
+		return 0;
+	}
+	if (!has_mem && (every || first)) {
+		ynode_error(d, every ? every : first, "'%s' places MEM columns, and point %d (%s) has no MEM",
+			    every ? "mem_every" : "mem_first", i + 1, p->label);
+		return 0;
 	}
 	return 1;
+}
+
+/* What the points set in the base and keep of it: each point's knobs
+ * agree, the base holds what they set where a value can go (mappings on
+ * the way), and the cores a point keeps are there. The first problem of
+ * each kind is reported. */
+static int check_points(Sweep *s, Diags *d)
+{
+	const YNode *cores = ymap_get(s->base->root, "cores");
+	const Point *keep_pe = NULL, *keep_mem = NULL;
+	int any_mem = ymap_get(cores, "mem") != NULL, ok = 1;
+	for (int i = 0; i < s->npoints && ok; i++) {
+		const Point *p = &s->points[i];
+		const YNode *mem = dse_point_value(s, p, KNOB_MEM);
+		ok = check_mem(s, p, i, d) && check_conflicts(s, p, d);
+		keep_pe = keep_pe || dse_point_value(s, p, KNOB_PE) ? keep_pe : p;
+		keep_mem = keep_mem || mem ? keep_mem : p;
+		any_mem |= mem && strcmp(mem->value, "none") != 0;
+	}
+	if (!ok)
+		return 0;
+	ok = check_base_path(s, "interconnect", "every point", d) && check_base_path(s, "cores.pe.spec", "every point", d);
+	if (ok && any_mem)
+		ok = check_base_path(s, "cores.mem.spec", "every point with a MEM", d);
+	for (int k = 0; k < s->nknobs && ok; k++) {
+		const char *paths[3];
+		knob_paths(s, &s->knobs[k], paths);
+		const char *who = arena_printf(s->arena, "knob '%s'", s->knobs[k].name);
+		for (int j = 0; paths[j] && ok; j++)
+			ok = check_base_path(s, paths[j], who, d);
+	}
+	if (ok && keep_pe)
+		ok = check_base_core(s, ymap_get(cores, "pe"), 1, keep_pe, d);
+	if (ok && keep_mem && ymap_get(cores, "mem"))
+		ok = check_base_core(s, ymap_get(cores, "mem"), 0, keep_mem, d);
+	return ok;
 }
 
 static void read_root(void *ctx, const YNode *root)
@@ -453,14 +747,26 @@ static void read_root(void *ctx, const YNode *root)
 
 Sweep *dse_sweep_load(const char *path, Diags *d)
 {
+	size_t len;
+	char *text = dse_read_text(path, YAML_READ_MAX, &len, d);
+	if (!text)
+		return NULL;
+	Sweep *s = dse_sweep_load_string(path, text, NULL, d);
+	free(text);
+	return s;
+}
+
+Sweep *dse_sweep_load_string(const char *path, const char *text, const char *base_text, Diags *d)
+{
 	static const char *const keys[] = { "base", "apps", "cgrac", "points", "cross", NULL };
 	Sweep *s = xcalloc(1, sizeof *s);
 	s->arena = arena_new();
+	s->base_text = base_text ? arena_strdup(s->arena, base_text) : NULL;
 	s->file = arena_strdup(s->arena, path);
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
 	s->name = arena_strndup(s->arena, base, stem_len(base));
-	int ok = ydoc_read(path, NULL, NULL, "a sweep: a mapping with base, points or cross", read_root, s, &s->doc, d);
+	int ok = ydoc_read(path, text, NULL, "a sweep: a mapping with base, points or cross", read_root, s, &s->doc, d);
 	if (ok && !util_is_identifier(s->name)) {
 		diag_error(d, path, 1, 1, "the sweep's name '%s' (its file name) must be an identifier", s->name);
 		ok = 0;
@@ -470,9 +776,9 @@ Sweep *dse_sweep_load(const char *path, Diags *d)
 		ok = ymap_check_keys(r, keys, "a sweep", d) == 0;
 		ok &= read_base(s, ymap_get(r, "base"), d);
 		ok &= read_apps(s, ymap_get(r, "apps"), d);
-		ok &= read_opts(s, ymap_get(r, "cgrac"), d);
 		ok &= read_points(s, ymap_get(r, "points"), ymap_get(r, "cross"), d);
-		ok = ok && check_mem(s, d);
+		ok = ok && read_opts(s, ymap_get(r, "cgrac"), d);
+		ok = ok && check_points(s, d);
 	}
 	if (!ok) {
 		dse_sweep_free(s);

@@ -114,7 +114,8 @@ static int cmd_generate(int argc, char **argv)
 	char *ipath = xasprintf("%s/%s.info.yaml", dir, mi->name);
 	char *spath = xasprintf("%s/%s.smt2", dir, mi->name);
 	OutSet *out = outset_new();
-	FILE *fv = outset_open(out, vpath), *fi = fv ? outset_open(out, ipath) : NULL;
+	/* the info file is the marker: canal takes it as "the memory tile is there" */
+	FILE *fv = outset_open(out, vpath), *fi = fv ? outset_open_marker(out, ipath) : NULL;
 	FILE *fs = fi ? outset_open(out, spath) : NULL;
 	int status = 1;
 	if (!fs) {

@@ -76,7 +76,7 @@ static int read_config(const char *path, MemModel *m, Diags *d)
 	size_t len;
 	char *text = util_read_file(path, &len);
 	if (!text) {
-		fprintf(stderr, "lake: cannot read '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "lake: error: %s: cannot read: %s\n", path, util_read_why(errno));
 		return 0;
 	}
 	diags_add_source(d, path, text);

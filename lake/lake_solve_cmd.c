@@ -73,7 +73,7 @@ static char *read_smt2(const char *info, const MemInfo *mi)
 		     : xasprintf("%s.smt2", mi->name);
 	char *text = util_read_file(path, NULL);
 	if (!text)
-		fprintf(stderr, "lake: cannot read '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "lake: error: %s: cannot read: %s\n", path, util_read_why(errno));
 	free(path);
 	return text;
 }
@@ -182,7 +182,7 @@ static int read_stream(const char *path, int naddr, const char *what, StreamFile
 {
 	char *text = util_read_file(path, NULL);
 	if (!text) {
-		fprintf(stderr, "lake: cannot read '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "lake: error: %s: cannot read: %s\n", path, util_read_why(errno));
 		return 0;
 	}
 	diags_add_source(d, path, text);

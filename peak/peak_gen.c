@@ -190,8 +190,10 @@ static int write_collateral(const Loaded *l, PeakRuleInfo *rules, const PeakGenO
 	char *vpath = out_path(o->dir, l->pe->name, ".v");
 	char *ipath = out_path(o->dir, l->pe->name, ".info.yaml");
 	char *rpath = out_path(o->dir, l->pe->name, ".rules.yaml");
-	FILE *fv = outset_open(out, vpath), *fi = fv ? outset_open(out, ipath) : NULL;
-	FILE *fr = fi && !o->no_rules ? outset_open(out, rpath) : NULL;
+	/* the marker, the file make waits for: the rules (build/pe/%.rules.yaml), else the info */
+	FILE *fv = outset_open(out, vpath);
+	FILE *fi = !fv ? NULL : o->no_rules ? outset_open_marker(out, ipath) : outset_open(out, ipath);
+	FILE *fr = fi && !o->no_rules ? outset_open_marker(out, rpath) : NULL;
 	if (!fv || !fi || (!o->no_rules && !fr)) {
 		outset_abort(out);
 	} else {

@@ -72,6 +72,14 @@ if [ $table = 1 ]; then
 fi
 
 [ -f "$dir/design.yaml" ] || bash scripts/rtl.sh "$design" >/dev/null || exit 1
+# put_app_txt OUT: stdin into OUT/app.txt, the file make waits for, whole or
+# not at all (a full disk leaves no empty app.txt that make would take as done)
+put_app_txt() {
+	cat >"$1/app.txt.tmp" && mv -f "$1/app.txt.tmp" "$1/app.txt" && return 0
+	rm -f "$1/app.txt.tmp"
+	echo "app: error: $1/app.txt: cannot write" >&2
+	return 1
+}
 header
 for app in "$@"; do
 	hl=apps/$app/$app.hl
@@ -86,7 +94,7 @@ for app in "$@"; do
 		! bin/cgrac "$hl" -q --design "$dir" -o "$out" --emit lowered >/dev/null ||
 		! bin/cgrac "$hl" -q --design "$dir" --run-lowered "$out" -o "$out/lowered.$ext" ||
 		! bin/cgrac "$hl" -q --design "$dir" --sim-buffers "$out" -o "$out/buffers.$ext"; then
-		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "FAILED before the back end (see the messages above)" >"$out/app.txt"
+		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "FAILED before the back end (see the messages above)" | put_app_txt "$out"
 		line "$app"
 		status=1
 		continue
@@ -97,7 +105,7 @@ for app in "$@"; do
 	t0=$(date +%s%N)
 	if ! bin/cgrac "$hl" --design "$dir" -o "$out" 2>"$out/compile.log" >/dev/null; then
 		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "NOT MAPPED: $(grep -m1 'error:' "$out/compile.log" | sed 's/.*error: //')" \
-			>"$out/app.txt"
+			| put_app_txt "$out"
 		line "$app"
 		status=1
 		continue
@@ -107,7 +115,7 @@ for app in "$@"; do
 	get() { sed -n "s/^$1: //p" "$r"; }
 	tracks=$(sed -n 's/^tracks: { 16: \([0-9]*\), 1: \([0-9]*\) }/\1+\2/p' "$r")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(get pes)" "$(get mems)" "$(get registers)" "$tracks" \
-		"$(get clock_mhz)" "$(get latency_cycles)" "$ms" "$same" >"$out/app.txt"
+		"$(get clock_mhz)" "$(get latency_cycles)" "$ms" "$same" | put_app_txt "$out"
 	line "$app" || status=1
 done
 exit $status

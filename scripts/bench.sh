@@ -92,6 +92,13 @@ for design in cgra_8x8 cgra_32x16; do
 		-v f="$(grep -c '^field ' "$tmp/rtl/$design/config.map")" \
 		'BEGIN { printf "  %-10s %.2f s (target < 10 s for cgra_32x16): %d nodes, %d edges, %d configuration fields\n", d, b - a, n, e, f }'
 done
+echo "== the largest interconnect canal takes: 64 x 63 tiles and the IO row, 32 + 32 tracks (tiles x tracks at"
+echo "   the limit of 262144, docs/interconnect.md \"Limits\"; measured about 20 s and 1.8 GB)"
+sed -e 's/^interconnect: .*/interconnect: cgra_limit/' -e 's/^array: .*/array: { cols: 64, rows: 63 }/' \
+	-e 's/^tracks: .*/tracks: { 16: 32, 1: 32 }/' -e 's#\.\./\.\./#'"$PWD"'/#g' canal/specs/cgra_8x8.yaml >"$tmp/limit.yaml"
+mkdir -p "$tmp/rtl/limit" && cp "$tmp"/rtl/cgra_8x8/{pe_base,pub}.* "$tmp/rtl/limit/"
+/usr/bin/time -f '  %e s, %M KB at most' bin/canal "$tmp/limit.yaml" -o "$tmp/rtl/limit" 2>&1 | sed 's/^canal: /  /'
+rm -rf "$tmp/rtl/limit"
 echo "== cgra.v of cgra_8x8: lint -Wall (a flat Verilator build takes minutes: verif/ builds hierarchically)"
 bash canal/tests/lint.sh --no-build cgra_8x8 2>&1 | grep -E 'PASS|FAIL|lint:'
 echo "== the array under Verilator (verif/build.sh from clean, each tile a hierarchical block, no probes)"

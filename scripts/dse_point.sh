@@ -24,7 +24,8 @@ esac
 [ $# -eq 1 ] && [ -f "$1/point.env" ] && [ -f "$1/spec.yaml" ] ||
 	{ echo "usage: scripts/dse_point.sh DIR (a point folder written by bin/dse plan)" >&2; exit 2; }
 dir=$1
-INDEX= COUNT= LABEL= APPS= CGRAC_OPTS=
+INDEX= COUNT= LABEL= APPS=
+CGRAC_OPTS=()   # an array: each option one word, never split or globbed
 . "$dir/point.env"
 t0=$(date +%s%N)
 res=$dir/result.txt.tmp
@@ -116,18 +117,16 @@ for app in $APPS; do
 	fi
 	mkdir -p "$out"
 	c0=$(date +%s%N)
-	# shellcheck disable=SC2086
-	if ! bin/cgrac "$hl" -q --design "$rtl" -o "$out" $CGRAC_OPTS 2>"$out/compile.log"; then
+	if ! bin/cgrac "$hl" -q --design "$rtl" -o "$out" ${CGRAC_OPTS[@]+"${CGRAC_OPTS[@]}"} 2>"$out/compile.log"; then
 		printf 'app\t%s\tnot-mapped\t%s\t%s\n' "$app" "$(secs "$c0")" "$(reason "$out/compile.log")" >>"$res"
 		bad=$((bad + 1))
 		continue
 	fi
 	ct=$(secs "$c0")
-	# shellcheck disable=SC2086
 	# the inputs and golden image (cgrac --golden), then the buffers' output
 	rm -f "$out"/golden.*
 	if bin/cgrac "$hl" -q --golden "$out" 2>"$out/check.log" && g=$(echo "$out"/golden.*) && ext=${g##*.} &&
-		bin/cgrac "$hl" -q --design "$rtl" $CGRAC_OPTS --sim-buffers "$out" \
+		bin/cgrac "$hl" -q --design "$rtl" ${CGRAC_OPTS[@]+"${CGRAC_OPTS[@]}"} --sim-buffers "$out" \
 			-o "$out/buffers.$ext" 2>>"$out/check.log" &&
 		cmp -s "$out/golden.$ext" "$out/buffers.$ext"; then
 		printf 'app\t%s\tbit-exact\t%s\n' "$app" "$ct" >>"$res"

@@ -87,6 +87,9 @@ group_verif() {
 group_compiler() {
 	suite "cgrac bad input" bash compiler/tests/bad.sh
 	suite "cgrac bad input (ASan+UBSan)" env CGRAC=build/san/bin/cgrac bash compiler/tests/bad.sh
+	suite "cgrac on hand-edited and stale collateral" bash collateral/tests/bad_collateral.sh
+	suite "cgrac on hand-edited and stale collateral (ASan+UBSan)" env CGRAC=build/san/bin/cgrac \
+		bash collateral/tests/bad_collateral.sh
 	suite "cgrac golden files: lowered loop nests, compute graphs, unified buffers and their mapping, determinism" \
 		bash compiler/tests/golden.sh
 	suite "cgrac applications: lowered kernels on 16-bit words vs. the interpreter" bash compiler/tests/apps.sh
@@ -130,6 +133,8 @@ group_dse() {
 	suite "slurm-local: a one-node Slurm cluster up, jobs through srun, down" bash scripts/tests/slurm.sh
 	suite "make app and make sim: real prerequisites, nothing redone (brighten_blur on cgra_4x4)" \
 		bash scripts/tests/make.sh
+	suite "faults: outputs that cannot be written, a full disk, failing renames, kills and signals; make redoes the step" \
+		bash scripts/tests/faults.sh
 }
 
 group_fuzz() {

@@ -60,6 +60,21 @@ else
 	failed=$((failed + 1))
 fi
 part canal/tests/bad_info "$canal" info @SPEC@
+# the limits of docs/interconnect.md: the largest interconnect (64 x 63 tiles, 32 + 32 tracks: tiles x
+# tracks 262144) is a sound spec; one more row is refused (tests/bad/27_too_large.yaml: the largest
+# array); generating it is in `make bench` (about 20 s)
+sed -e 's/^array: .*/array: { cols: 64, rows: 63 }/' -e 's#\.\./\.\./\.\./#'"$PWD"'/#' canal/tests/bad/27_too_large.yaml \
+	>"$tmp/limit.yaml"
+control "canal check accepts the largest interconnect (64 x 63 tiles, 32 + 32 tracks)" "$canal" check \
+	"$tmp/limit.yaml"
+sed -e 's/^array: .*/array: { cols: 64, rows: 64 }/' "$tmp/limit.yaml" >"$tmp/over.yaml"
+if "$canal" check "$tmp/over.yaml" 2>"$tmp/err" >/dev/null; then
+	echo "FAIL 64 x 64 tiles with 32 + 32 tracks accepted"; failed=$((failed + 1))
+elif grep -q "^$tmp/over.yaml:9:9: error: 64 x 64 tiles (and the IO row) with 64 tracks per direction in all is too large an interconnect: tiles times tracks may be at most 262144 (docs/interconnect.md, \"Limits\"), here 266240$" "$tmp/err"; then
+	echo "PASS one row past the limit is refused"; passed=$((passed + 1))
+else
+	echo "FAIL one row past the limit: unexpected message"; head -3 "$tmp/err"; failed=$((failed + 1))
+fi
 
 echo "bad-input: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -399,7 +399,7 @@ static void test_edit_checks(void)
 		{ "  - { add: [ sb16_x1_y1_N_in_t0, x1_y1_data0 ] }\n",
 		  "'sb16_x1_y1_N_in_t0' already drives 'x1_y1_data0': a multiplexer takes each input once", 12 },
 		{ "  - { add: [ x0_y1_res, x1_y1_data0 ] }\n  - { add: [ x0_y1_res, x1_y1_data0 ] }\n",
-		  "'x0_y1_res' already drives 'x1_y1_data0': a multiplexer takes each input once", 13 },
+		  "this edit repeats the one at line 12: add x0_y1_res -> x1_y1_data0 once is enough", 13 },
 	};
 	for (int i = 0; i < COUNT(bad); i++) {
 		Fixture x;

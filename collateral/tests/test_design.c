@@ -2,7 +2,9 @@
  * small design.yaml read; each broken manifest (an array of 2^63 columns, a
  * keyword as the design's name, a network listed twice, a core file outside
  * the folder, tiles of the wrong kind in a row, ...) giving exactly its error
- * at its position; the same manifest read from text (design_load_string).
+ * at its position; the same manifest read from text (design_load_string);
+ * the compiler's IR operations (coll_ir_ops, which a rules file is checked
+ * against) those of peak/ir/ops.yaml, in its order.
  *
  * Each test is a function run by main (check.h); the last line is
  * "design: N passed, M failed"; the exit status is 1 if anything failed. */
@@ -15,7 +17,9 @@
 #include <unistd.h>
 
 #include "../../common/tests/check.h"
+#include "../coll.h"
 #include "../design.h"
+#include "../../common/yamlr.h"
 #include "../../common/diag.h"
 #include "../../common/util.h"
 
@@ -145,8 +149,45 @@ static void test_design_string(void)
 	diags_free(d);
 }
 
+/* The one-letter keys of map (YAML) as a string, e.g. "ab"; "" if none. */
+static void keys_of(const YNode *map, char *out, int size)
+{
+	int n = 0;
+	for (int i = 0; map && map->kind == YN_MAP && i < map->len && n < size - 1; i++)
+		out[n++] = map->keys[i]->value[0];
+	out[n] = '\0';
+}
+
+/* coll_ir_ops lists the operations of peak/ir/ops.yaml, in order, with
+ * their inputs and params (run from the repository's root). */
+static void test_ir_ops(void)
+{
+	Diags *d = diags_new(stdout);
+	YDoc *doc = ydoc_load_file("peak/ir/ops.yaml", d);
+	const YNode *ir = doc && doc->root ? ymap_get(doc->root, "ir") : NULL;
+	CHECK(ir && ir->kind == YN_SEQ, "peak/ir/ops.yaml read");
+	int n = 0;
+	for (int i = 0; ir && i < ir->len; i++) {
+		const YNode *name = ymap_get(ir->items[i], "name");
+		const CollIrOp *op = &coll_ir_ops[n];
+		char ins[8], params[8];
+		keys_of(ymap_get(ir->items[i], "inputs"), ins, sizeof ins);
+		keys_of(ymap_get(ir->items[i], "params"), params, sizeof params);
+		CHECK(name && name->kind == YN_SCALAR && op->name && strcmp(name->value, op->name) == 0 &&
+		      strcmp(ins, op->inputs) == 0 && strcmp(params, op->params) == 0,
+		      "operation %d: %s (%s; %s) in ops.yaml, %s (%s; %s) in coll_ir_ops", i, name ? name->value : "?",
+		      ins, params, op->name ? op->name : "(the end)", op->inputs ? op->inputs : "",
+		      op->params ? op->params : "");
+		n += op->name != NULL;
+	}
+	CHECK(ir && !coll_ir_ops[n].name, "coll_ir_ops has no operation past those of ops.yaml (%d)", n);
+	ydoc_free(doc);
+	diags_free(d);
+}
+
 static const TestCase tests[] = {
 	{ "design_read", test_design_read },
+	{ "ir_ops", test_ir_ops },
 	{ "design_errors", test_design_errors },
 	{ "design_string", test_design_string },
 };

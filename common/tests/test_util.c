@@ -9,17 +9,19 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "fixtures.h"
-#include "../image.h"
 #include "../rng.h"
 #include "../util.h"
 #include "../vwrite.h"
@@ -65,21 +67,38 @@ static int file_has(const char *path, const char *want)
 	return ok;
 }
 
+/* stderr sent to /dev/null until quiet_end (for error messages expected
+ * here); what quiet_end needs back. */
+typedef struct Quiet {
+	int saved, null;
+} Quiet;
+
+static Quiet quiet_begin(void)
+{
+	fflush(stderr);
+	Quiet q = { dup(2), open("/dev/null", O_WRONLY) };
+	if (q.null >= 0)
+		dup2(q.null, 2);
+	return q;
+}
+
+static void quiet_end(Quiet q)
+{
+	fflush(stderr);
+	if (q.saved >= 0) {
+		dup2(q.saved, 2);
+		close(q.saved);
+	}
+	if (q.null >= 0)
+		close(q.null);
+}
+
 /* outset_open with its error message (expected here) sent to /dev/null. */
 static FILE *outset_open_quietly(OutSet *set, const char *path)
 {
-	fflush(stderr);
-	int saved = dup(2), null = open("/dev/null", O_WRONLY);
-	if (null >= 0)
-		dup2(null, 2);
+	Quiet q = quiet_begin();
 	FILE *f = outset_open(set, path);
-	fflush(stderr);
-	if (saved >= 0)
-		dup2(saved, 2);
-	if (saved >= 0)
-		close(saved);
-	if (null >= 0)
-		close(null);
+	quiet_end(q);
 	return f;
 }
 
@@ -133,6 +152,7 @@ static void test_util_mkdir_and_read(void)
 	char *deep = xasprintf("%s/x/y/z", dir);
 	CHECK(util_mkdir_p(deep) == 0 && file_exists(deep), "util_mkdir_p nested");
 	CHECK(util_mkdir_p(deep) == 0, "util_mkdir_p on an existing folder");
+	CHECK(util_mkdir_p("") == -1 && errno == ENOENT, "util_mkdir_p of an empty path fails as mkdir does");
 	char *slash = xasprintf("%s/x/w/", dir);
 	CHECK(util_mkdir_p(slash) == 0 && file_exists(slash), "util_mkdir_p with a trailing slash");
 	char *file = util_path_join(deep, "f.bin");
@@ -163,6 +183,180 @@ static void test_util_mkdir_and_read(void)
 	free(file);
 	free(slash);
 	free(deep);
+	free(dir);
+}
+
+/* Writes text to path (a plain fopen: the old files of a set). */
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* outset_commit with its error messages (expected here) sent to /dev/null. */
+static int outset_commit_quietly(OutSet *set)
+{
+	Quiet q = quiet_begin();
+	int r = outset_commit(set);
+	quiet_end(q);
+	return r;
+}
+
+/* The marker of a set is renamed last, its old copy removed first: a rename
+ * that fails (here onto a folder) leaves no marker and none of the files the
+ * commit renamed, whichever file it is. */
+static void test_outset_marker_and_rollback(void)
+{
+	char *dir = make_temp_dir();
+	if (!CHECK(dir != NULL, "mkdtemp failed"))
+		return;
+	const char *names[] = { "a.v", "design.yaml", "c.map" };
+	char *p[3];
+	for (int i = 0; i < 3; i++)
+		p[i] = util_path_join(dir, names[i]);
+	for (int blocked = 0; blocked < 3; blocked++) {
+		for (int i = 0; i < 3; i++)
+			put_file(p[i], "old\n");
+		remove(p[blocked]);
+		mkdir(p[blocked], 0777);        /* a rename onto a folder fails */
+		OutSet *set = outset_new();
+		FILE *f0 = outset_open(set, p[0]), *f1 = outset_open_marker(set, p[1]);
+		FILE *f2 = outset_open(set, p[2]);
+		if (CHECK(f0 && f1 && f2, "outset_open failed")) {
+			fputs("new\n", f0);
+			fputs("new\n", f1);
+			fputs("new\n", f2);
+		}
+		CHECK(outset_commit_quietly(set) != 0, "commit onto the folder %s succeeded", names[blocked]);
+		CHECK(!file_exists(p[1]) || blocked == 1, "the marker stayed after a failed commit (%s blocked)",
+		      names[blocked]);
+		for (int i = 0; i < 3; i++)
+			CHECK(i == blocked || !file_has(p[i], "new\n"), "%s written by a failed commit (%s blocked)",
+			      names[i], names[blocked]);
+		CHECK(dir_entries(dir) <= 3, "temporaries left after a failed commit (%s blocked): %d entries",
+		      names[blocked], dir_entries(dir));
+		rmdir(p[blocked]);
+		for (int i = 0; i < 3; i++)
+			remove(p[i]);
+	}
+	/* without outset_open_marker the last file opened is the marker */
+	put_file(p[2], "old\n");
+	mkdir(p[0], 0777);
+	OutSet *set = outset_new();
+	FILE *fa = outset_open(set, p[0]), *fc = outset_open(set, p[2]);
+	if (fa && fc)
+		fputs("new\n", fc);
+	CHECK(outset_commit_quietly(set) != 0 && !file_exists(p[2]), "the last file opened is not the marker");
+	rmdir(p[0]);
+	/* a failed write (abort) leaves the old set whole */
+	for (int i = 0; i < 3; i++)
+		put_file(p[i], "old\n");
+	set = outset_new();
+	for (int i = 0; i < 3; i++) {
+		FILE *f = i == 1 ? outset_open_marker(set, p[i]) : outset_open(set, p[i]);
+		if (f)
+			fputs("new\n", f);
+	}
+	outset_abort(set);
+	for (int i = 0; i < 3; i++)
+		CHECK(file_has(p[i], "old\n"), "%s changed by an aborted set", names[i]);
+	CHECK(dir_entries(dir) == 3, "temporaries left after abort");
+	/* a complete commit replaces all three */
+	set = outset_new();
+	for (int i = 0; i < 3; i++) {
+		FILE *f = i == 1 ? outset_open_marker(set, p[i]) : outset_open(set, p[i]);
+		if (f)
+			fputs("new\n", f);
+	}
+	CHECK(outset_commit(set) == 0, "outset_commit failed");
+	for (int i = 0; i < 3; i++) {
+		CHECK(file_has(p[i], "new\n"), "%s not replaced by a commit", names[i]);
+		remove(p[i]);
+		free(p[i]);
+	}
+	CHECK(dir_entries(dir) == 0, "%s not empty at the end", dir);
+	rmdir(dir);
+	free(dir);
+}
+
+/* A child opens a set, writes to it and then is ended by sig (0: calls
+ * exit(3) instead); the status it ended with. */
+static int child_with_open_set(const char *dir, int sig)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		OutSet *set = outset_new();
+		char *a = util_path_join(dir, "a.v"), *b = util_path_join(dir, "b.yaml");
+		FILE *fa = outset_open(set, a), *fb = outset_open(set, b);
+		free(a);
+		free(b);
+		if (!fa || !fb)
+			_exit(9);
+		fputs("half", fa);
+		fflush(fa);
+		if (sig)
+			raise(sig);
+		exit(3);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+/* SIGINT, SIGTERM and exit() with a set open remove its temporaries; the
+ * process still ends by the signal. */
+static void test_outset_signals(void)
+{
+	char *dir = make_temp_dir();
+	if (!CHECK(dir != NULL, "mkdtemp failed"))
+		return;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, 0 };
+	for (int i = 0; i < COUNT(sigs); i++) {
+		int st = child_with_open_set(dir, sigs[i]);
+		if (sigs[i])
+			CHECK(WIFSIGNALED(st) && WTERMSIG(st) == sigs[i], "signal %d: the child did not end by it (%d)",
+			      sigs[i], st);
+		else
+			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3, "exit: status %d", st);
+		CHECK(dir_entries(dir) == 0, "signal %d: %d files left", sigs[i], dir_entries(dir));
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+/* Reading is bounded: a file over the limit fails with EFBIG and a message
+ * giving its size and the limit; /dev/zero stops at the limit. */
+static void test_util_read_bound(void)
+{
+	char *dir = make_temp_dir();
+	if (!CHECK(dir != NULL, "mkdtemp failed"))
+		return;
+	char *p = util_path_join(dir, "ten");
+	put_file(p, "0123456789");
+	size_t len = 0;
+	char *text = util_read_file_max(p, &len, 10);
+	CHECK(text && len == 10, "a file of exactly the limit refused");
+	free(text);
+	errno = 0;
+	text = util_read_file_max(p, &len, 9);
+	CHECK(!text && errno == EFBIG, "a file over the limit read (errno %d)", errno);
+	CHECK(str_eq(util_read_why(EFBIG), "file too large: 10 bytes, the limit is 9"), "message '%s'",
+	      util_read_why(EFBIG));
+	errno = 0;
+	text = util_read_file_max("/dev/zero", &len, 100000);
+	CHECK(!text && errno == EFBIG, "/dev/zero read (errno %d)", errno);
+	CHECK(str_eq(util_read_why(EFBIG), "file too large: more than 100000 bytes, the limit is 100000"),
+	      "message '%s'", util_read_why(EFBIG));
+	text = util_read_file("/dev/zero", &len);
+	CHECK(!text && errno == EFBIG, "/dev/zero read by util_read_file (errno %d)", errno);
+	CHECK(str_eq(util_read_why(ENOENT), strerror(ENOENT)), "util_read_why of another errno");
+	remove(p);
+	free(p);
+	rmdir(dir);
 	free(dir);
 }
 
@@ -381,75 +575,12 @@ static void test_util_parse_number(void)
 	}
 }
 
-/* An image written and read back in every format that holds it: PGM/PPM with 8- and
- * 16-bit samples, .npy of any shape (also a C-order file, as numpy writes by default). */
-static void test_image_formats(void)
-{
-	char dir[] = "/tmp/test_image_XXXXXX";
-	if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
-		return;
-	static const struct { int dims, ext[4], bits; const char *name; } cases[] = {
-		{ 2, { 5, 3 }, 8, "a.pgm" },         { 2, { 5, 3 }, 16, "b.pgm" },      { 3, { 4, 2, 3 }, 16, "c.ppm" },
-		{ 3, { 3, 4, 2 }, 8, "d.npy" },      { 4, { 2, 3, 2, 2 }, 16, "e.npy" }, { 1, { 7 }, 8, "f.npy" },
-	};
-	for (int k = 0; k < COUNT(cases); k++) {
-		Image im = { cases[k].dims, { 0 }, NULL, cases[k].bits };
-		memcpy(im.extent, cases[k].ext, sizeof im.extent);
-		image_alloc(&im);
-		for (long i = 0; i < image_size(&im); i++)
-			im.px[i] = (uint16_t)((i * 37 + 11) & (cases[k].bits == 8 ? 0xff : 0xffff));
-		char *path = xasprintf("%s/%s", dir, cases[k].name), *err = NULL;
-		FILE *f = fopen(path, "wb");
-		int ok = f && image_write(&im, path, f, &err);
-		if (f)
-			fclose(f);
-		Image back = { 0 };
-		ok = ok && image_read(path, NULL, &back, &err);
-		CHECK(ok && image_size(&back) == image_size(&im) && back.bits == im.bits &&
-			      !memcmp(back.px, im.px, sizeof *im.px * (size_t)image_size(&im)),
-		      "%s: written and read back the same (%s)", cases[k].name, err ? err : "");
-		if (im.dims > 1)        /* a row is written as a PGM by default */
-			CHECK(!strcmp(image_ext(im.dims, im.extent), strrchr(cases[k].name, '.') + 1),
-			      "%s: the extension image_ext gives", cases[k].name);
-		free(err);
-		image_free(&back);
-		image_free(&im);
-		remove(path);
-		free(path);
-	}
-	/* C order, shape (2, 3): element [i][j] at i * 3 + j; it is pixel (i, j) */
-	char *path = xasprintf("%s/c.npy", dir), *err = NULL;
-	FILE *f = fopen(path, "wb");
-	const char hdr[] = "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 3), }";
-	char pad[128];
-	int n = (int)strlen(hdr), p = 63 - (10 + n) % 64;
-	memset(pad, ' ', (size_t)p);
-	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
-	fputc((n + p + 1) & 0xff, f);
-	fputc((n + p + 1) >> 8, f);
-	fwrite(hdr, 1, (size_t)n, f);
-	fwrite(pad, 1, (size_t)p, f);
-	fputc('\n', f);
-	for (int v = 0; v < 6; v++) {
-		fputc(v * 10, f);
-		fputc(0, f);
-	}
-	fclose(f);
-	Image c = { 0 };
-	int ok = image_read(path, NULL, &c, &err);
-	CHECK(ok && c.dims == 2 && c.extent[0] == 2 && c.extent[1] == 3 && c.px[0 + 2 * 1] == 10 && c.px[1 + 2 * 0] == 30 &&
-		      c.px[1 + 2 * 2] == 50, "a C-order .npy read by its indices (%s)", err ? err : "");
-	free(err);
-	image_free(&c);
-	remove(path);
-	free(path);
-	rmdir(dir);
-}
-
 static const TestCase tests[] = {
-	{ "image_formats", test_image_formats },
 	{ "util_parse_number", test_util_parse_number },
 	{ "outset_commit_abort", test_outset_commit_abort },
+	{ "outset_marker_and_rollback", test_outset_marker_and_rollback },
+	{ "outset_signals", test_outset_signals },
+	{ "util_read_bound", test_util_read_bound },
 	{ "util_mkdir_and_read", test_util_mkdir_and_read },
 	{ "util_strings_and_hash", test_util_strings_and_hash },
 	{ "rng_reproducible", test_rng_reproducible },

@@ -76,13 +76,14 @@ double be_cell_delay(const Backend *B, int cell)
 
 /* ---- netlist ---- */
 
+/* The files design.yaml names, checked against it and the cores. */
 static int load_interconnect(Backend *B, Diags *d)
 {
-	char *gp = util_path_join(B->c->dir, "routing.graph"), *cp = util_path_join(B->c->dir, "config.map");
-	B->g = rgraph_load(gp, d);
-	B->cfg = B->g ? configmap_load(cp, d) : NULL;
-	free(gp);
-	free(cp);
+	Interconnect ic;
+	if (!coll_load_interconnect(B->c, &ic, d))
+		return 0;
+	B->g = ic.graph;
+	B->cfg = ic.map;
 	for (int v = 0; B->g && v < B->g->nnodes; v++)
 		if (!strcmp(B->g->nodes[v].kind, "reg") && B->g->nodes[v].width >= 1 && B->g->nodes[v].width <= 64)
 			B->reg_widths |= (uint64_t)1 << (B->g->nodes[v].width - 1);

@@ -1,7 +1,10 @@
 /* app_input.c - input images of applications (app_input.h). */
+#define _POSIX_C_SOURCE 200809L /* lstat */
+
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "../../common/rng.h"
 #include "../../common/yamlr.h"
@@ -16,15 +19,19 @@ int input_spec_load(const char *path, InputSpec *s, Diags *d)
 	s->lo = 0;
 	s->hi = 255;
 	s->seed = 1;
-	if (access(path, F_OK) != 0)
+	/* no file: the defaults; anything else of that name (a dangling link, a
+	 * folder, a file that cannot be read) is read and refused */
+	struct stat st;
+	if (lstat(path, &st) != 0 && errno == ENOENT)
 		return 1;
 	YDoc *doc = ydoc_load_file(path, d);
 	if (!doc)
 		return 0;
 	int ok = 0, seed = 1;
-	const YNode *root = doc->root, *in = ymap_get(root, "input");
-	if (!root || root->kind != YN_MAP || !in || in->kind != YN_MAP) {
-		diag_error(d, path, root ? root->line : 1, root ? root->col : 1,
+	const YNode *root = doc->root, *in = root && root->kind == YN_MAP ? ymap_get(root, "input") : NULL;
+	if (!in || in->kind != YN_MAP) {
+		const YNode *at = in ? in : root;
+		diag_error(d, path, at ? at->line : 1, at ? at->col : 1,
 			   "expected 'input: { pattern: ..., range: [lo, hi], seed: ... }'");
 		goto done;
 	}

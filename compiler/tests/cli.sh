@@ -17,6 +17,17 @@
 #  - -o: the whole flow without it is a usage error (exit status 2); --check
 #    and --emit, which print, need none;
 #  - a folder given as the application or as an image: "Is a directory";
+#  - image files read strictly (.npy header keys and values, shapes beyond
+#    the limits or whose size would overflow, PGM numbers of 8 digits, a byte
+#    too many, /dev/zero): one error naming the file, nothing written;
+#  - the command line: two modes, an option the mode does not use, an option
+#    given twice, --range beyond LO:HI, empty values and list items: usage
+#    errors (exit status 2) with their message; the combinations the scripts
+#    use accepted;
+#  - --golden writing nothing when a later step fails, and naming the folder
+#    it cannot make or write into with the reason (a read-only one as another
+#    user when run as root); --streams naming a file or with nothing to
+#    stream; input.yaml as a dangling link;
 #  - an error the lowering meets on several copies of one expression (a
 #    sum(), an Expr used twice, a Func inlined twice) or on both levels one
 #    compute_at sets is shown once.
@@ -191,9 +202,9 @@ funcs() {       # funcs NAME N [SCHEDULE]: f0 = input, f_k = f_{k-1} + 1 (line 4
 		printf 'f%d.bound(x, 0, 8).bound(y, 0, 8);\nhw_accelerate(f%d);\nstream_to_accelerator(input);\n' $n $n
 	} >"$tmp/$1.hl"
 }
-funcs inline5000 5000
-refused "5000 Funcs inlined into each other" 1 "$tmp/inline5000.hl:5004:1: error: 'f5000' $inlined" \
-	"$tmp/inline5000.hl" "${emit[@]}"
+funcs inline4000 4000
+refused "4000 Funcs inlined into each other (the parser takes at most 4096)" 1 "$tmp/inline4000.hl:4004:1: error: 'f4000' $inlined" \
+	"$tmp/inline4000.hl" "${emit[@]}"
 funcs inline1100 1100
 refused "1100 Funcs inlined into each other" 1 "$tmp/inline1100.hl:1104:1: error: 'f1100' $inlined" \
 	"$tmp/inline1100.hl" "${emit[@]}"
@@ -222,14 +233,16 @@ hl=apps/gaussian/gaussian.hl    # reads 64 x 64
 { printf 'P5\n10 10\n255\n'; head -c 100 /dev/zero; } >"$tmp/small.pgm"
 channels="error: the image for 'input' is 70 x 70 x 3 (3 channels); the program reads 'input' as a 2-dimensional image of at least 64 x 64"
 for mode in --run --run-lowered --sim-buffers; do
+	chip=(--design $design)
+	[ $mode = --run ] && chip=()        # the interpreter reads no chip
 	refused "$mode with a 3-channel image for a 2-D program" 1 "$tmp/rgb.ppm: $channels" \
-		$hl --design $design $mode "$tmp/rgb.ppm" -o "$out.pgm" -q
+		$hl "${chip[@]}" $mode "$tmp/rgb.ppm" -o "$out.pgm" -q
 	refused "$mode with a 1 x 1 image" 1 \
 		"$tmp/tiny.pgm: error: the image for 'input' is 1 x 1; the program reads at least 64 x 64" \
-		$hl --design $design $mode "$tmp/tiny.pgm" -o "$out.pgm" -q
+		$hl "${chip[@]}" $mode "$tmp/tiny.pgm" -o "$out.pgm" -q
 	refused "$mode with a 10 x 10 image" 1 \
 		"$tmp/small.pgm: error: the image for 'input' is 10 x 10; the program reads at least 64 x 64" \
-		$hl --design $design $mode "$tmp/small.pgm" -o "$out.pgm" -q
+		$hl "${chip[@]}" $mode "$tmp/small.pgm" -o "$out.pgm" -q
 done
 cat >"$tmp/line.hl" <<'EOF'
 ImageParam input(UInt(16), 1, "input");
@@ -267,7 +280,7 @@ done
 mkdir -p "$tmp/dir.hl" "$tmp/dir.pgm"
 refused "a folder as the application" 1 "$tmp/dir.hl: error: cannot read file: Is a directory" "$tmp/dir.hl" --check
 refused "a folder of inputs without the application's input" 1 \
-	"cgrac: $tmp/dir.pgm/$(basename "$hl" .hl).input.pgm: cannot read the file: No such file or directory" \
+	"cgrac: error: $tmp/dir.pgm/$(basename "$hl" .hl).input.pgm: cannot read the file: No such file or directory" \
 	$hl --run "$tmp/dir.pgm" -o "$out.pgm"
 
 # ---- an error once, however many copies of its expression the lowering checks ----
@@ -318,5 +331,213 @@ refused "--hop-limit with a suffix" 2 "cgrac: --hop-limit expects a number from 
 	apps/gaussian/gaussian.hl --design $design --hop-limit 2x -o "$out"
 refused "--place-seed of 2^31" 2 "cgrac: --place-seed expects a number from 0 to 2147483647, got '2147483648'" \
 	apps/gaussian/gaussian.hl --design $design --place-seed 2147483648 -o "$out"
+
+# ---- image files read strictly (common/image.c; each reader's cases in test_image):
+# through cgrac, one error naming the file, exit status 1, nothing written ----
+# npy FILE HEADER NBYTES: a .npy 1.0 file with that header dictionary and NBYTES samples (zeros)
+npy() {
+	local hdr=$2 pad
+	pad=$(((64 - (10 + ${#hdr} + 1) % 64) % 64))
+	{
+		printf '\x93NUMPY\x01\x00'
+		printf "\\x$(printf %02x $(((${#hdr} + pad + 1) % 256)))\\x$(printf %02x $(((${#hdr} + pad + 1) / 256)))"
+		printf '%s%*s\n' "$hdr" $pad ''
+		head -c "$3" /dev/zero
+	} >"$1"
+}
+npy "$tmp/key.npy" "{'descr': '<u2', 'fortran_order': False, 'shape': (64, 64), 'x': 1}" 8192
+refused "--run: a .npy header with an unknown key" 1 \
+	"cgrac: error: $tmp/key.npy: .npy header, byte 60: unknown key 'x' (a .npy header has exactly 'descr', 'fortran_order' and 'shape')" \
+	$hl --run "$tmp/key.npy" -o "$out.pgm"
+npy "$tmp/maybe.npy" "{'descr': '<u2', 'fortran_order': Maybe, 'shape': (64, 64)}" 8192
+refused "--run: fortran_order: Maybe" 1 \
+	"cgrac: error: $tmp/maybe.npy: .npy header, byte 34: the value of 'fortran_order' must be True or False, found 'Maybe'" \
+	$hl --run "$tmp/maybe.npy" -o "$out.pgm"
+npy "$tmp/big.npy" "{'descr': '<u2', 'fortran_order': False, 'shape': (65535, 65535, 65535, 65535)}" 16
+refused "--run: a shape of 65535^4 samples (no overflow)" 1 \
+	"cgrac: error: $tmp/big.npy: a 65535 x 65535 x 65535 x 65535 image is larger than the 16777216 samples an image may hold" \
+	$hl --run "$tmp/big.npy" -o "$out.pgm"
+npy "$tmp/ext.npy" "{'descr': '<u2', 'fortran_order': False, 'shape': (64, 64, 70000)}" 8192
+refused "--run: an extent above 65536 (not dropped)" 1 \
+	"cgrac: error: $tmp/ext.npy: .npy header, byte 59: extent 70000 in dimension 2 is outside 1 to 65536" \
+	$hl --run "$tmp/ext.npy" -o "$out.pgm"
+npy "$tmp/long.npy" "{'descr': '<u2', 'fortran_order': False, 'shape': (64, 64)}" 8193
+refused "--run: a .npy file one byte longer than its shape" 1 \
+	"cgrac: error: $tmp/long.npy: 8193 bytes of samples after the .npy header; a shape of 64 x 64 has 8192 (2 bytes a sample)" \
+	$hl --run "$tmp/long.npy" -o "$out.pgm"
+{ printf 'P5\n12345678 64\n255\n'; head -c 4096 /dev/zero; } >"$tmp/wide.pgm"
+refused "--run: a PGM width of 8 digits" 1 \
+	"cgrac: error: $tmp/wide.pgm: the PGM width 12345678 is out of range (1 to 65536)" \
+	$hl --run "$tmp/wide.pgm" -o "$out.pgm"
+{ printf 'P5\n64 64\n255\n'; head -c 4097 /dev/zero; } >"$tmp/trail.pgm"
+refused "--run: a PGM with a byte after its samples" 1 \
+	"cgrac: error: $tmp/trail.pgm: 4097 bytes of samples after the PGM header; a 64 x 64 image with maxval 255 has 4096 (1 byte a sample): a file holds one image and nothing after it" \
+	$hl --run "$tmp/trail.pgm" -o "$out.pgm"
+ln -s /dev/zero "$tmp/zero.pgm"
+refused "--run: /dev/zero as a PGM (a bounded read)" 1 \
+	"cgrac: error: $tmp/zero.pgm: file too large: more than 33619979 bytes, the limit is 33619979 (an image holds at most 16777216 samples)" \
+	$hl --run "$tmp/zero.pgm" -o "$out.pgm"
+
+# ---- the command line: one mode, the options it uses, each once (exit status 2, nothing
+# written); every pair of options decided: see cgrac --help ----
+modes='give one of --check, --emit, --run, --run-lowered, --sim-buffers, --gen-input and --golden (none: the compilation)'
+flow_where='the compilation, --emit, --run-lowered and --sim-buffers'
+o_where='the compilation, --emit, --run, --run-lowered, --sim-buffers and --gen-input (--golden DIR names its folder; --check writes nothing)'
+bb=apps/brighten_blur/brighten_blur.hl
+$cgrac $hl --gen-input -o "$tmp/in.pgm" -q || fail "the input of $hl"
+usage() {       # usage NAME LINE ARGS...: refused with exit status 2 and LINE
+	local name=$1 line=$2
+	shift 2
+	refused "usage: $name" 2 "$line" "$@"
+}
+usage "--gen-input with --run" "cgrac: --gen-input and --run are two modes: $modes" \
+	$hl --gen-input --run "$tmp/in.pgm" -o "$out.pgm"
+usage "--run with --sim-buffers" "cgrac: --run and --sim-buffers are two modes: $modes" \
+	$hl --run "$tmp/in.pgm" --sim-buffers "$tmp/in.pgm" --design $design -o "$out.pgm"
+usage "--golden with --gen-input" "cgrac: --golden and --gen-input are two modes: $modes" \
+	$hl --golden "$out" --gen-input
+usage "--check with --emit" "cgrac: --check and --emit are two modes: $modes" $hl --check --emit lowered
+usage "--emit with --run" "cgrac: --emit and --run are two modes: $modes" \
+	$hl --design $design --emit dfg --run "$tmp/in.pgm" -o "$out.pgm"
+usage "-o twice" "cgrac: -o given twice ($out.pgm and $tmp/b.pgm): give it once" \
+	$hl --run "$tmp/in.pgm" -o "$out.pgm" -o "$tmp/b.pgm"
+usage "--run twice" "cgrac: --run given twice ($tmp/in.pgm and $tmp/in.pgm): give it once" \
+	$hl --run "$tmp/in.pgm" --run "$tmp/in.pgm" -o "$out.pgm"
+usage "--design twice" "cgrac: --design given twice ($design and $design): give it once" \
+	$bb --design $design --design $design -o "$out"
+usage "--seed twice" "cgrac: --seed given twice (1 and 2): give it once" $hl --gen-input --seed 1 --seed 2 -o "$out.pgm"
+usage "--range 0:255:3" "cgrac: --range expects LO:HI, two numbers from 0 to 65535 with LO <= HI, got '0:255:3'" \
+	$hl --gen-input --range 0:255:3 -o "$out.pgm"
+usage "--range 9:1" "cgrac: --range expects LO:HI, two numbers from 0 to 65535 with LO <= HI, got '9:1'" \
+	$hl --gen-input --range 9:1 -o "$out.pgm"
+usage "--range -1:5" "cgrac: --range expects LO:HI, two numbers from 0 to 65535 with LO <= HI, got '-1:5'" \
+	$hl --gen-input --range -1:5 -o "$out.pgm"
+usage "--range 0:65536" "cgrac: --range expects LO:HI, two numbers from 0 to 65535 with LO <= HI, got '0:65536'" \
+	$hl --golden "$out" --range 0:65536
+usage "--range with --run" "cgrac: --range does not apply to --run: it is for --gen-input and --golden" \
+	$hl --run "$tmp/in.pgm" --range 0:255 -o "$out.pgm"
+usage "--seed with --sim-buffers" "cgrac: --seed does not apply to --sim-buffers: it is for --gen-input and --golden" \
+	$hl --design $design --sim-buffers "$tmp/in.pgm" --seed 3 -o "$out.pgm"
+usage "--seed with the compilation" "cgrac: --seed does not apply to the compilation: it is for --gen-input and --golden" \
+	$bb --design $design --seed 3 -o "$out"
+usage "--design with --run" \
+	"cgrac: --design does not apply to --run: it is for $flow_where (which read the chip)" \
+	$hl --design $design --run "$tmp/in.pgm" -o "$out.pgm"
+usage "--design with --golden" \
+	"cgrac: --design does not apply to --golden: it is for $flow_where (which read the chip)" \
+	$hl --design $design --golden "$out"
+usage "--design with --check" \
+	"cgrac: --design does not apply to --check: it is for $flow_where (which read the chip)" $hl --design $design --check
+usage "--hop-limit with --run" "cgrac: --hop-limit does not apply to --run: it is for $flow_where" \
+	$hl --run "$tmp/in.pgm" --hop-limit 2 -o "$out.pgm"
+usage "--no-pipeline with --gen-input" "cgrac: --no-pipeline does not apply to --gen-input: it is for $flow_where" \
+	$hl --gen-input --no-pipeline -o "$out.pgm"
+usage "--place-seed with --golden" "cgrac: --place-seed does not apply to --golden: it is for $flow_where" \
+	$hl --golden "$out" --place-seed 3
+usage "--no-register-packing with --check" \
+	"cgrac: --no-register-packing does not apply to --check: it is for $flow_where" $hl --check --no-register-packing
+usage "--streams with --golden" \
+	"cgrac: --streams does not apply to --golden: it is for --run (--golden writes the streams into its folder)" \
+	$hl --golden "$out" --streams "$tmp/s"
+usage "--streams with --run-lowered" \
+	"cgrac: --streams does not apply to --run-lowered: it is for --run (--golden writes the streams into its folder)" \
+	$hl --design $design --run-lowered "$tmp/in.pgm" --streams "$tmp/s" -o "$out.pgm"
+usage "-o with --golden" "cgrac: -o does not apply to --golden: it is for $o_where" $hl --golden "$out" -o "$out.pgm"
+usage "-o with --check" "cgrac: -o does not apply to --check: it is for $o_where" $hl --check -o "$out.pgm"
+usage "--run without -o" "cgrac: --run needs -o OUT" $hl --run "$tmp/in.pgm"
+usage "--gen-input without -o" "cgrac: --gen-input needs -o IN" $hl --gen-input
+usage "--sim-buffers without --design" "cgrac: --sim-buffers needs --design DIR" $hl --sim-buffers "$tmp/in.pgm" -o "$out.pgm"
+usage "--design without its value" "cgrac: --design needs a value: --design DIR" $hl --design
+usage "--golden without its value" "cgrac: --golden needs a value: --golden DIR" $hl --golden
+usage "an unknown option" "cgrac: unknown option --gen-inputs" $hl --gen-inputs -o "$out.pgm"
+usage "--run with an empty name in its list" \
+	"cgrac: --run expects image files separated by commas, got '$tmp/in.pgm,,$tmp/in.pgm' (an empty name)" \
+	$hl --run "$tmp/in.pgm,,$tmp/in.pgm" -o "$out.pgm"
+usage "--sim-buffers with a list ending in a comma" \
+	"cgrac: --sim-buffers expects image files separated by commas, got '$tmp/in.pgm,' (an empty name)" \
+	$hl --design $design --sim-buffers "$tmp/in.pgm," -o "$out.pgm"
+usage "an empty --golden" "cgrac: --golden needs a value, got an empty one: --golden DIR" $hl --golden ''
+usage "an empty -o" "cgrac: -o needs a value, got an empty one: -o OUT" $hl --run "$tmp/in.pgm" -o ''
+mkdir -p "$tmp/odir"
+refused "--run -o a folder" 1 \
+	"cgrac: error: $tmp/odir: unknown image format (the name must end in .pgm, .ppm, .npy or .raw)" \
+	$hl --run "$tmp/in.pgm" -o "$tmp/odir"
+
+# ---- input.yaml: a file of that name that cannot be read is an error, not the defaults ----
+mkdir -p "$tmp/iy"
+cp $hl "$tmp/iy/app.hl"
+ln -s "$tmp/iy/none.yaml" "$tmp/iy/input.yaml"
+refused "input.yaml, a dangling link" 1 "$tmp/iy/input.yaml: error: cannot read file: No such file or directory" \
+	"$tmp/iy/app.hl" --gen-input -o "$out.pgm"
+rm "$tmp/iy/input.yaml"
+echo 'input: 5' >"$tmp/iy/input.yaml"
+refused "input.yaml: input not a mapping, shown at its value" 1 \
+	"$tmp/iy/input.yaml:1:8: error: expected 'input: { pattern: ..., range: [lo, hi], seed: ... }'" \
+	"$tmp/iy/app.hl" --golden "$out"
+# the combinations the scripts use (make app, dse, the suites) stay accepted
+accepted "--sim-buffers with the flow options (scripts/dse_point.sh)" $hl -q --design $design --hop-limit 2 \
+	--place-seed 3 --no-pipeline --no-register-packing --sim-buffers "$tmp/in.pgm" -o "$tmp/sb.pgm"
+accepted "--golden with --seed and --range" $hl -q --golden "$tmp/g1" --seed 7 --range 0:65535
+accepted "--emit with a flow option" $hl -q --design $design --emit lowered --no-pipeline
+accepted "-q twice" $hl -q -q --check
+
+# ---- --golden: nothing written unless the whole step succeeds; the folder's real trouble ----
+cat >"$tmp/wide.hl" <<'EOF2'
+ImageParam input(UInt(16), 2, "input");
+Var x("x"), y("y");
+Func f("f");
+f(x, y) = cast<uint32_t>(input(x, y)) * 70000;
+f.bound(x, 0, 8).bound(y, 0, 8);
+hw_accelerate(f);
+stream_to_accelerator(input);
+EOF2
+# (the interpreter's message is the front end's: only its start is checked here)
+run "$tmp/wide.hl" --golden "$out"
+if [ "$status" -eq 1 ] && grep -q "^$tmp/wide.hl:3:6: error: the output 'f' has type uint32" "$tmp/err" &&
+	[ ! -e "$out" ]; then
+	pass "--golden of a program the interpreter refuses: no input written, no folder"
+else
+	fail "--golden of a program the interpreter refuses: exit status $status, or $out written"
+	show
+fi
+accepted "--golden: the inputs and the golden image" $hl -q --golden "$tmp/g2"
+[ "$(ls "$tmp/g2" | tr '\n' ' ')" = "gaussian.input.pgm golden.pgm " ] &&
+	pass "--golden: the inputs and the golden image, nothing else" || fail "--golden wrote: $(ls "$tmp/g2")"
+: >"$tmp/afile"
+refused "--golden under a file" 1 "cgrac: error: $tmp/afile/g: cannot create the folder: Not a directory" \
+	$hl --golden "$tmp/afile/g"
+refused "--golden naming a file" 1 "cgrac: error: $tmp/afile: not a folder (--golden names the folder to write into)" \
+	$hl --golden "$tmp/afile"
+# a read-only folder: as another user when the suite runs as root (root may write anywhere)
+as_user=()
+[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" != 0 ] || [ ${#as_user[@]} -gt 0 ]; then
+	chmod 755 "$tmp" && mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+	real=$cgrac
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${as_user[*]}" "$(realpath "$real")" >"$tmp/as_user.sh"
+	chmod 755 "$tmp/as_user.sh"
+	cgrac=$tmp/as_user.sh
+	refused "--golden inside a read-only folder: the folder and the reason" 1 \
+		"cgrac: error: $tmp/ro/g: cannot create the folder: Permission denied" $hl --golden "$tmp/ro/g"
+	refused "--golden into a read-only folder" 1 "cgrac: error: $tmp/ro: cannot write into the folder: Permission denied" \
+		$hl --golden "$tmp/ro"
+	cgrac=$real
+	[ -z "$(ls "$tmp/ro")" ] && pass "--golden into a read-only folder: nothing in it" || fail "--golden: $(ls "$tmp/ro")"
+else
+	pass "--golden inside a read-only folder: not tried (root without setpriv)"
+fi
+
+# ---- --streams: a file, a program without streams; the output image not written either ----
+sapp=apps/blur_u8/blur_u8.hl
+$cgrac $sapp --gen-input -o "$tmp/sin.pgm" -q || fail "the input of $sapp"
+refused "--streams naming a file" 1 "cgrac: error: $tmp/afile: not a folder (--streams names the folder to write into)" \
+	$sapp --run "$tmp/sin.pgm" --streams "$tmp/afile" -o "$out.pgm"
+refused "--streams of a program without streams" 1 \
+	"cgrac: error: --streams $tmp/s: the program streams no Func into the accelerator, so there is nothing to write" \
+	$hl --run "$tmp/in.pgm" --streams "$tmp/s" -o "$out.pgm"
+[ ! -e "$tmp/s" ] && pass "--streams of a program without streams: no folder" || fail "--streams made $tmp/s"
+accepted "--streams into a new folder" $sapp -q --run "$tmp/sin.pgm" --streams "$tmp/s2" -o "$tmp/sout.pgm"
+[ -s "$tmp/s2/blur_u8.hw_input.pgm" ] && [ -s "$tmp/sout.pgm" ] && pass "--streams: the stream and the output" ||
+	fail "--streams: $(ls "$tmp/s2")"
 
 suite_end "cgrac command line"

@@ -7,29 +7,50 @@
 # row with canal's message, bad sweep files stopped before anything runs,
 # and the same sweep through a local one-node Slurm cluster
 # (scripts/slurm-local.sh; LAUNCH="srun -N1 -n1") giving the same CSV.
-#   usage: bash dse/tests/dse.sh [--no-slurm]
+# dse/tests/dse_inputs.sh (sourced) checks the inputs and outputs of bin/dse
+# without running a point: bad sweeps, bad results, plans that cannot be
+# written, charts of extreme values; --quick runs only those.
+#   usage: bash dse/tests/dse.sh [--no-slurm] [--quick]
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/suite_lib.sh
 suite_tmp
 for t in dse peak lake canal cgrac; do
 	[ -x "bin/$t" ] || { fail "bin/$t exists (make build)"; suite_end dse; exit 1; }
 done
-slurm=1
-[ "${1:-}" = --no-slurm ] && slurm=0
+slurm=1 quick=0
+for a in "$@"; do
+	case $a in
+	--no-slurm) slurm=0 ;;
+	--quick) quick=1 ;;
+	*) echo "usage: bash dse/tests/dse.sh [--no-slurm] [--quick]" >&2; exit 2 ;;
+	esac
+done
+# the checks of inputs and outputs through the sanitized dse when built
+DSE=${DSE:-build/san/bin/dse}
+[ -x "$DSE" ] || DSE=bin/dse
+
+. dse/tests/dse_inputs.sh
+[ $quick = 1 ] && { suite_end dse; exit; }
 
 # CSV without the columns that are times: compile_s.
 untimed() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "compile_s") c = i } { $c = ""; print }' OFS=, "$1"; }
 # The value of column NAME in row N (1: the first data row) of a CSV without quoted commas.
 col() { awk -F, -v n="$2" -v name="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i } NR == n + 1 { print $c }' "$1"; }
 
-sweep=$tmp/dse_two.yaml
+# the sweeps are named per run, so that two runs of this suite in one tree
+# (build/dse/<sweep>/) do not meet
+two=dse_two_$$ failing=dse_fail_$$
+sweep=$tmp/$two.yaml
+# (--place-seed 1 is cgrac's default: the options reach cgrac as words of
+# point.env's array without changing a figure)
 cat >"$sweep" <<'EOF'
 base: cgra_4x4
 apps: [brighten_blur]
+cgrac: [--place-seed, "1"]
 cross:
   tracks16: [2, 3]
 EOF
-out=build/dse/dse_two
+out=build/dse/$two
 rm -rf "$out"
 
 # ---- the sweep through make dse
@@ -37,7 +58,7 @@ make --no-print-directory -s dse SWEEP="$sweep" >"$tmp/run1" 2>&1
 st=$?
 if [ $st -eq 0 ] && grep -q '^point 1 of 2: tracks16=2: 1 bit-exact, 0 failed' "$tmp/run1" &&
 	grep -q '^point 2 of 2: tracks16=3: 1 bit-exact, 0 failed' "$tmp/run1" &&
-	grep -q "^dse: dse_two: 2 points x 1 applications: 2 bit-exact, 0 failed -> $out/results.csv" "$tmp/run1"; then
+	grep -q "^dse: $two: 2 points x 1 applications: 2 bit-exact, 0 failed -> $out/results.csv" "$tmp/run1"; then
 	pass "make dse: a line per point and the summary"
 else
 	fail "make dse: exit $st"
@@ -80,7 +101,7 @@ else
 fi
 # The points' specs: the base with the knob, core paths from the point's folder.
 if grep -qx 'tracks: { 16: 3, 1: 2 }' "$out/tracks16_3/spec.yaml" &&
-	grep -qx 'interconnect: dse_two_2' "$out/tracks16_3/spec.yaml" &&
+	grep -qx "interconnect: ${two}_2" "$out/tracks16_3/spec.yaml" &&
 	bin/canal check "$out/tracks16_3/spec.yaml" >/dev/null 2>&1; then
 	pass "a point's spec: the base's with tracks 16: 3, accepted by canal"
 else
@@ -110,8 +131,6 @@ if [ -x "$san" ]; then
 else
 	fail "$san exists (make test builds it)"
 fi
-DSE=${DSE:-$san}
-[ -x "$DSE" ] || DSE=bin/dse
 
 # ---- resume: nothing redone, then a deleted point alone
 make --no-print-directory -s dse SWEEP="$sweep" >"$tmp/run2" 2>&1
@@ -143,16 +162,16 @@ else
 fi
 
 # ---- a point whose chip canal rejects: a row with canal's message
-cat >"$tmp/dse_fail.yaml" <<'EOF'
+cat >"$tmp/$failing.yaml" <<'EOF'
 base: cgra_4x4
 apps: [brighten_blur]
 points:
   - { mem_first: 3 }
   - { mem_first: 9 }
 EOF
-rm -rf build/dse/dse_fail
-make --no-print-directory -s dse SWEEP="$tmp/dse_fail.yaml" >"$tmp/run5" 2>&1
-fcsv=build/dse/dse_fail/results.csv
+rm -rf "build/dse/$failing"
+make --no-print-directory -s dse SWEEP="$tmp/$failing.yaml" >"$tmp/run5" 2>&1
+fcsv=build/dse/$failing/results.csv
 if [ "$(col "$fcsv" 1 status)" = bit-exact ] && [ "$(col "$fcsv" 2 status)" = not-run ] &&
 	grep -q 'MEM column 9 is outside the array (columns 0 to 3)' "$fcsv" &&
 	grep -q '1 bit-exact, 1 failed' "$tmp/run5"; then
@@ -161,78 +180,7 @@ else
 	fail "a failing point's row"
 	sed 's/^/    | /' "$fcsv" "$tmp/run5" 2>/dev/null | head -20
 fi
-rm -rf build/dse/dse_fail
-
-# ---- bad sweeps (through the sanitized dse when built): an error at its
-# position, nothing written
-bad() {
-	local name=$1 want=$2
-	cat >"$tmp/$name.yaml"
-	rm -rf "$tmp/bad_out"
-	"$DSE" plan "$tmp/$name.yaml" -o "$tmp/bad_out" >"$tmp/bad.out" 2>&1
-	local st=$?
-	if [ $st -eq 1 ] && grep -qxF "$tmp/$name.yaml:$want" "$tmp/bad.out" && grep -q '\^$' "$tmp/bad.out" &&
-		[ ! -e "$tmp/bad_out" ]; then
-		pass "bad sweep $name: $want"
-	else
-		fail "bad sweep $name (exit $st)"
-		sed 's/^/    | /' "$tmp/bad.out"
-	fi
-}
-bad unknown_knob "3:3: error: unknown knob 'trakcs16' (knobs: pe, mem, switchbox, sb_registers, mem_every, mem_first, array, cols, rows, hop_limit, register_packing, pipeline, place_seed, tracks<W> for the W-bit network)" <<'EOF'
-base: cgra_4x4
-cross:
-  trakcs16: [2, 3]
-EOF
-bad no_points "3:13: error: knob 'tracks16' has no value: the sweep has no point" <<'EOF'
-base: cgra_4x4
-cross:
-  tracks16: []
-EOF
-bad nothing "1:1: error: a sweep needs 'points:', 'cross:' or both: it has no point" <<'EOF'
-base: cgra_4x4
-EOF
-bad range "3:17: error: tracks16 33 is out of range (1 to 32)" <<'EOF'
-base: cgra_4x4
-cross:
-  tracks16: [2, 33]
-EOF
-bad switchbox "3:18: error: the switch box must be one of: imran, wilton, disjoint" <<'EOF'
-base: cgra_4x4
-points:
-  - { switchbox: universal }
-EOF
-bad app "2:8: error: no application 'sharpen' (apps/sharpen/sharpen.hl)" <<'EOF'
-base: cgra_4x4
-apps: [sharpen]
-cross: { tracks16: [2] }
-EOF
-bad base "1:7: error: no interconnect spec 'canal/specs/cgra_99x99.yaml' (a design of canal/specs/ or a path)" <<'EOF'
-base: cgra_99x99
-cross: { tracks16: [2] }
-EOF
-bad pe "2:15: error: no PE spec 'peak/specs/pe_gold.yaml' (a name of peak/specs/ or a path)" <<'EOF'
-base: cgra_4x4
-cross: { pe: [pe_gold] }
-EOF
-bad array "2:18: error: expected COLSxROWS for knob 'array' (cols 2 to 255, rows 2 to 254), not '4by4'" <<'EOF'
-base: cgra_4x4
-cross: { array: [4by4] }
-EOF
-bad key "3:1: error: unknown key 'crosss' in a sweep (expected one of: base, apps, cgrac, points, cross)" <<'EOF'
-base: cgra_4x4
-cross: { tracks16: [2] }
-crosss: { tracks16: [3] }
-EOF
-bad twice "3:10: error: knob 'tracks16' is both in points and in cross" <<'EOF'
-base: cgra_4x4
-points: [{ tracks16: 2 }]
-cross: { tracks16: [3] }
-EOF
-bad yaml "2:26: error: malformed YAML: did not find expected ',' or ']' while parsing a flow sequence" <<'EOF'
-base: cgra_4x4
-cross: { tracks16: [2, 3 }
-EOF
+rm -rf "build/dse/$failing"
 
 # ---- the same sweep through Slurm
 if [ $slurm = 1 ]; then

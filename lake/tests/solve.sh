@@ -196,7 +196,9 @@ refused "affine file: strides per extent" "$info" e0 --affine "$tmp/n.yaml" \
 refused "unknown controller" "$info" e7 --stream "$tmp/s1.txt" "lake: no controller 'e7' in dp (controllers: e0 e1)"
 mkdir -p "$tmp/nosmt" && cp "$info" "$tmp/nosmt/"
 refused "missing .smt2 next to the info file" "$tmp/nosmt/dp.info.yaml" e0 --stream "$tmp/s1.txt" \
-	"lake: cannot read '$tmp/nosmt/dp.smt2'"
+	"lake: error: $tmp/nosmt/dp.smt2: cannot read: No such file or directory"
+refused "an endless stream file (/dev/zero): bounded, named" "$info" e0 --stream /dev/zero \
+	"lake: error: /dev/zero: cannot read: file too large: more than 67108864 bytes, the limit is 67108864"
 $lake solve "$info" --stream "$tmp/s1.txt" > /dev/null 2> "$tmp/err.txt"
 check "usage: --ctrl is required (exit 2)" '[ $? -eq 2 ] && grep -q "^usage: lake solve" "$tmp/err.txt"'
 $lake solve "$info" --ctrl e0 --stream "$tmp/s1.txt" --affine "$tmp/a1.yaml" > /dev/null 2>&1

@@ -67,6 +67,7 @@ static RGraph *tiny_graph(const char *desc)
 	Names t = { .n = 0 };
 	StrBuf b = { 0 };
 	char *text = xstrdup(desc), *save = NULL;
+	int edges = 0;
 	sb_printf(&b, "graph tiny cols 4 rows 4 widths 16\n");
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char kind[16], name[16];
@@ -77,13 +78,17 @@ static RGraph *tiny_graph(const char *desc)
 				if (prev) {
 					int from = name_id(&t, prev), to = name_id(&t, w);
 					sb_printf(&b, "edge %d %d %d\n", from, to, t.nin[to]++);
+					edges++;
 				}
 		} else if (sscanf(line, "%15s %15s %d %d", kind, name, &x, &y) == 4 && t.n < MAXN) {
 			strcpy(t.name[t.n], name);
-			sb_printf(&b, "node %d %s 16 %d %d - - %.2f %s\n", t.n, kind, x, y, kind_delay(kind), name);
+			int port = strncmp(kind, "port_", 5) == 0;   /* switch-box kinds sit on a side and track */
+			sb_printf(&b, "node %d %s 16 %d %d %s %.2f %s\n", t.n, kind, x, y, port ? "- -" : "N 0",
+				  kind_delay(kind), name);
 			t.n++;
 		}
 	}
+	sb_printf(&b, "end %d %d\n", t.n, edges);
 	Diags *d = diags_new(stdout);
 	RGraph *g = rgraph_load_string("tiny", b.s, d);
 	diags_free(d);

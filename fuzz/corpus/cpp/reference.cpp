@@ -1,0 +1,4 @@
+void inc(int &n) { n += 1; }
+int k = 1;
+inc(k);
+inc(k);
