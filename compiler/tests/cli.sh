@@ -512,16 +512,19 @@ refused "--golden naming a file" 1 "cgrac: error: $tmp/afile: not a folder (--go
 as_user=()
 [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 if [ "$(id -u)" != 0 ] || [ ${#as_user[@]} -gt 0 ]; then
-	chmod 755 "$tmp" && mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
-	real=$cgrac
-	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${as_user[*]}" "$(realpath "$real")" >"$tmp/as_user.sh"
+	# the binary and the application copied where the other user may read them (a clone's
+	# folder may be private to its owner)
+	chmod 755 "$tmp" && mkdir "$tmp/ro" "$tmp/app" && chmod 555 "$tmp/ro"
+	cp "$cgrac" "$tmp/app/cgrac" && cp "$hl" "$(dirname "$hl")/input.yaml" "$tmp/app/" && chmod -R a+rX "$tmp/app"
+	real=$cgrac real_hl=$hl
+	printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${as_user[*]}" "$tmp/app/cgrac" >"$tmp/as_user.sh"
 	chmod 755 "$tmp/as_user.sh"
-	cgrac=$tmp/as_user.sh
+	cgrac=$tmp/as_user.sh hl=$tmp/app/$(basename "$hl")
 	refused "--golden inside a read-only folder: the folder and the reason" 1 \
 		"cgrac: error: $tmp/ro/g: cannot create the folder: Permission denied" $hl --golden "$tmp/ro/g"
 	refused "--golden into a read-only folder" 1 "cgrac: error: $tmp/ro: cannot write into the folder: Permission denied" \
 		$hl --golden "$tmp/ro"
-	cgrac=$real
+	cgrac=$real hl=$real_hl
 	[ -z "$(ls "$tmp/ro")" ] && pass "--golden into a read-only folder: nothing in it" || fail "--golden: $(ls "$tmp/ro")"
 else
 	pass "--golden inside a read-only folder: not tried (root without setpriv)"
