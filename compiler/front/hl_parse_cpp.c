@@ -209,6 +209,11 @@ static void for_loop(Parser *P, const HTok *t, int init_mark, int init_id)
 	for (int iter = 0;; iter++) {
 		P->pos = cond;
 		int c = hlp_at(P, ";") ? 1 : condition(P, "a for loop");
+		if (c >= 0 && !hlp_at(P, ";")) {
+			hlp_err_tok(P, hlp_cur(P), "expected ';' after the condition of the for loop before %s",
+				    hlp_tok_desc(hlp_cur(P)));
+			break;
+		}
 		if (c <= 0)
 			break;
 		if (iter == MAX_ITERATIONS) {
@@ -412,8 +417,7 @@ void hlp_assignment(Parser *P, const char *end)
 		return;
 	if (!store(P, n, v))
 		return;
-	if (!strcmp(end, ";"))
-		hlp_expect(P, ";");
+	hlp_expect(P, end);     /* ')' ends a for loop's step */
 }
 
 /* An array of the sizes dims[0..nd) (elements of kind and single, as
