@@ -5,9 +5,11 @@ set -euo pipefail
 
 # (ccache: make test's Verilator builds share what they compile alike, in build/ccache;
 # yosys: the area of generated designs, scripts/area.sh, for design-space sweeps;
-# clang, libclang-rt-14-dev: libFuzzer and clang's sanitizers for the input readers' harnesses, fuzz/)
+# clang, libclang-rt-14-dev: libFuzzer and clang's sanitizers for the input readers' harnesses, fuzz/;
+# strace: faults injected into the tools' system calls, a failing rename or a signal at a write,
+# for the tests of outputs left whole or not at all, scripts/tests/faults.sh)
 packages=(libyaml-dev libisl-dev libz3-dev verilator z3 g++ make pkg-config libhalide14-0-dev ccache yosys
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev strace)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -13,11 +13,14 @@
 # took (the time of the last build is kept in OUT/buildtime). With --check it
 # builds nothing and only says, by its exit status, whether OUT is up to date.
 #   usage: verif/build.sh DESIGN_DIR [-o OUT] [--probes all|none] [--trace] [--check] [-j N]
+#   -j N: C++ compilers at once (default: the machine's processors); with N
+#   at most 2 each block's C++ is one translation unit (a third less work:
+#   every file would read Verilator's headers again), above that file by file
 #   OUT defaults to build/verilator/<design> (<design>-noprobes without probes;
 #   -trace appended with --trace)
 set -u
 cd "$(dirname "$0")/.."
-rtl= out= probes=all trace=0 check=0 jobs=2
+rtl= out= probes=all trace=0 check=0 jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-o) out=$2; shift 2 ;;
@@ -25,11 +28,12 @@ while [ $# -gt 0 ]; do
 	--trace) trace=1; shift ;;
 	--check) check=1; shift ;;
 	-j) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "verif build: unknown option '$1'" >&2; exit 2 ;;
 	*) rtl=$1; shift ;;
 	esac
 done
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "verif build: -j takes a positive number, not '$jobs'" >&2; exit 2; }
 [ -n "$rtl" ] || { echo "usage: verif/build.sh DESIGN_DIR [-o OUT] [--probes all|none] [--trace] [--check] [-j N]" >&2; exit 2; }
 [ -f "$rtl/design.yaml" ] || { echo "verif build: no design in $rtl (make rtl DESIGN=...)" >&2; exit 1; }
 design=$(sed -n 's/^design: *//p' "$rtl/design.yaml")
@@ -44,7 +48,8 @@ bin/verif harness "$rtl" -o "$gen" --probes "$probes" || exit 1
 # the Verilog files: cgra.v and the cores' modules, as design.yaml names them
 mapfile -t vfiles < <(sed -n 's/.* verilog: \([^ ,}]*\).*/\1/p' "$rtl/design.yaml" | sort -u | sed "s|^|$rtl/|")
 flags=(--cc --build -j "$jobs" --hierarchical -Wno-fatal -Wno-lint -Wno-style --converge-limit 1000
-	--top-module "$design" --prefix Vverif_top -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1")
+	--top-module "$design" --prefix Vverif_top
+	-MAKEFLAGS "VM_PARALLEL_BUILDS=$((jobs > 2)) OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1")
 # the harness's own flags: with --trace it opens the waveform (vsim --trace)
 hflags=()
 [ "$trace" = 0 ] || { flags+=(--trace); hflags=(-DVERIF_TRACE=1 -DVM_TRACE=1 -DVM_TRACE_VCD=1); }

@@ -2,6 +2,8 @@
  * collateral it names (see verif_design.h). */
 #include "verif_design.h"
 
+#include "../collateral/ic.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,27 +15,23 @@ static VerifDesign *from_manifest(Design *m)
 	return v;
 }
 
-/* The routing graph must describe the manifest's array. 0 with errors in d. */
+/* The routing graph and the configuration map, checked against the manifest,
+ * its cores and each other (collateral/ic), and with cores the PE's and
+ * MEM's collateral. 0 with errors in d. */
 static int load_collateral(VerifDesign *v, int cores, Diags *d)
 {
-	int ok = 1;
-	v->graph = rgraph_load(verif_design_path(v, v->m->graph_file), d);
-	v->map = configmap_load(verif_design_path(v, v->m->config_file), d);
-	if (!v->graph || !v->map)
-		return 0;
-	if (v->graph->cols != v->m->cols || v->graph->rows != v->m->rows) {
-		diag_error(d, verif_design_path(v, v->m->graph_file), 1, 1, "the graph is not of the %d x %d array of %s",
-			   v->m->cols, v->m->rows, verif_design_path(v, "design.yaml"));
-		ok = 0;
-	}
-	if (!cores)
+	Interconnect ic;
+	int ok = ic_load(v->m, &ic, d);
+	v->graph = ic.graph;
+	v->map = ic.map;
+	if (!ok || !cores)
 		return ok;
 	char *rules = xasprintf("%s.rules.yaml", v->m->pe.name);
 	v->pe_info = peinfo_load(verif_design_path(v, v->m->pe.info), verif_design_path(v, rules), d);
 	free(rules);
 	if (v->m->mem.name)
 		v->mem_info = meminfo_load(verif_design_path(v, v->m->mem.info), d);
-	return ok && v->pe_info && (!v->m->mem.name || v->mem_info);
+	return v->pe_info && (!v->m->mem.name || v->mem_info);
 }
 
 VerifDesign *verif_design_load(const char *dir, int cores, Diags *d)

@@ -63,6 +63,28 @@ else
 fi
 $verif conn "rtl_out/$d" -o "$tmp/c" -q >/dev/null
 if diff -r "$tmp/a" "$tmp/c" >/dev/null; then pass "$d: verif conn is deterministic"; else fail "$d: verif conn is not deterministic"; fi
+# collateral that does not hold together is refused where it is read (collateral/ic), not an internal error later
+cp -r "rtl_out/$d" "$tmp/stale"
+sed -i 's/ x1_y1_data0$/ x1_y1_dataX/' "$tmp/stale/routing.graph"
+if $verif conn "$tmp/stale" -o "$tmp/stale_out" -q >/dev/null 2>"$tmp/stale.err"; then
+	fail "$d: verif conn accepts a routing graph whose PE port was renamed by hand"
+elif grep -q "^$tmp/stale/routing.graph: error: no port_in node 'x1_y1_data0' for input data0 of the PE" "$tmp/stale.err" &&
+	! grep -q "internal error" "$tmp/stale.err" && [ ! -e "$tmp/stale_out" ]; then
+	pass "$d: verif conn on a routing graph with a PE port renamed: $(head -1 "$tmp/stale.err" | sed "s|$tmp/||")"
+else
+	cat "$tmp/stale.err"
+	fail "$d: verif conn on a routing graph with a PE port renamed: not the collateral's message"
+fi
+# the bitstreams and conn.cmd are one set: a conn.cmd that cannot be replaced leaves no bitstream
+mkdir -p "$tmp/blocked/conn.cmd"
+if $verif conn "rtl_out/$d" -o "$tmp/blocked" -q >/dev/null 2>"$tmp/blocked.err"; then
+	fail "$d: verif conn succeeds though conn.cmd cannot be written"
+elif grep -q "error: $tmp/blocked/conn.cmd: cannot replace" "$tmp/blocked.err" && [ "$(ls "$tmp/blocked")" = conn.cmd ]; then
+	pass "$d: verif conn into a folder whose conn.cmd cannot be replaced: $(head -1 "$tmp/blocked.err"), no bitstream left"
+else
+	cat "$tmp/blocked.err"; ls "$tmp/blocked"
+	fail "$d: verif conn with conn.cmd blocked: no message or files left"
+fi
 if $san harness "rtl_out/$d" -o "$tmp/h" >"$tmp/h.log" 2>&1 && grep -q '^VERIF_PROBE(' "$tmp/h/verif_ports.h" &&
 	grep -q "^hier_block -module \"${d}_pe_ic\"" "$tmp/h/hier.vlt"; then
 	pass "$d: verif harness under ASan+UBSan: $(grep -c '^VERIF_PROBE(' "$tmp/h/verif_ports.h") probes, $(grep -c '^hier_block' "$tmp/h/hier.vlt") hierarchical blocks"
