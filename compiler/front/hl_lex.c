@@ -1,5 +1,6 @@
 /* hl_lex.c - the lexer of the application language: C++ comments, names,
- * decimal and hexadecimal integer literals (no suffixes), floating-point
+ * decimal and hexadecimal integer literals (with C++'s suffixes u, l, ll and
+ * their combinations; the parser types them), floating-point
  * literals (1.5, .5, 1e-3, with an f suffix for a float, else a double),
  * string literals without escapes and the punctuators the language uses. */
 #include <ctype.h>
@@ -125,23 +126,35 @@ static void lex_number(Lexer *L)
 	int digits = 0, overflow = 0;
 	for (; isxdigit((unsigned char)*p) && (base == 16 || isdigit((unsigned char)*p)); p++) {
 		int dv = isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10);
-		if (v > (UINT64_C(1) << 40))
+		if (v > (UINT64_MAX - (uint64_t)dv) / (uint64_t)base)
 			overflow = 1;
 		v = v * (uint64_t)base + (uint64_t)dv;
 		digits++;
 	}
-	const char *end = p;
+	/* the suffix: u or U, and l, L, ll or LL, in either order */
+	const char *q = p;
+	int u = 0, l = 0;
+	for (int k = 0; k < 2; k++) {
+		if (!u && (*q == 'u' || *q == 'U')) {
+			u = 1;
+			q++;
+		} else if (!l && (*q == 'l' || *q == 'L')) {
+			l = 1;
+			q += q[1] == q[0] ? 2 : 1;
+		}
+	}
+	const char *end = q;
 	while (isalnum((unsigned char)*end) || *end == '_' || *end == '.')
 		end++;
-	if (end != p || digits == 0) {
+	if (end != q || digits == 0) {
 		int isfloat = memchr(L->s, '.', (size_t)(end - L->s)) != NULL;
 		diag_error(L->d, L->file, line, col,
 			   isfloat ? "floating-point literal '%.*s': only integer arithmetic is supported"
-				   : "malformed integer literal '%.*s' (no suffixes)",
+				   : "malformed integer literal '%.*s'",
 			   (int)(end - L->s), L->s);
-	} else if (overflow || v > INT32_MAX) {
-		diag_error(L->d, L->file, line, col, "integer literal '%.*s' does not fit in a 32-bit int",
-			   (int)(end - L->s), L->s);
+	} else if (overflow || (!u && base == 10 && v > INT64_MAX)) {
+		diag_error(L->d, L->file, line, col, "integer literal '%.*s' does not fit in a %s",
+			   (int)(end - L->s), L->s, u || base == 16 ? "64-bit unsigned long" : "64-bit long");
 	} else {
 		push(L, TK_INT, L->s, (size_t)(end - L->s), (int64_t)v, line, col);
 	}

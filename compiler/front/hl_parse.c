@@ -319,6 +319,12 @@ Val hlp_vfloat(double f, int single, int line, int col)
 
 HExpr *hlp_to_expr(Parser *P, Val v)
 {
+	if (v.k == V_INT && (v.cuns || v.c64)) {
+		/* Halide's implicit constructor takes an int: C++ converts an unsigned
+		 * or a long to int first, modulo 2^32 */
+		v.i = ht_wrap(HT_I32, v.i);
+		v.cuns = v.c64 = 0;
+	}
 	if (v.k == V_FLOAT && !v.single) {
 		hlp_err_at(P, v.line, v.col, "a C++ double where Halide takes an Expr: C++ finds the conversion "
 			   "ambiguous (write a float, 2.0f, or Expr(...) for a Float(64) constant)");
@@ -343,12 +349,18 @@ HExpr *hlp_expr_ctor(Parser *P, Val v)
 		e->col = v.col;
 		return e;
 	}
+	if (v.k == V_INT && v.c64) {
+		hlp_err_at(P, v.line, v.col, "Expr of a 64-bit C++ integer (long, int64_t, size_t, uint64_t): this "
+			   "compiler's Exprs are of 32 bits at most (write Expr((int)n))");
+		return NULL;
+	}
 	if (v.k == V_INT) {
-		if (v.i < INT32_MIN || v.i > INT32_MAX) {
+		if (v.i < INT32_MIN || v.i > (v.cuns ? UINT32_MAX : INT32_MAX)) {
 			hlp_err_at(P, v.line, v.col, "integer %lld does not fit in int32", (long long)v.i);
 			return NULL;
 		}
-		HExpr *e = he_const(P->a, HT_I32, v.i);
+		/* Expr(unsigned) is a UInt(32) constant */
+		HExpr *e = he_const(P->a, v.cuns ? HT_U32 : HT_I32, v.i);
 		e->line = v.line;
 		e->col = v.col;
 		return e;
@@ -371,6 +383,10 @@ HExpr *hlp_expr_ctor(Parser *P, Val v)
 /* Halide's check_representable: a C++ int meeting an Expr of type t. */
 HExpr *hlp_coerce_int(Parser *P, Val v, HType t)
 {
+	if (v.cuns || v.c64) {  /* Halide's operators take an int: C++ converts to it */
+		v.i = ht_wrap(HT_I32, v.i);
+		v.cuns = v.c64 = 0;
+	}
 	if (ht_is_float(t)) {
 		HExpr *e = he_const(P->a, t, hv_bits(t, (double)v.i));
 		e->line = v.line;
@@ -398,45 +414,161 @@ static int int32_ok(Parser *P, int64_t r, int line, int col)
 	return 1;
 }
 
-/* C++ int arithmetic on two integers. */
-Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
+double hlp_int_double(Val v)
 {
-	int64_t a = x.i, b = y.i, r;
+	return v.c64 && v.cuns ? (double)(uint64_t)v.i : (double)v.i;
+}
+
+/* The C++ name of an integer's promoted type. */
+static const char *cpp_int_name(int c64, int cuns)
+{
+	return c64 ? (cuns ? "unsigned long" : "long") : cuns ? "unsigned int" : "int";
+}
+
+/* a op b in an unsigned type of bits (32 or 64): wrapping, compared as
+ * unsigned; 0 after an error. */
+static int unsigned_op(Parser *P, HBinOp op, uint64_t a, uint64_t b, int bits, uint64_t *r, const HTok *t)
+{
+	uint64_t mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+	a &= mask;
+	b &= mask;
 	switch (op) {
-	case HB_ADD: r = a + b; break;
-	case HB_SUB: r = a - b; break;
-	case HB_MUL: r = a * b; break;
+	case HB_ADD: *r = a + b; break;
+	case HB_SUB: *r = a - b; break;
+	case HB_MUL: *r = a * b; break;
 	case HB_DIV:
 	case HB_MOD:
-		if (b == 0)
-			return hlp_err_tok(P, t, "division by zero in a constant expression");
-		r = op == HB_DIV ? a / b : a % b;
+		if (b == 0) {
+			hlp_err_tok(P, t, "division by zero in a constant expression");
+			return 0;
+		}
+		*r = op == HB_DIV ? a / b : a % b;
 		break;
-	case HB_SHL:
-	case HB_SHR:
-		if (b < 0 || b > 31)
-			return hlp_err_tok(P, t, "shift by %lld in a constant expression", (long long)b);
-		r = op == HB_SHL ? a * ((int64_t)1 << b) : a >> b;
-		break;
-	case HB_AND: r = a & b; break;
-	case HB_OR: r = a | b; break;
-	case HB_XOR: r = a ^ b; break;
-	case HB_LAND: r = a && b; break;
-	case HB_LOR: r = a || b; break;
-	case HB_EQ: r = a == b; break;
-	case HB_NE: r = a != b; break;
-	case HB_LT: r = a < b; break;
-	case HB_LE: r = a <= b; break;
-	case HB_GT: r = a > b; break;
-	case HB_GE: r = a >= b; break;
-	case HB_MIN: r = a < b ? a : b; break;
-	case HB_MAX: r = a > b ? a : b; break;
-	case HB_ABSD: r = a > b ? a - b : b - a; break;
-	default: ICE("int_binop %d", op);
+	case HB_AND: *r = a & b; break;
+	case HB_OR: *r = a | b; break;
+	case HB_XOR: *r = a ^ b; break;
+	case HB_EQ: *r = a == b; return 1;
+	case HB_NE: *r = a != b; return 1;
+	case HB_LT: *r = a < b; return 1;
+	case HB_LE: *r = a <= b; return 1;
+	case HB_GT: *r = a > b; return 1;
+	case HB_GE: *r = a >= b; return 1;
+	case HB_MIN: *r = a < b ? a : b; break;
+	case HB_MAX: *r = a > b ? a : b; break;
+	case HB_ABSD: *r = a > b ? a - b : b - a; break;
+	default: ICE("unsigned_op %d", op);
 	}
-	if (!int32_ok(P, r, t->line, t->col))
+	*r &= mask;
+	return 1;
+}
+
+/* a op b in a signed type of bits (32 or 64); an overflow is an error (0). */
+static int signed_op(Parser *P, HBinOp op, int64_t a, int64_t b, int bits, int64_t *r, const HTok *t)
+{
+	int over = 0;
+	switch (op) {
+	case HB_ADD: over = __builtin_add_overflow(a, b, r); break;
+	case HB_SUB: over = __builtin_sub_overflow(a, b, r); break;
+	case HB_MUL: over = __builtin_mul_overflow(a, b, r); break;
+	case HB_DIV:
+	case HB_MOD:
+		if (b == 0) {
+			hlp_err_tok(P, t, "division by zero in a constant expression");
+			return 0;
+		}
+		if (a == INT64_MIN && b == -1) {
+			over = 1;
+			break;
+		}
+		*r = op == HB_DIV ? a / b : a % b;
+		break;
+	case HB_AND: *r = a & b; break;
+	case HB_OR: *r = a | b; break;
+	case HB_XOR: *r = a ^ b; break;
+	case HB_EQ: *r = a == b; return 1;
+	case HB_NE: *r = a != b; return 1;
+	case HB_LT: *r = a < b; return 1;
+	case HB_LE: *r = a <= b; return 1;
+	case HB_GT: *r = a > b; return 1;
+	case HB_GE: *r = a >= b; return 1;
+	case HB_MIN: *r = a < b ? a : b; break;
+	case HB_MAX: *r = a > b ? a : b; break;
+	case HB_ABSD: over = __builtin_sub_overflow(a > b ? a : b, a > b ? b : a, r); break;
+	default: ICE("signed_op %d", op);
+	}
+	if (over) {
+		hlp_err_tok(P, t, "integer overflow in a constant expression of type long");
+		return 0;
+	}
+	return bits == 64 || int32_ok(P, *r, t->line, t->col);
+}
+
+/* x << y or x >> y: of x's promoted type, y from 0 to its bits - 1; a signed
+ * left shift that leaves the type is an error. */
+static Val int_shift(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
+{
+	int bits = x.c64 ? 64 : 32;
+	if (y.i < 0 || y.i >= bits) {
+		if (y.c64 && y.cuns)
+			return hlp_err_tok(P, t, "shift by %llu in a constant expression (a %s takes 0 to %d)",
+					   (unsigned long long)y.i, cpp_int_name(x.c64, x.cuns), bits - 1);
+		return hlp_err_tok(P, t, "shift by %lld in a constant expression (a %s takes 0 to %d)",
+				   (long long)y.i, cpp_int_name(x.c64, x.cuns), bits - 1);
+	}
+	int b = (int)y.i;
+	Val r = x;
+	r.line = t->line;
+	r.col = t->col;
+	r.cbool = 0;
+	if (x.cuns) {
+		uint64_t mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, a = (uint64_t)x.i & mask;
+		r.i = (int64_t)((op == HB_SHL ? a << b : a >> b) & mask);
+		return r;
+	}
+	if (op == HB_SHR) {
+		r.i = x.i >> b;
+		return r;
+	}
+	int64_t m = (int64_t)1 << (bits - 1 - b);    /* x << b stays in the type iff -m <= x < m */
+	if (x.i < -m || x.i >= m)
+		return hlp_err_tok(P, t, "integer overflow in a constant expression: %lld << %d leaves %s",
+				   (long long)x.i, b, cpp_int_name(x.c64, 0));
+	r.i = (int64_t)((uint64_t)x.i << b);
+	return r;
+}
+
+Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
+{
+	if (op == HB_LAND || op == HB_LOR)
+		return hlp_vbool(op == HB_LAND ? x.i && y.i : x.i || y.i, t);
+	if (op == HB_SHL || op == HB_SHR)
+		return int_shift(P, op, x, y, t);
+	/* the usual arithmetic conversions: the larger rank; of one rank, unsigned
+	 * if either is (a long holds every unsigned int) */
+	int c64 = x.c64 || y.c64, cuns = x.c64 == y.c64 ? x.cuns || y.cuns : x.c64 ? x.cuns : y.cuns;
+	int64_t r;
+	if (cuns) {
+		uint64_t u;
+		if (!unsigned_op(P, op, (uint64_t)x.i, (uint64_t)y.i, c64 ? 64 : 32, &u, t))
+			return hlp_none;
+		r = (int64_t)u;
+	} else if (!signed_op(P, op, x.i, y.i, c64 ? 64 : 32, &r, t)) {
 		return hlp_none;
-	return hb_is_compare(op) || op == HB_LAND || op == HB_LOR ? hlp_vbool((int)r, t) : hlp_vint(r, t);
+	}
+	if (hb_is_compare(op))
+		return hlp_vbool((int)r, t);
+	Val v = hlp_vint(r, t);
+	v.c64 = (uint8_t)c64;
+	v.cuns = (uint8_t)cuns;
+	return v;
+}
+
+Val hlp_int_unary(Parser *P, char op, Val v, const HTok *t)
+{
+	v.cbool = 0;
+	Val k = v;
+	k.i = op == '-' ? 0 : v.cuns && !v.c64 ? (int64_t)UINT32_MAX : -1;
+	return op == '-' ? hlp_int_binop(P, HB_SUB, k, v, t) : hlp_int_binop(P, HB_XOR, v, k, t);
 }
 
 static int is_bitwise(HBinOp op)
@@ -495,7 +627,7 @@ static Val expr_binop(Parser *P, HBinOp op, HExpr *x, HExpr *y, const HTok *t)
 /* C++ arithmetic of an int or float with a float: float unless a double takes part. */
 static Val float_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 {
-	double a = x.k == V_INT ? (double)x.i : x.f, b = y.k == V_INT ? (double)y.i : y.f, r;
+	double a = x.k == V_INT ? hlp_int_double(x) : x.f, b = y.k == V_INT ? hlp_int_double(y) : y.f, r;
 	int single = !((x.k == V_FLOAT && !x.single) || (y.k == V_FLOAT && !y.single));
 	if (single) {
 		a = (float)a;
@@ -827,7 +959,7 @@ static void decl_value(Parser *P, NameKind kind, int single)
 		if (kind == N_INT) {
 			nm.i = v.i;
 		} else if (kind == N_FLOAT) {
-			double f = v.k == V_INT ? (double)v.i : v.f;
+			double f = v.k == V_INT ? hlp_int_double(v) : v.f;
 			nm.f = single ? (double)(float)f : f;
 		} else if (!(nm.e = hlp_to_expr(P, v))) {
 			hlp_declare_broken(P, t);
@@ -846,11 +978,21 @@ HType hlp_int_type(int code)
 	return code < 0 ? HT_I32 : (HType){ (uint8_t)(code >> 8), (uint8_t)(code & 255) };
 }
 
+Val hlp_cpp_int(HType t, int64_t i, const HTok *what)
+{
+	if (ht_is_bool(t))
+		return hlp_vbool(i != 0, what);
+	Val v = hlp_vint(t.bits == 64 ? i : ht_wrap(t, i), what);     /* 64 bits: i is the value's bits */
+	v.c64 = t.bits == 64;
+	v.cuns = t.bits >= 32 && !t.is_signed;
+	return v;
+}
+
 int hlp_int_type_name(Parser *P, const HTok *t, int *code)
 {
 	static const struct { const char *name; int code; } tab[] = {
-		{ "int", -1 }, { "int32_t", -1 }, { "long", -1 }, { "int64_t", -1 }, { "size_t", -1 },
-		{ "uint64_t", -1 }, { "short", 256 + 16 }, { "int16_t", 256 + 16 }, { "int8_t", 256 + 8 },
+		{ "int", -1 }, { "int32_t", -1 }, { "long", 256 + 64 }, { "int64_t", 256 + 64 }, { "size_t", 64 },
+		{ "uint64_t", 64 }, { "short", 256 + 16 }, { "int16_t", 256 + 16 }, { "int8_t", 256 + 8 },
 		{ "uint8_t", 8 }, { "uint16_t", 16 }, { "uint32_t", 32 }, { "unsigned", 32 }, { "bool", 1 },
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)

@@ -27,6 +27,10 @@ typedef struct Val {
 	double f;               /* V_FLOAT: a C++ float (single) or double */
 	int single;
 	int cbool;              /* V_INT: a C++ bool (an Expr of it is a Bool constant) */
+	/* V_INT: its C++ type after the integer promotions: int (neither),
+	 * unsigned, long (c64) or unsigned long (both); i holds the value, the
+	 * bits of an unsigned long */
+	uint8_t cuns, c64;
 	struct Name *ref;       /* V_ARRAY: a C++ array named without an index (passed to a function);
 				 * else the variable the value was read from, if it is one (an lvalue) */
 } Val;
@@ -216,8 +220,13 @@ HExpr *hlp_to_expr(Parser *P, Val v);
 HExpr *hlp_expr_ctor(Parser *P, Val v);
 /* Halide's check_representable: a C++ int meeting an Expr of type t. */
 HExpr *hlp_coerce_int(Parser *P, Val v, HType t);
-/* C++ int arithmetic on two integers. */
+/* C++ int arithmetic on two integers, in their common type (C++'s usual
+ * arithmetic conversions: unsigned wraps, a signed overflow is an error). */
 Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
+/* -v or ~v of a C++ integer (op '-' or '~'), in its type. */
+Val hlp_int_unary(Parser *P, char op, Val v, const HTok *t);
+/* A C++ integer as a double (an unsigned long read as unsigned). */
+double hlp_int_double(Val v);
 /* A binary operator on two values, with Halide's type rules. */
 Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
 
@@ -225,11 +234,14 @@ Val hlp_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t);
  * a C++ int where C++ needs a bool (a bool variable, a condition). */
 Val hlp_cpp_bool(Val v);
 /* A C++ integer type's name at t (taken; unsigned takes an int after it):
- * 1 and its code (-1 for int and the 64-bit types, whose values are held as
- * ints, else is_signed * 256 + bits). */
+ * 1 and its code (-1 for int, else is_signed * 256 + bits: long, int64_t
+ * 256 + 64, size_t and uint64_t 64). */
 int hlp_int_type_name(Parser *P, const HTok *t, int *code);
 /* The type of a C++ integer variable from its code (-1: int). */
 HType hlp_int_type(int code);
+/* The value i as a C++ integer of type t: wrapped to t, then promoted (a
+ * type narrower than int becomes int; a bool is a C++ bool). */
+Val hlp_cpp_int(HType t, int64_t i, const HTok *what);
 /* C++'s conversion of a C++ number v to type t ((int) 2.5, float(x),
  * uint8_t(300)): a C++ int or float again; what sets the error's place. */
 Val hlp_cpp_convert(Parser *P, HType t, Val v, const HTok *what);

@@ -344,7 +344,7 @@ static int store(Parser *P, Name *n, Val v)
 			hlp_err_at(P, v.line, v.col, "a float is given %s when compiling", hlp_val_desc(P, v));
 			return 0;
 		}
-		double f = v.k == V_INT ? (double)v.i : v.f;
+		double f = v.k == V_INT ? hlp_int_double(v) : v.f;
 		n->f = n->id ? (double)(float)f : f;
 		n->set = 1;
 		return 1;
@@ -363,7 +363,7 @@ Val hlp_variable(Parser *P, Name *n, const HTok *t)
 	if (!n->set)
 		return hlp_err_tok(P, t, "'%s' is used before it is given a value", t->text);
 	if (n->k == N_INT)
-		return ht_is_bool(hlp_int_type(n->id)) ? hlp_vbool((int)n->i, t) : hlp_vint(n->i, t);
+		return hlp_cpp_int(hlp_int_type(n->id), n->i, t);
 	if (n->k == N_FLOAT)
 		return hlp_vfloat(n->f, n->id, t->line, t->col);
 	Val v = { .k = V_EXPR, .e = n->e, .line = t->line, .col = t->col };
@@ -696,7 +696,7 @@ static int argument(Parser *P, const CppFn *fn, int i, Val a, Name *out)
 			break;
 		if (fn->param[i] == N_FLOAT) {
 			out->id = fn->param_code[i];
-			out->f = a.k == V_INT ? (double)a.i : out->id ? (double)(float)a.f : a.f;
+			out->f = a.k == V_INT ? hlp_int_double(a) : out->id ? (double)(float)a.f : a.f;
 			return 1;
 		}
 		out->id = fn->param_code[i];

@@ -44,20 +44,23 @@ static int cpp_type_name(const char *s)
 Val hlp_cpp_convert(Parser *P, HType t, Val v, const HTok *what)
 {
 	if (ht_is_float(t)) {
-		double f = v.k == V_INT ? (double)v.i : v.f;
+		double f = v.k == V_INT ? hlp_int_double(v) : v.f;
 		return hlp_vfloat(f, t.bits == 32, what->line, what->col);
 	}
 	if (v.k == V_INT)
-		return ht_is_bool(t) ? hlp_vbool(v.i != 0, what) : hlp_vint(ht_wrap(t, v.i), what);
+		return hlp_cpp_int(t, v.i, what);
 	if (ht_is_bool(t))
 		return hlp_vbool(v.f != 0, what);
 	/* a floating-point value converts towards zero; out of the type's
 	 * range the conversion is undefined in C++ */
 	double r = trunc(v.f);
-	if (!(r >= (double)ht_min(t) && r <= (double)ht_max(t)))
+	double lo = t.bits == 64 ? (t.is_signed ? -0x1p63 : 0) : (double)ht_min(t);
+	int below_hi = t.bits == 64 ? r < (t.is_signed ? 0x1p63 : 0x1p64) : r <= (double)ht_max(t);
+	if (!(r >= lo && below_hi))
 		return hlp_err_at(P, v.line, v.col, "C++ converts %g to %s towards zero, and %g is out of its range "
-				  "(undefined in C++)", v.f, ht_name(t), r);
-	return hlp_vint((int64_t)r, what);
+				  "(undefined in C++)", v.f, t.bits == 64 ? (t.is_signed ? "long" : "unsigned long")
+				  : ht_name(t), r);
+	return hlp_cpp_int(t, t.bits == 64 && !t.is_signed ? (int64_t)(uint64_t)r : (int64_t)r, what);
 }
 
 /* (TYPE) value: a C-style cast of a C++ number (after the ')'). */
@@ -814,6 +817,27 @@ static Val qualified(Parser *P, const HTok *t)
 	return v;
 }
 
+/* An integer literal of C++'s type for it: the first of int, unsigned int
+ * (hexadecimal or u), long, unsigned long (hexadecimal or u) that holds it,
+ * from long on with an l suffix. */
+static Val int_literal(const HTok *t)
+{
+	const char *s = t->text;
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	int u = strpbrk(s + 2 * hex, "uU") != NULL, l = strpbrk(s + 2 * hex, "lL") != NULL;
+	uint64_t v = (uint64_t)t->value;
+	Val r = hlp_vint(t->value, t);
+	if (!l && !u && v <= INT32_MAX)
+		return r;
+	if (!l && (u || hex) && v <= UINT32_MAX) {
+		r.cuns = 1;
+		return r;
+	}
+	r.c64 = 1;
+	r.cuns = u || v > INT64_MAX;
+	return r;
+}
+
 static Val parse_primary(Parser *P)
 {
 	HTok *t = hlp_cur(P);
@@ -823,7 +847,7 @@ static Val parse_primary(Parser *P)
 	}
 	if (t->kind == TK_INT) {
 		hlp_next(P);
-		return hlp_vint(t->value, t);
+		return int_literal(t);
 	}
 	if (t->kind == TK_FLOAT) {
 		hlp_next(P);
@@ -963,7 +987,7 @@ static Val parse_unary(Parser *P)
 		if (v.k == V_INT) {
 			if (hlx_is(t, "!"))
 				return hlp_vbool(!v.i, t);
-			return hlp_vint(hlx_is(t, "-") ? -v.i : ~v.i, t);
+			return hlp_int_unary(P, t->text[0], v, t);
 		}
 		if (v.k == V_FLOAT) {
 			if (hlx_is(t, "~"))

@@ -186,7 +186,7 @@ static void test_lexer(void)
 	      t.toks[4].line, t.toks[4].col);
 	CHECK(diags_errors(d) == 0, "no lexical error");
 	hlx_free(&t);
-	hlx_tokenize("t", "a @ 1.5 99999999999 2.5x", &t, d);
+	hlx_tokenize("t", "a @ 1.5 99999999999999999999 2.5x", &t, d);
 	CHECK(diags_errors(d) == 3, "an unexpected character, a too large literal and a malformed float (%d)",
 	      diags_errors(d));
 	CHECK(t.len > 1 && t.toks[1].kind == TK_FLOAT && t.toks[1].fvalue == 1.5 && t.toks[1].value == 0,
@@ -307,6 +307,18 @@ static void test_generator_cpp(void)
 		/* a C++ bool (or an int constant's low bit, as Halide folds it) as a select condition */
 		{ "bool b = 3 > 2; Expr e = select(b, 5, 6); int k = 0;", 0 },
 		{ "int j = 0; int k = 7; { const int j = 2; k = j + 1; }", 3 },
+		/* C++'s integer types: literals typed by value and suffix, the usual arithmetic
+		 * conversions (unsigned wraps, a long holds 64 bits), shifts of the left type */
+		{ "unsigned u = 3; int k = (u - 4) / 1000000;", 4294 }, { "unsigned u = 5; int k = -u / 1000000;", 4294 },
+		{ "int k = -1 < 0u;", 0 }, { "int k = ~0u / 1000000;", 4294 }, { "int k = (0xFFFFFFFF + 1) / 65536;", 0 },
+		{ "size_t n = 0; n--; int k = n > 0;", 1 }, { "size_t n = 0; n--; int k = n / 10000000000000000;", 1844 },
+		{ "long b = 3000000000; int k = b / 1000000;", 3000 }, { "int k = 10000000000 / 10000000;", 1000 },
+		{ "int k = 1u << 31 >> 30;", 2 }, { "int8_t c = 127; c++; int k = c;", -128 },
+		{ "unsigned u = 4294967295; int k = u % 1000;", 295 }, { "int k = 5LL + 2UL + 3lu;", 10 },
+		{ "uint64_t v = 1; v = v << 63; int k = v / 1000000000000000000;", 9 },
+		{ "unsigned u = 7; int k = u - 8 > 0;", 1 }, { "long a = -5; unsigned b = 3; int k = a < b;", 1 },
+		{ "int k = 2147483647 + 1;", INT64_MIN }, { "long L = 9223372036854775807; L += 1; int k = 0;", INT64_MIN },
+		{ "int k = 1 << 31;", INT64_MIN }, { "int k = 1u << 32;", INT64_MIN }, { "int k = 5lL;", INT64_MIN },
 	};
 	for (size_t i = 0; i < COUNT(cases); i++) {
 		int64_t got = cpp_int(cases[i].cpp);
