@@ -235,6 +235,11 @@ void hlx_free(HToks *t)
 
 int hlx_is(const HTok *t, const char *s)
 {
-	/* the first characters before the rest: the parser asks this of every token many times */
-	return (t->kind == TK_PUNCT || t->kind == TK_NAME) && t->text[0] == s[0] && strcmp(t->text, s) == 0;
+	/* the first two characters before the rest: the parser asks this of every token many times,
+	 * mostly of one- and two-character punctuators */
+	if ((t->kind != TK_PUNCT && t->kind != TK_NAME) || t->text[0] != s[0])
+		return 0;
+	if (!s[0])
+		return 1;
+	return t->text[1] == s[1] && (!s[1] || strcmp(t->text + 2, s + 2) == 0);
 }

@@ -1444,6 +1444,7 @@ HProgram *hl_parse(const char *file, const char *text, Diags *d)
 	p->file = arena_strdup(p->arena, file);
 	p->output = p->accel_inner = p->accel_outer = p->accel_func = -1;
 	Parser P = { .p = p, .a = p->arena, .d = d, .file = p->file, .t = toks.toks, .fn = -1, .join_mark = -1 };
+	hlp_index_binops(&P, toks.len);
 	strmap_init(&P.names);
 	while (hlp_cur(&P)->kind != TK_EOF) {
 		P.failed = 0;

@@ -105,6 +105,9 @@ typedef struct P {
 	Diags *d;
 	const char *file;
 	HTok *t;
+	signed char *binop;     /* per token: the binary operator it is (hlp_index_binops), -1 */
+	char *builtin;          /* per token: 0 not known yet, 1 a built-in function's name, 2 not */
+	int ntoks;
 	int pos;
 	int failed;             /* the current statement has reported an error */
 	int nesting;            /* of the expression being parsed (HL_MAX_NESTING) */
@@ -146,7 +149,7 @@ typedef struct P {
 /* The C++ a program runs when compiling is bounded: its for loops and
  * function calls run at most this many tokens of their bodies in all, and
  * calls nest at most HL_MAX_CALLS deep. */
-#define HL_MAX_LOOP_TOKENS 2000000
+#define HL_MAX_LOOP_TOKENS 1000000
 /* What the statements a program runs may make: Funcs, elements of C++ arrays
  * (each run of a declaration in a loop counting again), and the characters
  * of a string. */
@@ -250,6 +253,11 @@ Val hlp_cpp_convert(Parser *P, HType t, Val v, const HTok *what);
 Name *hlp_array_elem(Parser *P, Name *n, const HTok *t);
 
 /* ---- expressions (hl_parse_expr.c) ---- */
+
+/* P->binop for the n tokens of P->t (in P's arena): which binary operator
+ * each token is, looked up once rather than at every precedence level of
+ * every operand; and P->builtin, filled as tokens are met. */
+void hlp_index_binops(Parser *P, int n);
 
 Val hlp_parse_expr(Parser *P);
 Val hlp_parse_postfix(Parser *P);

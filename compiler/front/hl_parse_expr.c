@@ -22,7 +22,7 @@ static int ctype(const char *s, HType *t)
 		{ "f64", { 2, 64 } },
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
-		if (strcmp(tab[i].n, s) == 0) {
+		if (tab[i].n[0] == s[0] && strcmp(tab[i].n, s) == 0) {      /* (the parser asks often) */
 			*t = tab[i].t;
 			return 1;
 		}
@@ -86,7 +86,7 @@ static int sat_ctype(const char *s, HType *t)
 		{ "i16_sat", { 1, 16 } }, { "u32_sat", { 0, 32 } }, { "i32_sat", { 1, 32 } },
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
-		if (strcmp(tab[i].n, s) == 0) {
+		if (tab[i].n[0] == s[0] && strcmp(tab[i].n, s) == 0) {
 			*t = tab[i].t;
 			return 1;
 		}
@@ -503,7 +503,7 @@ static const struct { const char *name; HMathOp op; int args; int single; int c_
 static int math_function(const char *s)
 {
 	for (size_t i = 0; i < sizeof maths / sizeof *maths; i++)
-		if (!strcmp(maths[i].name, s))
+		if (maths[i].name[0] == s[0] && !strcmp(maths[i].name, s))
 			return (int)i;
 	return -1;
 }
@@ -651,6 +651,17 @@ static int is_builtin(const HTok *t)
 	if (math_function(t->text) >= 0)
 		return 1;
 	return ctype(t->text, &ty) || sat_ctype(t->text, &ty);
+}
+
+/* is_builtin(t), remembered per token: a loop's body is parsed once per iteration. */
+static int builtin_name(Parser *P, const HTok *t)
+{
+	ptrdiff_t k = t - P->t;
+	if (k < 0 || k >= P->ntoks)
+		return is_builtin(t);
+	if (!P->builtin[k])
+		P->builtin[k] = is_builtin(t) ? 1 : 2;
+	return P->builtin[k] == 1;
 }
 
 /* Func("name") or Func(): a new Func as an expression's value. */
@@ -883,7 +894,7 @@ static Val parse_primary(Parser *P)
 		hlp_next(P);
 		if (hlx_is(t, "true") || hlx_is(t, "false"))
 			return hlp_vexpr(he_const(P->a, HT_BOOL, hlx_is(t, "true")), t->line, t->col);
-		if (is_builtin(t) && !hlp_lookup(P, t->text) &&
+		if (builtin_name(P, t) && !hlp_lookup(P, t->text) &&
 		    (hlp_at(P, "(") || ((hlx_is(t, "cast") || hlx_is(t, "saturating_cast")) && hlp_at(P, "<"))))
 			return builtin(P, t);
 		return name_value(P, t);
@@ -1037,6 +1048,22 @@ static const Level levels[] = {
 };
 #define NLEVELS ((int)(sizeof levels / sizeof *levels))
 
+void hlp_index_binops(Parser *P, int n)
+{
+	P->binop = arena_alloc(P->a, (size_t)n + 1);
+	for (int k = 0; k < n; k++) {
+		P->binop[k] = -1;
+		for (int l = 0; l < NLEVELS; l++)
+			for (int i = 0; i < 4 && levels[l].tok[i]; i++)
+				if (hlx_is(&P->t[k], levels[l].tok[i]))
+					P->binop[k] = (signed char)(l * 4 + i);
+	}
+	P->binop[n] = -1;
+	P->builtin = arena_alloc(P->a, (size_t)n + 1);
+	memset(P->builtin, 0, (size_t)n + 1);
+	P->ntoks = n;
+}
+
 static Val parse_level(Parser *P, int l)
 {
 	if (l == NLEVELS)
@@ -1045,10 +1072,7 @@ static Val parse_level(Parser *P, int l)
 	for (;;) {
 		if (P->failed)
 			return hlp_none;
-		int i, found = -1;
-		for (i = 0; i < 4 && levels[l].tok[i]; i++)
-			if (hlp_at(P, levels[l].tok[i]))
-				found = i;
+		int c = P->binop[P->pos], found = c >= 0 && c / 4 == l ? c % 4 : -1;
 		if (found < 0)
 			return x;
 		HTok *t = hlp_next(P);
