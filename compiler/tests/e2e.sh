@@ -13,6 +13,7 @@
 #   - a second, random input through the same bitstream;
 #   - registers packed into the PEs' input registers (AHA 5.3.1) where the
 #     PE's rules say how, fewer in the switch boxes, and bit-exact without;
+#   - a buffer whose two reads one memory tile cannot fetch for, banked over two;
 #   - an application larger than the array (needed vs available tiles), a
 #     look-up table on a chip whose memory tile has no look-up port, and a
 #     table larger than the port holds: errors, nothing written.
@@ -225,6 +226,18 @@ if [ $# -eq 0 ]; then
 		fi
 	else
 		fail "big_table on cgra_4x4: $(grep -m1 -e error -e 'look-ups' "$tmp/err")"
+	fi
+	# Two reads one memory tile cannot fetch for together: the buffer banked, a copy per read.
+	o=$tmp/cgra_4x4/transpose_flip
+	mkdir -p "$o"
+	if $cgrac compiler/tests/map/transpose_flip.hl -q --golden "$o" &&
+		$cgrac compiler/tests/map/transpose_flip.hl -q --design rtl_out/cgra_4x4 -o "$o" 2>"$tmp/err" &&
+		[ "$(sed -n 's/^mems: //p' "$o/transpose_flip.report.yaml")" = 2 ] &&
+		APP_DIR=$o bash verif/sim.sh cgra_4x4 transpose_flip >"$tmp/sim" 2>&1; then
+		pass "transpose_flip on cgra_4x4: the input banked over 2 MEM tiles, $(grep '^sim ' "$tmp/sim" | tail -1)"
+	else
+		cat "$tmp/err" "$tmp/sim" 2>/dev/null
+		fail "transpose_flip on cgra_4x4: not banked over 2 MEM tiles, or not bit-exact"
 	fi
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup

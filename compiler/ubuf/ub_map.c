@@ -386,6 +386,34 @@ static int rebuild_bank(Mapper *M, int bi, int64_t from)
 	return 1;
 }
 
+/* Replaces addressed bank bi, whose reads one memory tile cannot serve
+ * together (their fetches need more of its storage's operations than it
+ * has), by two copies of its buffer, each written by all of its writes and
+ * serving half of the reads. */
+static int split_bank(Mapper *M, int bi)
+{
+	UbBank old = M->m->banks.data[bi];
+	int reads[8], nr = 0;
+	vec_foreach(&M->u->ports, pi) {
+		const UbSource *s = &M->m->src[pi];
+		if (!M->u->ports.data[pi].write && s->kind == UB_SRC_BANK && s->bank == bi)
+			reads[s->out] = pi, nr++;
+	}
+	for (int k = 0; k < old.nw; k++)
+		stream_free(&old.w[k]);
+	for (int k = 0; k < old.nr; k++)
+		stream_free(&old.r[k]);
+	int h = nr / 2;
+	if (!general_bank(M, old.buffer, reads, h, 1))
+		return 0;
+	UbBank nb = M->m->banks.data[M->m->banks.len - 1];
+	M->m->banks.len--;
+	M->m->banks.data[bi] = nb;
+	for (int k = 0; k < h; k++)
+		M->m->src[reads[k]].bank = bi;
+	return general_bank(M, old.buffer, reads + h, nr - h, 1);
+}
+
 /* Configures every bank; on reads too early, gives their ports the extra
  * latency and asks for another round. */
 static int configure(Mapper *M)
@@ -411,6 +439,12 @@ static int configure(Mapper *M)
 		if (!b->delay_line && b->ring < b->rows) {
 			/* the ring's wrap may not suit the reads' loop nest: a larger one */
 			if (!rebuild_bank(M, bi, b->ring + 1))
+				return 0;
+			bi--;
+			continue;
+		}
+		if (!b->delay_line && b->nr > 1) {
+			if (!split_bank(M, bi))
 				return 0;
 			bi--;
 			continue;

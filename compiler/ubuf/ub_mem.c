@@ -739,12 +739,13 @@ static int plan_run(Plan *pl, int64_t d, char *why, size_t whylen)
 		    pl->budget <= 0 ? "; search budget exhausted" : "", ranges);
 }
 
-/* The smallest delay of every read that lets the plan succeed, or 0. */
-static int64_t find_later(Plan *pl)
+/* The smallest delay of the reads that can let them come after their words
+ * are stored and fetched. */
+static int64_t later_bound(const Plan *pl)
 {
 	int64_t lb = 1;
 	for (int k = 0; k < pl->rq->nr; k++) {
-		RPlan *r = &pl->r[k];
+		const RPlan *r = &pl->r[k];
 		for (long g = 0; g < r->ng; g++)
 			for (long i = r->g0[g]; i < r->g0[g + 1]; i++)
 				if (pl->wfirst[r->addr[i]] < pl->wfirst[r->addr[i] + 1]) {
@@ -752,9 +753,18 @@ static int64_t find_later(Plan *pl)
 					lb = max64(lb, pl->sw0[v] + 1 + r->lead - r->cycle[i]);
 				}
 	}
+	return lb;
+}
+
+/* The smallest delay of every read that lets the plan succeed, or 0 with
+ * the smallest delay tried in *tried and why it fails in why. */
+static int64_t find_later(Plan *pl, int64_t *tried, char *why, size_t whylen)
+{
+	int64_t lb = later_bound(pl);
+	*tried = lb;
 	char scratch[8];
 	for (int64_t d = lb; d < lb + UM_LATER_SPAN; d++)
-		if (plan_run(pl, d, scratch, sizeof scratch))
+		if (plan_run(pl, d, d == lb ? why : scratch, d == lb ? whylen : sizeof scratch))
 			return d;
 	return 0;
 }
@@ -1168,8 +1178,17 @@ int um_configure(const MemInfo *mi, const char *smt2, const UmRequest *rq, UmCon
 	int ok = plan_init(&pl, mi, rq, why, whylen) && chain_tiles(&pl, &ntiles, why, whylen);
 	if (ok && !plan_run(&pl, 0, why, whylen)) {
 		ok = 0;
+		char delayed[512] = "";
+		int64_t tried = 0;
 		if (later)
-			*later = find_later(&pl);
+			*later = find_later(&pl, &tried, delayed, sizeof delayed);
+		/* reads too early that no delay helps: what stops the delayed ones */
+		if (later && !*later && delayed[0] && why && strstr(why, "comes before the word can be stored")) {
+			char early[512];
+			snprintf(early, sizeof early, "%s", why);
+			util_why(why, whylen, "%s; with the reads %" PRId64 " to %" PRId64 " cycles later, %s", early,
+				 tried, tried + UM_LATER_SPAN - 1, delayed);
+		}
 	}
 	if (ok) {
 		fill_config(&pl, cfg, ntiles);
