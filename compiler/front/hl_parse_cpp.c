@@ -286,6 +286,11 @@ static Name *target(Parser *P)
 		P->failed = 1;
 		return NULL;
 	}
+	if (n->k == N_ARRAY && n->elems[0].k != N_FUNC && n->cnst) {
+		/* (a const array parameter shares its caller's elements, which need not be const) */
+		hlp_err_tok(P, t, "'%s' is const: its elements cannot be assigned", t->text);
+		return NULL;
+	}
 	if (n->k == N_ARRAY && n->elems[0].k != N_FUNC)
 		return hlp_array_elem(P, n, t);
 	if (n->k != N_EXPR && n->k != N_INT && n->k != N_FLOAT) {
@@ -721,7 +726,14 @@ static int argument(Parser *P, const CppFn *fn, int i, Val a, Name *out)
 	case N_ARRAY:
 		if (a.k != V_ARRAY)
 			break;
+		if (a.ref->cnst && !fn->param_const[i]) {
+			hlp_err_at(P, a.line, a.col, "argument %d of '%s' (%s): a const array where the parameter is "
+				   "not const (C++ refuses it: declare the parameter const)", i + 1, fn->name,
+				   fn->param_name[i]);
+			return 0;
+		}
 		*out = *a.ref;          /* the same elements: C++ passes the array itself */
+		out->cnst = fn->param_const[i];
 		return 1;
 	default:
 		break;
