@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -244,8 +245,37 @@ OutSet *outset_new(void)
 	return set;
 }
 
+/* Removes the temporaries of path (PATH.tmpPID) that a process no longer
+ * running left behind: one killed by SIGKILL, which no handler sees. A
+ * temporary of a running process (another run writing the same files) stays. */
+static void remove_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path) + (slash == path), path) : xstrdup(".");
+	const char *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	while (dp && (e = readdir(dp)) != NULL) {
+		const char *s = e->d_name;
+		if (strncmp(s, base, n) != 0 || strncmp(s + n, ".tmp", 4) != 0 || !isdigit((unsigned char)s[n + 4]))
+			continue;
+		char *end;
+		long pid = strtol(s + n + 4, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *stale = xasprintf("%s/%s", dir, s);
+		unlink(stale);
+		free(stale);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+}
+
 static FILE *open_file(OutSet *set, const char *path, int marker)
 {
+	remove_stale(path);
 	if (marker && set->marker >= 0)
 		ICE("outset_open_marker: a second marker '%s'", path);
 	char *tmp = xasprintf("%s.tmp%ld", path, (long)getpid());

@@ -60,7 +60,9 @@ uint64_t util_fnv1a(uint64_t h, const void *data, size_t n);
  * SIGPIPE and SIGABRT (those the tool leaves at their default action) remove
  * every open set's temporaries, then end the process as the signal would; so
  * does exit() with a set still open. A commit runs with those signals held
- * back, so a signal never cuts it in half. Use from one thread. Messages are
+ * back, so a signal never cuts it in half. Opening a file removes the
+ * temporaries of it that processes no longer running left (SIGKILL, which
+ * nothing can catch). Use from one thread. Messages are
  * "TOOL: error: PATH: what" on stderr. */
 typedef struct OutSet OutSet;
 __give OutSet *outset_new(void);

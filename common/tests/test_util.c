@@ -133,6 +133,19 @@ static void test_outset_commit_abort(void)
 	CHECK(!file_exists(a) && !file_exists(b) && dir_entries(dir) == 0,
 	      "files or temporaries remain after abort");
 
+	/* a temporary a killed run left goes when the file is opened again; a running process's stays */
+	char *dead = xasprintf("%s.tmp2147480000", a), *alive = xasprintf("%s.tmp%ld", a, (long)getppid());
+	fclose(fopen(dead, "w"));
+	fclose(fopen(alive, "w"));
+	set = outset_new();
+	outset_open(set, a);
+	outset_abort(set);
+	CHECK(!file_exists(dead) && file_exists(alive) && dir_entries(dir) == 1,
+	      "the dead run's temporary removed, the running one's kept (%d entries)", dir_entries(dir));
+	remove(alive);
+	free(dead);
+	free(alive);
+
 	set = outset_new();
 	char *missing = util_path_join(dir, "no/such/dir/f");
 	CHECK(outset_open_quietly(set, missing) == NULL, "outset_open into a missing folder");

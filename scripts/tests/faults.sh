@@ -4,7 +4,7 @@
 # complete set of files or no marker (the file make takes as "done": canal's
 # design.yaml, peak's rules or info, lake's info), never a new marker beside
 # missing or stale files, and never a temporary (PATH.tmpPID) except after
-# SIGKILL; make then redoes the step.
+# SIGKILL (the next run removes those); make then redoes the step.
 #  - an output path that cannot be written (a folder in the way) for peak,
 #    lake, canal and cgrac: a message naming the file, exit 1, nothing left;
 #  - a full file system (a 1 MiB tmpfs with an old set, filled; SKIP when mounting is not
@@ -172,6 +172,11 @@ else
 		[ "$s" = none ] && pass "canal killed (SIGKILL) at rename $k of 4: no marker" ||
 			fail "canal killed at rename $k of 4: set $s"
 	done
+	left=$(temps "$w")
+	bin/canal $spec -o "$w" >/dev/null 2>&1
+	[ -n "$left" ] && [ "$(state "$w")" = new ] && [ -z "$(temps "$w")" ] &&
+		pass "canal after the kills: the set complete, the killed runs' temporaries removed ($left)" ||
+		fail "canal after the kills: set $(state "$w"), temporaries before: $left, after: $(temps "$w")"
 	old_set "$w"
 	strace -f -o /dev/null -e inject=unlink,unlinkat:error=EACCES:when=1 bin/canal $spec -o "$w" >/dev/null 2>"$tmp/err"
 	expect "canal, the old design.yaml cannot be removed: message, exit 1" 1 $? "$tmp/err" \
