@@ -183,7 +183,6 @@ void hlp_for(Parser *P, const HTok *t)
  * condition holds. */
 static void for_loop(Parser *P, const HTok *t, int init_mark, int init_id)
 {
-	int errors = diags_errors(P->d);
 	if (!hlp_expect(P, "("))
 		return;
 	/* the init: a declaration or an assignment */
@@ -220,22 +219,25 @@ static void for_loop(Parser *P, const HTok *t, int init_mark, int init_id)
 			hlp_err_tok(P, t, "the for loop runs more than %d times when compiling", MAX_ITERATIONS);
 			break;
 		}
-		P->loop_tokens += length + 1;
+		P->loop_tokens += length + (body - cond) + 1;
 		if (P->loop_tokens > HL_MAX_LOOP_TOKENS) {
-			hlp_err_tok(P, t, "the for loops run more than %d tokens of their bodies when compiling",
-				    HL_MAX_LOOP_TOKENS);
+			hlp_err_tok(P, t, "the for loops run more than %d tokens (conditions, steps and bodies) when "
+				    "compiling", HL_MAX_LOOP_TOKENS);
 			break;
 		}
 		P->pos = body;
 		P->join_mark = init_mark;       /* the body's block may not declare the init's names again */
 		P->join_id = init_id;
 		scoped_statement(P);
-		if (P->failed || diags_errors(P->d) > errors || P->returning)
+		if (P->failed || P->returning)
 			break;
+		/* after an error the program is not compiled: one run of the body and the step
+		 * reports theirs */
+		int stop = diags_errors(P->d) > 0;
 		P->pos = step;
 		if (!hlp_at(P, ")"))
 			hlp_assignment(P, ")");
-		if (P->failed)
+		if (P->failed || stop)
 			break;
 	}
 	if (P->returning)
