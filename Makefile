@@ -182,9 +182,8 @@ print-TESTS:
 # model_np above), each built once and shared.
 TEST_DESIGNS := cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint cgra_8x8 cgra_12x12 cgra_16x8_mac_dp \
                 cgra_8x8_mac_dp cgra_6x5_noreg cgra_4x4_nomem
-TEST_MODELS  := $(call model,cgra_8x8) $(call model_np,cgra_12x12 cgra_16x8_mac_dp cgra_6x5_noreg cgra_4x4_nomem) \
-                build/verilator/cgra_4x4-trace/vsim $(call model,cgra_4x4 cgra_4x4_disjoint cgra_4x4_wilton) \
-                $(call model_np,cgra_4x4)
+TEST_MODELS  := $(call model_np,cgra_12x12 cgra_16x8_mac_dp cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem) \
+                build/verilator/cgra_4x4-trace/vsim $(call model,cgra_4x4 cgra_4x4_disjoint cgra_4x4_wilton)
 
 test-unit:       $(addprefix bin/,$(TESTS)) $(addprefix build/san/bin/,$(TESTS)) \
                  $(call design,cgra_4x4 cgra_8x8 cgra_8x8_mac_dp)
@@ -193,7 +192,7 @@ test-peak-bench: bin/peak
 test-lake:       bin/lake build/san/bin/lake
 test-lake-bench: bin/lake
 test-canal:      bin/peak bin/lake bin/canal build/san/bin/canal $(call design,cgra_4x4_wilton cgra_4x4_disjoint cgra_4x4)
-test-verif:      bin/verif build/san/bin/verif $(call model,cgra_8x8 cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) \
+test-verif:      bin/verif build/san/bin/verif $(call model,cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) \
                  $(call model_np,cgra_4x4) build/verilator/cgra_4x4-trace/vsim
 test-compiler:   bin/cgrac build/san/bin/cgrac $(call design,cgra_4x4 cgra_8x8_mac_dp)
 test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
