@@ -191,7 +191,8 @@ test-peak:       bin/peak build/san/bin/peak
 test-peak-bench: bin/peak
 test-lake:       bin/lake build/san/bin/lake
 test-lake-bench: bin/lake
-test-canal:      bin/peak bin/lake bin/canal build/san/bin/canal $(call design,cgra_4x4_wilton cgra_4x4_disjoint cgra_4x4)
+test-canal:      bin/peak bin/lake bin/canal build/san/bin/canal $(call design,cgra_4x4_wilton cgra_4x4_disjoint cgra_4x4) \
+                 bin/verif $(call model_np,cgra_4x4)
 test-verif:      bin/verif build/san/bin/verif $(call model,cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) \
                  $(call model_np,cgra_4x4) build/verilator/cgra_4x4-trace/vsim
 test-compiler:   bin/cgrac build/san/bin/cgrac $(call design,cgra_4x4 cgra_8x8_mac_dp)

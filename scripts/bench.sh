@@ -101,6 +101,8 @@ mkdir -p "$tmp/rtl/limit" && cp "$tmp"/rtl/cgra_8x8/{pe_base,pub}.* "$tmp/rtl/li
 rm -rf "$tmp/rtl/limit"
 echo "== cgra.v of cgra_8x8: lint -Wall (a flat Verilator build takes minutes: verif/ builds hierarchically)"
 bash canal/tests/lint.sh --no-build cgra_8x8 2>&1 | grep -E 'PASS|FAIL|lint:'
+echo "== cgra.v of cgra_4x4 built flat by Verilator (C++ at -O0; verif/ builds hierarchically)"
+bash canal/tests/lint.sh cgra_4x4 2>&1 | grep -E 'Verilator build|FAIL'
 echo "== the array under Verilator (verif/build.sh from clean, each tile a hierarchical block, no probes)"
 # speed DESIGN CYCLES: configuration 1 of the connectivity bench loaded, its IO inputs driven, CYCLES cycles
 speed() {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Configuration bus smoke test of cgra.v: builds the 4x4 array (scripts/rtl.sh;
+# Configuration bus smoke test of cgra.v: the 4x4 array (scripts/rtl.sh;
 # make test-canal generates it first, else it is regenerated when older than a
-# generator or spec)
-# under Verilator with a Verilog bench that, after rst, reads every register
+# generator or spec) on its Verilator model (verif/build.sh --probes none, the
+# one the co-simulation runs) with a bench of the model's commands that, after
+# reset, reads every register
 # of config.map (expects 0), writes each one once with random values in its
 # fields (fields sharing a 32-bit register composed) and random junk in the
 # bits no field covers, then reads every register back: the field bits exactly,
@@ -62,48 +63,23 @@ vectors() {
 	}' "$1"
 }
 
-bench() {
-	cat <<EOF
-// The configuration bus of \`DESIGN: every register written once, read back.
-module config_tb;
-    reg clk = 1'b0, rst = 1'b1, flush = 1'b0, config_wr = 1'b0;
-    reg [31:0] config_addr = 32'h0, config_data = 32'h0;
-    wire [31:0] config_rdata;
-    \`DESIGN dut (.clk(clk), .rst(rst), .flush(flush), .config_addr(config_addr),
-        .config_data(config_data), .config_wr(config_wr), .config_rdata(config_rdata));
-    reg [31:0] v [0:\`WORDS - 1];
-    integer n, m, i, reads = 0, errors = 0;
-    task tick; begin #1 clk = 1'b1; #1 clk = 1'b0; end endtask
-    task check(input [31:0] a, input [31:0] x, input [8*8-1:0] when); begin
-        config_addr = a;
-        #1 reads = reads + 1;
-        if (config_rdata !== x) begin
-            errors = errors + 1;
-            if (errors <= 10)
-                \$display("config_tb: %0s: read of %h gives %h, expected %h", when, a, config_rdata, x);
-        end
-    end endtask
-    initial begin
-        \$readmemh("vectors.hex", v);
-        tick; tick;
-        rst = 1'b0;
-        n = v[0];
-        m = v[1 + 3 * n];
-        for (i = 0; i < n; i = i + 1) check(v[1 + 3 * i], 32'h0, "reset");
-        for (i = 0; i < n; i = i + 1) begin
-            config_addr = v[1 + 3 * i];
-            config_data = v[2 + 3 * i];
-            config_wr = 1'b1;
-            tick;
-            config_wr = 1'b0;
-        end
-        for (i = 0; i < n; i = i + 1) check(v[1 + 3 * i], v[3 + 3 * i], "written");
-        for (i = 0; i < m; i = i + 1) check(v[2 + 3 * n + 2 * i], v[3 + 3 * n + 2 * i], "none");
-        \$display("config_tb: %0d registers, %0d reads, %0d wrong", n, reads, errors);
-        \$finish;
-    end
-endmodule
-EOF
+# commands WORDS: the bench as commands of the harness's model (verif/README.md):
+# after reset every register read (0), each written once, each read back, and
+# the addresses with no register read (0)
+commands() {
+	awk 'function num(h,   v, i) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
+	     NR == 1 { n = num($1); next }
+	     NR <= 1 + 3 * n { w[NR - 2] = $1; next }
+	     NR == 2 + 3 * n { m = num($1); next }
+	     { x[NR - 3 - 3 * n] = $1 }
+	     END {
+		print "reset"
+		for (i = 0; i < n; i++) print "read " w[3 * i] " 00000000"
+		for (i = 0; i < n; i++) print "write " w[3 * i] " " w[3 * i + 1]
+		for (i = 0; i < n; i++) print "read " w[3 * i] " " w[3 * i + 2]
+		for (i = 0; i < m; i++) print "read " x[2 * i] " " x[2 * i + 1]
+		printf "# %d registers, %d reads\n", n, 2 * n + m
+	     }' "$1"
 }
 
 if suite_design "$design" "$tmp/rtl.log"; then
@@ -112,20 +88,20 @@ else
 	tail -5 "$tmp/rtl.log"; fail "$design: scripts/rtl.sh failed"; finish
 fi
 vectors "$out/config.map" "$seed" >"$tmp/vectors.hex"
-bench >"$tmp/config_tb.v"
-words=$(wc -l <"$tmp/vectors.hex")
-t0=$(date +%s.%N)
-if verilator --binary -j 2 -Wno-fatal -Wno-PINMISSING -Mdir "$tmp/obj" --top-module config_tb \
-	-DDESIGN="$design" -DWORDS="$words" -MAKEFLAGS "OPT_FAST=-O0 OPT_GLOBAL=-O0" \
-	"$tmp/config_tb.v" "$out"/*.v >"$tmp/build.log" 2>&1; then
-	pass "$design: the bench builds ($(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s)"
+commands "$tmp/vectors.hex" >"$tmp/bus.cmd"
+# the model the co-simulation uses (built once, cached; make test-canal builds it first)
+model=build/verilator/$design-noprobes
+if bash verif/build.sh "$out" --probes none -o "$model" >"$tmp/build.log" 2>&1; then
+	pass "$design: the Verilator model ($(sed -n 's/^verif build: //p' "$tmp/build.log" | head -1))"
 else
-	grep -m5 -E '^%Error' "$tmp/build.log"; fail "$design: the bench does not build"; finish
+	tail -5 "$tmp/build.log"; fail "$design: the Verilator model does not build"; finish
 fi
-(cd "$tmp" && ./obj/Vconfig_tb) >"$tmp/run.log" 2>&1
-cat "$tmp/run.log" | grep -v '^- ' | head -12
-if grep -q ', 0 wrong' "$tmp/run.log"; then
-	pass "$design: every register of config.map reads back what was written (seed $seed)"
+"$model/vsim" "$tmp/bus.cmd" --max-report 10 >"$tmp/run.log" 2>&1
+status=$?
+head -12 "$tmp/run.log"
+reads=$(tail -1 "$tmp/bus.cmd" | sed -n 's/.*, \([0-9]*\) reads$/\1/p')
+if [ $status -eq 0 ] && [ "${reads:-0}" -gt 0 ] && tail -1 "$tmp/run.log" | grep -q " 0 mismatches; [0-9]* configuration writes, $reads reads"; then
+	pass "$design: every register of config.map reads back what was written, $(tail -1 "$tmp/bus.cmd" | sed 's/^# //') (seed $seed)"
 else
 	fail "$design: read-back differs from the writes"
 fi
