@@ -425,76 +425,56 @@ static const char *cpp_int_name(int c64, int cuns)
 	return c64 ? (cuns ? "unsigned long" : "long") : cuns ? "unsigned int" : "int";
 }
 
-/* a op b in an unsigned type of bits (32 or 64): wrapping, compared as
- * unsigned; 0 after an error. */
-static int unsigned_op(Parser *P, HBinOp op, uint64_t a, uint64_t b, int bits, uint64_t *r, const HTok *t)
+/* a op b in C++'s integer type of bits (32 or 64), unsigned (uns: wrapping,
+ * compared as unsigned, a and b its values' bits) or signed (an overflow is
+ * an error); 0 after an error. */
+static int int_op(Parser *P, HBinOp op, int64_t a, int64_t b, int bits, int uns, int64_t *r, const HTok *t)
 {
-	uint64_t mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-	a &= mask;
-	b &= mask;
-	switch (op) {
-	case HB_ADD: *r = a + b; break;
-	case HB_SUB: *r = a - b; break;
-	case HB_MUL: *r = a * b; break;
-	case HB_DIV:
-	case HB_MOD:
-		if (b == 0) {
-			hlp_err_tok(P, t, "division by zero in a constant expression");
-			return 0;
-		}
-		*r = op == HB_DIV ? a / b : a % b;
-		break;
-	case HB_AND: *r = a & b; break;
-	case HB_OR: *r = a | b; break;
-	case HB_XOR: *r = a ^ b; break;
-	case HB_EQ: *r = a == b; return 1;
-	case HB_NE: *r = a != b; return 1;
-	case HB_LT: *r = a < b; return 1;
-	case HB_LE: *r = a <= b; return 1;
-	case HB_GT: *r = a > b; return 1;
-	case HB_GE: *r = a >= b; return 1;
-	case HB_MIN: *r = a < b ? a : b; break;
-	case HB_MAX: *r = a > b ? a : b; break;
-	case HB_ABSD: *r = a > b ? a - b : b - a; break;
-	default: ICE("unsigned_op %d", op);
+	uint64_t mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1, ua = (uint64_t)a & mask,
+		 ub = (uint64_t)b & mask, u = 0;
+	if (uns) {
+		a = (int64_t)ua;
+		b = (int64_t)ub;
 	}
-	*r &= mask;
-	return 1;
-}
-
-/* a op b in a signed type of bits (32 or 64); an overflow is an error (0). */
-static int signed_op(Parser *P, HBinOp op, int64_t a, int64_t b, int bits, int64_t *r, const HTok *t)
-{
-	int over = 0;
+	int less = uns ? ua < ub : a < b, over = 0;
 	switch (op) {
-	case HB_ADD: over = __builtin_add_overflow(a, b, r); break;
-	case HB_SUB: over = __builtin_sub_overflow(a, b, r); break;
-	case HB_MUL: over = __builtin_mul_overflow(a, b, r); break;
+	case HB_EQ: *r = a == b; return 1;
+	case HB_NE: *r = a != b; return 1;
+	case HB_LT: *r = less; return 1;
+	case HB_LE: *r = less || a == b; return 1;
+	case HB_GT: *r = !less && a != b; return 1;
+	case HB_GE: *r = !less; return 1;
+	case HB_MIN: *r = less ? a : b; return 1;
+	case HB_MAX: *r = less ? b : a; return 1;
+	case HB_AND: *r = a & b; return 1;
+	case HB_OR: *r = a | b; return 1;
+	case HB_XOR: *r = a ^ b; return 1;
 	case HB_DIV:
 	case HB_MOD:
 		if (b == 0) {
 			hlp_err_tok(P, t, "division by zero in a constant expression");
 			return 0;
 		}
-		if (a == INT64_MIN && b == -1) {
-			over = 1;
-			break;
+		if (uns) {
+			*r = (int64_t)(op == HB_DIV ? ua / ub : ua % ub);
+			return 1;
 		}
-		*r = op == HB_DIV ? a / b : a % b;
+		over = a == INT64_MIN && b == -1;
+		if (!over)
+			*r = op == HB_DIV ? a / b : a % b;
 		break;
-	case HB_AND: *r = a & b; break;
-	case HB_OR: *r = a | b; break;
-	case HB_XOR: *r = a ^ b; break;
-	case HB_EQ: *r = a == b; return 1;
-	case HB_NE: *r = a != b; return 1;
-	case HB_LT: *r = a < b; return 1;
-	case HB_LE: *r = a <= b; return 1;
-	case HB_GT: *r = a > b; return 1;
-	case HB_GE: *r = a >= b; return 1;
-	case HB_MIN: *r = a < b ? a : b; break;
-	case HB_MAX: *r = a > b ? a : b; break;
-	case HB_ABSD: over = __builtin_sub_overflow(a > b ? a : b, a > b ? b : a, r); break;
-	default: ICE("signed_op %d", op);
+	case HB_ADD: over = uns ? (u = ua + ub, 0) : __builtin_add_overflow(a, b, r); break;
+	case HB_SUB: over = uns ? (u = ua - ub, 0) : __builtin_sub_overflow(a, b, r); break;
+	case HB_MUL: over = uns ? (u = ua * ub, 0) : __builtin_mul_overflow(a, b, r); break;
+	case HB_ABSD:
+		over = uns ? (u = less ? ub - ua : ua - ub, 0)
+			   : __builtin_sub_overflow(less ? b : a, less ? a : b, r);
+		break;
+	default: ICE("int_op %d", op);
+	}
+	if (uns) {
+		*r = (int64_t)(u & mask);
+		return 1;
 	}
 	if (over) {
 		hlp_err_tok(P, t, "integer overflow in a constant expression of type long");
@@ -547,14 +527,8 @@ Val hlp_int_binop(Parser *P, HBinOp op, Val x, Val y, const HTok *t)
 	 * if either is (a long holds every unsigned int) */
 	int c64 = x.c64 || y.c64, cuns = x.c64 == y.c64 ? x.cuns || y.cuns : x.c64 ? x.cuns : y.cuns;
 	int64_t r;
-	if (cuns) {
-		uint64_t u;
-		if (!unsigned_op(P, op, (uint64_t)x.i, (uint64_t)y.i, c64 ? 64 : 32, &u, t))
-			return hlp_none;
-		r = (int64_t)u;
-	} else if (!signed_op(P, op, x.i, y.i, c64 ? 64 : 32, &r, t)) {
+	if (!int_op(P, op, x.i, y.i, c64 ? 64 : 32, cuns, &r, t))
 		return hlp_none;
-	}
 	if (hb_is_compare(op))
 		return hlp_vbool((int)r, t);
 	Val v = hlp_vint(r, t);

@@ -361,21 +361,29 @@ static int map_general(Mapper *M)
 	return 1;
 }
 
-/* Replaces addressed bank bi by one with a ring of at least `from` rows. */
-static int rebuild_bank(Mapper *M, int bi, int64_t from)
+/* Addressed bank bi is to be replaced: its read ports in reads (in the order
+ * of its outputs), their number returned, its streams freed. */
+static int release_bank(Mapper *M, int bi, int reads[8])
 {
-	UbBank old = M->m->banks.data[bi];
-	int reads[8], nr = 0;
+	UbBank *old = &M->m->banks.data[bi];
+	int nr = 0;
 	vec_foreach(&M->u->ports, pi) {
 		const UbSource *s = &M->m->src[pi];
 		if (!M->u->ports.data[pi].write && s->kind == UB_SRC_BANK && s->bank == bi)
 			reads[s->out] = pi, nr++;
 	}
-	for (int k = 0; k < old.nw; k++)
-		stream_free(&old.w[k]);
-	for (int k = 0; k < old.nr; k++)
-		stream_free(&old.r[k]);
-	if (!general_bank(M, old.buffer, reads, nr, from))
+	for (int k = 0; k < old->nw; k++)
+		stream_free(&old->w[k]);
+	for (int k = 0; k < old->nr; k++)
+		stream_free(&old->r[k]);
+	return nr;
+}
+
+/* A bank of buffer for the nr reads, with a ring of at least `from` rows,
+ * in place of bank bi. */
+static int replace_bank(Mapper *M, int bi, int buffer, const int *reads, int nr, int64_t from)
+{
+	if (!general_bank(M, buffer, reads, nr, from))
 		return 0;
 	/* the new bank went to the end: move it into place */
 	UbBank nb = M->m->banks.data[M->m->banks.len - 1];
@@ -386,32 +394,23 @@ static int rebuild_bank(Mapper *M, int bi, int64_t from)
 	return 1;
 }
 
+/* Replaces addressed bank bi by one with a ring of at least `from` rows. */
+static int rebuild_bank(Mapper *M, int bi, int64_t from)
+{
+	int reads[8], buffer = M->m->banks.data[bi].buffer;
+	int nr = release_bank(M, bi, reads);
+	return replace_bank(M, bi, buffer, reads, nr, from);
+}
+
 /* Replaces addressed bank bi, whose reads one memory tile cannot serve
  * together (their fetches need more of its storage's operations than it
  * has), by two copies of its buffer, each written by all of its writes and
  * serving half of the reads. */
 static int split_bank(Mapper *M, int bi)
 {
-	UbBank old = M->m->banks.data[bi];
-	int reads[8], nr = 0;
-	vec_foreach(&M->u->ports, pi) {
-		const UbSource *s = &M->m->src[pi];
-		if (!M->u->ports.data[pi].write && s->kind == UB_SRC_BANK && s->bank == bi)
-			reads[s->out] = pi, nr++;
-	}
-	for (int k = 0; k < old.nw; k++)
-		stream_free(&old.w[k]);
-	for (int k = 0; k < old.nr; k++)
-		stream_free(&old.r[k]);
-	int h = nr / 2;
-	if (!general_bank(M, old.buffer, reads, h, 1))
-		return 0;
-	UbBank nb = M->m->banks.data[M->m->banks.len - 1];
-	M->m->banks.len--;
-	M->m->banks.data[bi] = nb;
-	for (int k = 0; k < h; k++)
-		M->m->src[reads[k]].bank = bi;
-	return general_bank(M, old.buffer, reads + h, nr - h, 1);
+	int reads[8], buffer = M->m->banks.data[bi].buffer;
+	int nr = release_bank(M, bi, reads), h = nr / 2;
+	return replace_bank(M, bi, buffer, reads, h, 1) && general_bank(M, buffer, reads + h, nr - h, 1);
 }
 
 /* Configures every bank; on reads too early, gives their ports the extra
