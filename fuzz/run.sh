@@ -15,7 +15,7 @@
 #   fuzz/run.sh smoke [NAME...]    the test group (scripts/run_tests.sh fuzz):
 #                                  for each harness, the committed corpus and
 #                                  the regression inputs (fuzz/regress/NAME/)
-#                                  replayed, then SMOKE_S seconds (default 4)
+#                                  replayed, then SMOKE_S seconds (default 2)
 #                                  of fuzzing from a fixed seed; one check each,
 #                                  closing with "fuzz: N passed, M failed"
 set -u
@@ -148,7 +148,7 @@ replay() {
 }
 
 cmd_smoke() {
-	local name seconds=${SMOKE_S:-4} n r
+	local name seconds=${SMOKE_S:-2} n r
 	if ! lock smoke; then
 		echo "FAIL: another smoke run holds $out/locks/smoke.lock"
 		echo "fuzz: 0 passed, 1 failed"

@@ -7,7 +7,7 @@
 #    tile (cgra_8x8_mac_dp), through the buffer-level simulator
 #    (cgrac --sim-buffers: schedules, register chains, memory tiles configured
 #    on <mem>.smt2 and run on their functional model, kernels on hardware
-#    words) on its own input and two random ones: no port may deliver a wrong
+#    words) on its own input and a random one over 16 bits: no port may deliver a wrong
 #    value and the output must equal the reference interpreter's bit for bit;
 #  - the MEM tiles, registers and latency of each, beside the Unified Buffer
 #    paper's anchors (Table 7 on pub, Table 6 on dp).
@@ -77,7 +77,7 @@ for app in "${apps[@]}"; do
 				pass "brighten_blur: after shift-register optimization 1 memory tile and 2 registers (Fig. 8(a))" ||
 				fail "brighten_blur: $mems memory tiles and $regs registers, expected 1 and 2"
 		fi
-		for c in "own:" "s1:--seed 1" "s2:--seed 2 --range 0:65535"; do
+		for c in "own:" "s2:--seed 2 --range 0:65535"; do
 			name=${c%%:*} args=${c#*:}
 			in=$tmp/inputs/$app/$name      # the inputs and golden image, made once for both designs
 			# shellcheck disable=SC2086
