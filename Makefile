@@ -30,6 +30,7 @@ TOOLS := $(call bin,peak,peak/peak_main.c,peak collateral common) \
          $(call bin,canal,canal/canal_main.c,canal collateral common) \
          $(call bin,cgrac,compiler/cgrac_main.c compiler/flow.c,$(compiler.libs)) \
          $(call bin,verif,verif/verif_main.c,verif collateral common) \
+         $(call bin,cgrasim,cgrasim/cgrasim_main.c,cgrasim verif collateral common) \
          $(call bin,dse,dse/dse_main.c,dse common)
 APPREF := $(call bin,appref,$(sort $(wildcard apps/reference/*.c)),common)
 
@@ -37,7 +38,7 @@ APPREF := $(call bin,appref,$(sort $(wildcard apps/reference/*.c)),common)
 # FOLDER/tests/test_NAME.c linking LIBS, and gives their binaries' names.
 tests = $(foreach t,$(2),$(call bin,test_$(t),$(1)/tests/test_$(t).c,$(3)))
 TESTS := $(call tests,common,bv containers diag yaml util image,common) \
-         $(call tests,collateral,affine meminfo memmodel bitstream peinfo design coreinfo,collateral common) \
+         $(call tests,collateral,affine meminfo memmodel bitstream peinfo design coreinfo penf,collateral common) \
          $(call tests,peak,peak,peak collateral common) $(call tests,lake,lake,lake collateral common) \
          $(call tests,canal,canal,canal collateral common) $(call tests,compiler/front,front,front common) \
          $(call tests,compiler/lower,lower,lower front collateral common) \
@@ -59,7 +60,7 @@ build/san/%.o: %.c
 
 # Objects, archives, rules, designs and Verilator models are kept (not
 # removed as intermediate files).
-.PRECIOUS: build/obj/%.o build/san/%.o build/obj/lib/lib%.a build/san/lib/lib%.a build/pe/%.rules.yaml \
+.PRECIOUS: build/obj/%.o build/san/%.o build/obj/lib/lib%.a build/san/lib/lib%.a build/pe/%.rules.yaml build/pe/%.nf \
            rtl_out/%/design.yaml build/verilator/%/vsim
 .SECONDEXPANSION:
 build/obj/lib/lib%.a: $$(call lib_objs,obj,$$*)
@@ -96,7 +97,7 @@ model_np = $(patsubst %,build/verilator/%-noprobes/vsim,$(1))
 all: deps
 	@$(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory summary
-	@$(MAKE) --no-print-directory -s -k $(foreach a,$(APPS),$(call app_out,$(a))/sim.ok); \
+	@$(MAKE) --no-print-directory -s -k $(foreach a,$(APPS),$(call app_out,$(a))/fast.ok $(call app_out,$(a))/sim.ok); \
 	bash scripts/app.sh --table --sim $(DESIGN) $(APPS)
 
 deps:
@@ -119,7 +120,7 @@ summary: $(call design,$(DESIGN))
 app_out = build/$(DESIGN)/$(1)
 define app_rules
 $(call app_out,$(1))/app.txt: $(call design,$(DESIGN)) bin/cgrac bin/peak bin/lake bin/canal scripts/app.sh \
-                              $(wildcard apps/$(1)/*)
+                              $(wildcard apps/$(1)/* apps/large/$(1)/*)
 	@echo "app: $(1) for $(DESIGN)"
 	@mkdir -p $$(@D) && bash scripts/app.sh $(DESIGN) $(1) >$$(@D)/app.log 2>&1 || \
 	 { cat $$(@D)/app.log; [ -f $$@ ]; }
@@ -127,15 +128,22 @@ $(call app_out,$(1))/sim.ok: $(call app_out,$(1))/app.txt $(call model_np,$(DESI
 	@echo "sim: $(1) on $(DESIGN) under Verilator"
 	@rm -f $$@; bash verif/sim.sh $(DESIGN) $(1) >$$(@D)/sim.out 2>&1 && touch $$@; \
 	 st=$$$$?; tail -n 1 $$(@D)/sim.out; exit $$$$st
+$(call app_out,$(1))/fast.ok: $(call app_out,$(1))/app.txt bin/cgrasim verif/sim.sh
+	@echo "sim: $(1) on $(DESIGN) with the fast simulator"
+	@rm -f $$@; SIM=fast bash verif/sim.sh $(DESIGN) $(1) >$$(@D)/fast.out 2>&1 && touch $$@; \
+	 st=$$$$?; tail -n 1 $$(@D)/fast.out; exit $$$$st
 endef
 $(foreach a,$(sort $(APPS) $(APP)),$(eval $(call app_rules,$(a))))
 
 app: $(call app_out,$(APP))/app.txt
 	@bash scripts/app.sh --table $(DESIGN) $(APP)
 
+# SIM=fast runs the fast simulator (cgrasim/README.md) instead of Verilator.
 trace := $(filter-out 0,$(TRACE))
-sim: $(if $(trace),$(call app_out,$(APP))/app.txt bin/verif,$(call app_out,$(APP))/sim.ok)
-	@$(if $(trace),TRACE=1 bash verif/sim.sh $(DESIGN) $(APP),bash scripts/app.sh --table --sim $(DESIGN) $(APP))
+SIM   ?= verilator
+sim_ok = $(if $(filter fast,$(SIM)),fast.ok,sim.ok)
+sim: $(if $(trace),$(call app_out,$(APP))/app.txt bin/verif bin/cgrasim,$(call app_out,$(APP))/$(sim_ok))
+	@$(if $(trace),SIM=$(SIM) TRACE=1 bash verif/sim.sh $(DESIGN) $(APP),bash scripts/app.sh --table --sim $(DESIGN) $(APP))
 
 # A design-space sweep (dse/README.md): SWEEP names dse/SWEEP.yaml or is a
 # path; its points are targets of build/dse/<sweep>/points.mk, each run by
@@ -144,7 +152,7 @@ sim: $(if $(trace),$(call app_out,$(APP))/app.txt bin/verif,$(call app_out,$(APP
 SWEEP      ?= tracks
 sweep_file := $(if $(or $(findstring /,$(SWEEP)),$(filter %.yaml,$(SWEEP))),$(SWEEP),dse/$(SWEEP).yaml)
 sweep_dir  := build/dse/$(basename $(notdir $(sweep_file)))
-dse: deps bin/dse bin/peak bin/lake bin/canal bin/cgrac
+dse: deps bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/cgrasim
 	@t0=$$(date +%s); bin/dse plan $(sweep_file) -o $(sweep_dir) || exit 1; \
 	$(MAKE) --no-print-directory -k -f $(sweep_dir)/points.mk LAUNCH='$(LAUNCH)'; \
 	bin/dse report $(sweep_file) -o $(sweep_dir) --seconds $$(($$(date +%s) - t0))
@@ -182,7 +190,7 @@ print-TESTS:
 # model_np above), each built once and shared.
 TEST_DESIGNS := cgra_4x4 cgra_4x4_wilton cgra_4x4_disjoint cgra_8x8 cgra_12x12 cgra_16x8_mac_dp \
                 cgra_8x8_mac_dp cgra_6x5_noreg cgra_4x4_nomem
-TEST_MODELS  := $(call model_np,cgra_12x12 cgra_16x8_mac_dp cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem) \
+TEST_MODELS  := $(call model_np,cgra_16x8_mac_dp cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem) \
                 build/verilator/cgra_4x4-trace/vsim $(call model,cgra_4x4 cgra_4x4_disjoint cgra_4x4_wilton)
 
 test-unit:       $(addprefix bin/,$(TESTS)) $(addprefix build/san/bin/,$(TESTS)) \
@@ -196,14 +204,16 @@ test-canal:      bin/peak bin/lake bin/canal build/san/bin/canal $(call design,c
 test-verif:      bin/verif build/san/bin/verif $(call model,cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) \
                  $(call model_np,cgra_4x4) build/verilator/cgra_4x4-trace/vsim
 test-compiler:   bin/cgrac build/san/bin/cgrac $(call design,cgra_4x4 cgra_8x8_mac_dp)
-test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif \
-                 $(call model_np,cgra_16x8_mac_dp cgra_12x12 cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem)
-test-e2e-san:    build/san/bin/cgrac bin/verif $(call model_np,cgra_16x8_mac_dp cgra_4x4)
+test-cgrasim:    bin/cgrasim build/san/bin/cgrasim bin/cgrac bin/verif $(call design,cgra_4x4 cgra_12x12) \
+                 $(call model,cgra_4x4)
+test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif bin/cgrasim \
+                 $(call model_np,cgra_16x8_mac_dp cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem)
+test-e2e-san:    build/san/bin/cgrac bin/verif bin/cgrasim $(call model_np,cgra_16x8_mac_dp cgra_4x4)
 test-halide:     bin/halide_run bin/appref bin/cgrac
-test-property:   bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif
-test-fuzz:       $(FUZZ_BINS)
+test-property:   bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif bin/cgrasim
+test-fuzz:       $(FUZZ_BINS) $(call design,cgra_4x4)
 test-docs:       bin/peak bin/lake bin/canal bin/cgrac bin/dse $(call design,cgra_4x4)
-test-dse:        bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif build/san/bin/dse $(call design,cgra_4x4) \
+test-dse:        bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif bin/cgrasim build/san/bin/dse $(call design,cgra_4x4) \
                  $(call model_np,cgra_4x4)
 
 # Everything the groups need, built without running them: binaries and
@@ -213,15 +223,17 @@ test-build-tools: build $(addprefix build/san/bin/,$(SAN)) bin/appref bin/halide
 .PHONY: test-build-tools
 
 # A design for the tests: scripts/rtl.sh, with the PE's files (its Verilog,
-# info and rules: rule synthesis takes seconds) made once into build/pe/ for
-# every design on that PE. Its prerequisites: the interconnect spec, the PE and
-# MEM specs it names, the IR and the generators.
+# normal form, info and rules: rule synthesis takes seconds) made once into
+# build/pe/ for every design on that PE; one run of bin/peak makes both targets
+# of the pattern rule, so a build/pe/ without the .nf is made again. Its
+# prerequisites: the interconnect spec, the PE and MEM specs it names, the IR
+# and the generators.
 IR_SPECS     := $(sort $(wildcard peak/ir/*.yaml))
 design_specs  = $(patsubst $(CURDIR)/%,%,$(abspath $(addprefix canal/specs/,$(shell \
                 sed -n 's/^ *[a-z]*: *{ *spec: *\([^ ,}]*\).*/\1/p' canal/specs/$(1).yaml 2>/dev/null))))
-design_pe     = $(patsubst peak/specs/%.yaml,build/pe/%.rules.yaml,$(filter peak/specs/%,$(call design_specs,$(1))))
+design_pe     = $(foreach e,rules.yaml nf,$(patsubst peak/specs/%.yaml,build/pe/%.$(e),$(filter peak/specs/%,$(call design_specs,$(1)))))
 
-build/pe/%.rules.yaml: peak/specs/%.yaml $(IR_SPECS) bin/peak
+build/pe/%.rules.yaml build/pe/%.nf: peak/specs/%.yaml $(IR_SPECS) bin/peak
 	@mkdir -p $(@D)
 	bin/peak $< -o $(@D) $(addprefix --ir ,$(IR_SPECS)) -q
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../common/diag.h"
 #include "configmap.h"
 #include "rgraph.h"
 
@@ -35,5 +36,22 @@ int bitstream_route(Bitstream *b, const RGraph *g, int from, int to);
  * "AAAAAAAA DDDDDDDD" lines (bits of fields not set are 0), then the
  * appended writes. */
 void bitstream_write(const Bitstream *b, FILE *f);
+
+/* The most writes a bitstream file may hold: twice the fields of the largest
+ * map a reader takes (the compiler writes each register once, and a table's
+ * words one by one). */
+#define BITSTREAM_MAX_WRITES (1 << 24)
+
+/* Reads a bitstream file, one write `AAAAAAAA DDDDDDDD` a line (`#` starts a
+ * comment), and checks every write against the map: an address with fields,
+ * data only in their bits. The writes in order into *addr and *data (the
+ * caller frees them); their count, or -1 with every error in d at its line
+ * and column (a file of another design shows as addresses it does not
+ * have). */
+long bitstream_read(const char *path, __keep const ConfigMap *m, __give uint32_t **addr, __give uint32_t **data,
+		    __keep Diags *d);
+/* The same for text in memory, named name in messages (text NULL: the file name). */
+long bitstream_read_string(const char *name, const char *text, __keep const ConfigMap *m, __give uint32_t **addr,
+			   __give uint32_t **data, __keep Diags *d);
 
 #endif

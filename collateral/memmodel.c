@@ -24,6 +24,12 @@
 #include "../common/util.h"
 
 #define MAX_LAT MEM_MAX_LATENCY
+/* Transfers in flight live in a ring of RING entries (a power of two above
+ * MAX_LAT): aging them is one index step, not a copy. An edge uses only the
+ * first mask + 1 of them (the power of two above its latency), so that the
+ * lines a cycle touches stay close together. */
+#define RING 32
+_Static_assert(RING > MAX_LAT && (RING & (RING - 1)) == 0, "RING must be a power of two above MAX_LAT");
 
 /* A transfer in flight on a shared (or single-controller) edge. */
 typedef struct Flight {
@@ -35,7 +41,9 @@ typedef struct Flight {
 } Flight;
 
 typedef struct EdgeState {
-	Flight line[MAX_LAT + 1];  /* line[k]: issued k cycles ago (k = 0 this cycle) */
+	Flight *line;           /* LINE(es, k): issued k cycles ago (k = 0 this cycle); mask + 1 of them */
+	uint64_t *words;        /* their data, one block */
+	int head, mask;
 	uint64_t *hold;         /* last delivered data */
 	int hold_flag;
 	int delivered;          /* this cycle */
@@ -68,10 +76,24 @@ typedef struct UnitState {
 /* The table look-up's reads in flight: live[k] and word[k], the read issued k
  * cycles ago. */
 typedef struct LookupState {
-	int live[MAX_LAT + 1];
-	uint64_t word[MAX_LAT + 1];
+	int live[RING];         /* LIVE(ls, k), WORD(ls, k): issued k cycles ago */
+	uint64_t word[RING];
+	int head, mask;
 	int delivered;          /* this cycle */
 } LookupState;
+
+#define LINE(es, k) (&(es)->line[((es)->head + (k)) & (es)->mask])
+#define LIVE(ls, k) ((ls)->live[((ls)->head + (k)) & (ls)->mask])
+#define WORD(ls, k) ((ls)->word[((ls)->head + (k)) & (ls)->mask])
+
+/* The ring mask for a delay of `latency` cycles. */
+static int ring_mask(int latency)
+{
+	int n = 1;
+	while (n < latency + 1)
+		n *= 2;
+	return n - 1;
+}
 
 struct MemModel {
 	const MemInfo *mi;
@@ -83,6 +105,19 @@ struct MemModel {
 	UnitState *unit;
 	LookupState lookup;
 	MemCycle cyc;
+	int running;            /* this cycle's tile_en, from memmodel_begin */
+	/* What a cycle visits, from the registers (rebuilt after any of them
+	 * changes): the enabled controllers, the edges with an enabled controller
+	 * or a transfer in flight, per output those of them that deliver to it;
+	 * and the ports a request or an operation touched this cycle. */
+	int prepared;
+	int *act_ctrl, nact_ctrl;
+	int *act_edge, nact_edge;
+	int *out_first, *out_edges;     /* out_edges[out_first[o] .. out_first[o + 1] - 1] */
+	int *port_base;                 /* per unit: its first port's flat index */
+	int *touched, ntouched;         /* flat port indices */
+	unsigned char *is_touched;
+	long cyc_conflicts;     /* requests dropped this cycle (added at memmodel_finish) */
 	long conflicts, ii_violations;
 };
 
@@ -106,8 +141,11 @@ MemModel *memmodel_new(const MemInfo *mi)
 	for (int e = 0; e < mi->nedges; e++) {
 		EdgeState *es = &m->edge[e];
 		int w = mi->edges[e].width;
-		for (int k = 0; k <= MAX_LAT; k++)
-			es->line[k].data = xcalloc((size_t)w, sizeof(uint64_t));
+		es->mask = ring_mask(mi->edges[e].latency);
+		es->line = xcalloc((size_t)es->mask + 1, sizeof(Flight));
+		es->words = xcalloc((size_t)(es->mask + 1) * (size_t)w, sizeof(uint64_t));
+		for (int k = 0; k <= es->mask; k++)
+			es->line[k].data = es->words + (size_t)k * (size_t)w;
 		es->hold = xcalloc((size_t)w, sizeof(uint64_t));
 		es->now = xcalloc((size_t)w, sizeof(uint64_t));
 	}
@@ -126,6 +164,21 @@ MemModel *memmodel_new(const MemInfo *mi)
 	m->cyc.out_valid = xcalloc((size_t)mi->nouts + 1, sizeof(int));
 	m->cyc.out = xcalloc((size_t)mi->nouts + 1, sizeof(uint64_t));
 	m->cyc.fire = xcalloc((size_t)mi->nctrls + 1, sizeof(int));
+	m->act_ctrl = xcalloc((size_t)mi->nctrls + 1, sizeof(int));
+	m->act_edge = xcalloc((size_t)mi->nedges + 1, sizeof(int));
+	m->out_first = xcalloc((size_t)mi->nouts + 2, sizeof(int));
+	m->out_edges = xcalloc((size_t)mi->nedges + 1, sizeof(int));
+	m->port_base = xcalloc((size_t)mi->nunits + 1, sizeof(int));
+	int nports = 0;
+	for (int u = 0; u < mi->nunits; u++) {
+		m->port_base[u] = nports;
+		nports += mi->units[u].nports;
+	}
+	m->touched = xcalloc((size_t)nports + 1, sizeof(int));
+	m->is_touched = xcalloc((size_t)nports + 1, 1);
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++)
+			m->unit[u].req[p].edge = -1;
 	memmodel_flush(m);
 	return m;
 }
@@ -136,8 +189,8 @@ void memmodel_free(MemModel *m)
 		return;
 	const MemInfo *mi = m->mi;
 	for (int e = 0; e < mi->nedges; e++) {
-		for (int k = 0; k <= MAX_LAT; k++)
-			free(m->edge[e].line[k].data);
+		free(m->edge[e].line);
+		free(m->edge[e].words);
 		free(m->edge[e].hold);
 		free(m->edge[e].now);
 	}
@@ -158,6 +211,13 @@ void memmodel_free(MemModel *m)
 	free(m->edge);
 	free(m->ctrl);
 	free(m->regs);
+	free(m->act_ctrl);
+	free(m->act_edge);
+	free(m->out_first);
+	free(m->out_edges);
+	free(m->port_base);
+	free(m->touched);
+	free(m->is_touched);
 	free(m);
 }
 
@@ -165,6 +225,7 @@ void memmodel_config(MemModel *m, const uint32_t *regs)
 {
 	for (int i = 0; i < m->mi->nregs; i++)
 		m->regs[i] = regs[i] & mask32(m->mi->regs[i].width);
+	m->prepared = 0;
 }
 
 /* A bus write of lookup_wr: word (v >> word) mod words of the look-up's
@@ -184,6 +245,7 @@ int memmodel_config_write(MemModel *m, uint32_t addr, uint32_t data)
 	for (int i = 0; i < m->mi->nregs; i++)
 		if (mem_reg_address(&m->mi->regs[i]) == (addr & 0xffff0000u)) {
 			m->regs[i] = data & mask32(m->mi->regs[i].width);
+			m->prepared = 0;
 			if (i == m->mi->lookup.wr && mem_has_lookup(m->mi))
 				lookup_load(m, data);
 			return 1;
@@ -209,7 +271,8 @@ void memmodel_flush(MemModel *m)
 	for (int e = 0; e < mi->nedges; e++) {
 		EdgeState *es = &m->edge[e];
 		int w = mi->edges[e].width;
-		for (int k = 0; k <= MAX_LAT; k++) {
+		es->head = 0;
+		for (int k = 0; k <= es->mask; k++) {
 			es->line[k].live = es->line[k].write = es->line[k].flag = 0;
 			es->line[k].dst_addr = 0;
 			memset(es->line[k].data, 0, (size_t)w * sizeof(uint64_t));
@@ -221,6 +284,8 @@ void memmodel_flush(MemModel *m)
 		for (int p = 0; p < mi->units[u].nports; p++)
 			m->unit[u].last_op[p] = -1000000;
 	memset(&m->lookup, 0, sizeof m->lookup);
+	m->lookup.mask = ring_mask(mem_has_lookup(mi) ? mi->lookup.latency : 0);
+	m->prepared = 0;
 }
 
 void memmodel_clear_storage(MemModel *m)
@@ -229,6 +294,19 @@ void memmodel_clear_storage(MemModel *m)
 		memset(m->unit[u].words, 0, (size_t)m->mi->units[u].words * sizeof(uint64_t));
 		memset(m->unit[u].flags, 0, (size_t)m->mi->units[u].words * sizeof(int));
 	}
+}
+
+void memmodel_reset(MemModel *m)
+{
+	const MemInfo *mi = m->mi;
+	memset(m->regs, 0, (size_t)mi->nregs * sizeof *m->regs);
+	m->prepared = 0;
+	memmodel_flush(m);
+	for (int u = 0; u < mi->nunits; u++)
+		if (mi->units[u].kind == MEM_REGFILE) {
+			memset(m->unit[u].words, 0, (size_t)mi->units[u].words * sizeof(uint64_t));
+			memset(m->unit[u].flags, 0, (size_t)mi->units[u].words * sizeof(int));
+		}
 }
 
 long memmodel_conflicts(const MemModel *m)
@@ -263,14 +341,63 @@ static uint32_t gen_value(const MemModel *m, const MemGen *g, const CtrlState *c
 static void eval_ctrls(MemModel *m, int running)
 {
 	const MemInfo *mi = m->mi;
-	for (int c = 0; c < mi->nctrls; c++) {
+	for (int i = 0; i < m->nact_ctrl; i++) {
+		int c = m->act_ctrl[i];
 		const MemCtrl *ct = &mi->ctrls[c];
 		CtrlState *cs = &m->ctrl[c];
 		cs->sched_val = gen_value(m, &ct->sched, cs, cs->sched);
 		cs->src_val = ct->src ? gen_value(m, &ct->src->gen, cs, cs->src) : 0;
 		cs->dst_val = ct->dst ? gen_value(m, &ct->dst->gen, cs, cs->dst) : 0;
-		cs->fire = running && m->regs[ct->en] && !cs->done && cs->sched_val == m->t;
+		cs->fire = running && !cs->done && cs->sched_val == m->t;
 		m->cyc.fire[c] = cs->fire;
+	}
+}
+
+/* The lists a cycle visits, from the registers as they are now. A disabled
+ * controller never fires; an edge whose controllers are both disabled and
+ * that has nothing in flight neither requests nor delivers. */
+static void prepare(MemModel *m)
+{
+	const MemInfo *mi = m->mi;
+	m->nact_ctrl = 0;
+	for (int c = 0; c < mi->nctrls; c++) {
+		m->ctrl[c].fire = 0;
+		m->cyc.fire[c] = 0;
+		if (m->regs[mi->ctrls[c].en])
+			m->act_ctrl[m->nact_ctrl++] = c;
+	}
+	m->nact_edge = 0;
+	for (int e = 0; e < mi->nedges; e++) {
+		const MemEdgeInfo *ei = &mi->edges[e];
+		EdgeState *es = &m->edge[e];
+		int on = m->regs[mi->ctrls[ei->ctrl[0]].en] || (ei->ctrl[1] >= 0 && m->regs[mi->ctrls[ei->ctrl[1]].en]);
+		for (int k = 0; k <= es->mask && !on; k++)
+			on = es->line[k].live;
+		if (on)
+			m->act_edge[m->nact_edge++] = e;
+		else
+			es->delivered = 0;
+	}
+	int n = 0;
+	for (int o = 0; o < mi->nouts; o++) {
+		m->out_first[o] = n;
+		for (int i = 0; i < m->nact_edge; i++) {
+			const MemEdgeInfo *ei = &mi->edges[m->act_edge[i]];
+			if (ei->dst.unit == MEM_TILE_OUT && ei->dst.port == o)
+				m->out_edges[n++] = m->act_edge[i];
+		}
+	}
+	m->out_first[mi->nouts] = n;
+	m->prepared = 1;
+}
+
+/* A port's request or operation this cycle: cleared at the next. */
+static void touch(MemModel *m, MemEnd e)
+{
+	int k = m->port_base[e.unit] + e.port;
+	if (!m->is_touched[k]) {
+		m->is_touched[k] = 1;
+		m->touched[m->ntouched++] = k;
 	}
 }
 
@@ -323,10 +450,11 @@ static int request(MemModel *m, MemEnd e, int edge, int write, uint32_t value)
 {
 	Request *r = &m->unit[e.unit].req[e.port];
 	if (r->edge >= 0) {
-		m->conflicts++;
+		m->cyc_conflicts++;
 		return 0;
 	}
 	*r = (Request){ edge, write, value, 1 };
+	touch(m, e);
 	return 1;
 }
 
@@ -356,14 +484,19 @@ static int read_slot(const MemModel *m, MemEnd e, uint32_t addr, uint64_t *out)
 static void clear_cycle(MemModel *m)
 {
 	const MemInfo *mi = m->mi;
-	for (int u = 0; u < mi->nunits; u++)
-		for (int p = 0; p < mi->units[u].nports; p++) {
-			MemPortOp *op = &m->cyc.ports[u][p];
-			op->ren = op->wen = 0;
-			op->addr = 0;
-			memset(op->wdata, 0, (size_t)mi->units[u].ports[p].width * sizeof(uint64_t));
-			m->unit[u].req[p].edge = -1;
-		}
+	for (int i = 0; i < m->ntouched; i++) {
+		int k = m->touched[i], u = 0;
+		while (u + 1 < mi->nunits && m->port_base[u + 1] <= k)
+			u++;
+		int p = k - m->port_base[u];
+		MemPortOp *op = &m->cyc.ports[u][p];
+		op->ren = op->wen = 0;
+		op->addr = 0;
+		memset(op->wdata, 0, (size_t)mi->units[u].ports[p].width * sizeof(uint64_t));
+		m->unit[u].req[p].edge = -1;
+		m->is_touched[k] = 0;
+	}
+	m->ntouched = 0;
 }
 
 /* Requests of edge e this cycle (reads of firing read sides, writes of
@@ -374,7 +507,7 @@ static void edge_requests(MemModel *m, int e, const uint64_t *in)
 	const MemEdgeInfo *ei = &mi->edges[e];
 	EdgeState *es = &m->edge[e];
 	const CtrlState *rs = &m->ctrl[ei->ctrl[0]];
-	Flight *f0 = &es->line[0];
+	Flight *f0 = LINE(es, 0);
 	f0->live = f0->write = 0;
 	if (rs->fire) {
 		if (ei->src.unit == MEM_TILE_IN) {
@@ -388,7 +521,7 @@ static void edge_requests(MemModel *m, int e, const uint64_t *in)
 		f0->dst_addr = rs->dst_val;
 	}
 	/* the write of a transfer issued L cycles ago */
-	const Flight *arr = &es->line[ei->latency];
+	const Flight *arr = LINE(es, ei->latency);
 	if (ei->ctrl[1] < 0 && arr->write && arr->live)
 		request(m, ei->dst, e, 1, arr->dst_addr);
 	if (ei->ctrl[1] >= 0 && m->ctrl[ei->ctrl[1]].fire)
@@ -402,30 +535,32 @@ static void lookup_request(MemModel *m, const uint64_t *in)
 {
 	const MemInfo *mi = m->mi;
 	const MemLookup *lk = &mi->lookup;
-	m->lookup.live[0] = 0;
+	LIVE(&m->lookup, 0) = 0;
 	if (!mem_has_lookup(mi) || !m->regs[lk->en])
 		return;
 	uint32_t a = in ? (uint32_t)(in[lk->in] & (uint64_t)(lk->words - 1)) : 0;
 	uint32_t w = (uint32_t)mi->units[lk->port.unit].ports[lk->port.port].width;
 	Request *r = &m->unit[lk->port.unit].req[lk->port.port];
 	if (r->edge >= 0) {
-		m->conflicts++;
+		m->cyc_conflicts++;
 		return;
 	}
 	MemPortOp *op = &m->cyc.ports[lk->port.unit][lk->port.port];
 	op->ren = 1;
 	op->addr = a / w;
-	m->lookup.live[0] = 1;
-	m->lookup.word[0] = m->unit[lk->port.unit].words[a];
+	touch(m, lk->port);
+	LIVE(&m->lookup, 0) = 1;
+	WORD(&m->lookup, 0) = m->unit[lk->port.unit].words[a];
 }
 
 /* Performs the granted reads: data into the edge's flight of this cycle. */
 static void do_reads(MemModel *m)
 {
 	const MemInfo *mi = m->mi;
-	for (int e = 0; e < mi->nedges; e++) {
+	for (int i = 0; i < m->nact_edge; i++) {
+		int e = m->act_edge[i];
 		const MemEdgeInfo *ei = &mi->edges[e];
-		Flight *f0 = &m->edge[e].line[0];
+		Flight *f0 = LINE(&m->edge[e], 0);
 		if (ei->src.unit < 0 || !f0->live)
 			continue;
 		const Request *r = &m->unit[ei->src.unit].req[ei->src.port];
@@ -449,20 +584,18 @@ static void do_reads(MemModel *m)
 static void deliver(MemModel *m)
 {
 	const MemInfo *mi = m->mi;
-	for (int e = 0; e < mi->nedges; e++) {
+	for (int i = 0; i < m->nact_edge; i++) {
+		int e = m->act_edge[i];
 		const MemEdgeInfo *ei = &mi->edges[e];
 		EdgeState *es = &m->edge[e];
-		const Flight *arr = &es->line[ei->latency];
+		const Flight *arr = LINE(es, ei->latency);
 		es->delivered = arr->live;
-		if (arr->live) {
-			memcpy(es->now, arr->data, (size_t)ei->width * sizeof(uint64_t));
-			es->now_flag = arr->flag;
-		} else {
-			memcpy(es->now, es->hold, (size_t)ei->width * sizeof(uint64_t));
-			es->now_flag = es->hold_flag;
-		}
+		const uint64_t *from = arr->live ? arr->data : es->hold;
+		for (int k = 0; k < ei->width; k++)
+			es->now[k] = from[k];
+		es->now_flag = arr->live ? arr->flag : es->hold_flag;
 	}
-	m->lookup.delivered = mem_has_lookup(mi) && m->lookup.live[mi->lookup.latency];
+	m->lookup.delivered = mem_has_lookup(mi) && LIVE(&m->lookup, mi->lookup.latency);
 }
 
 static void do_writes(MemModel *m)
@@ -471,7 +604,7 @@ static void do_writes(MemModel *m)
 	for (int u = 0; u < mi->nunits; u++)
 		for (int p = 0; p < mi->units[u].nports; p++) {
 			const Request *r = &m->unit[u].req[p];
-			if (r->edge < 0 || !r->write)
+			if (!m->is_touched[m->port_base[u] + p] || r->edge < 0 || !r->write)
 				continue;
 			MemEnd end = { u, p };
 			int hit;
@@ -497,17 +630,17 @@ static void drive_outputs(MemModel *m, const uint64_t *chain_in, const int *chai
 	for (int o = 0; o < mi->nouts; o++) {
 		int local = 0, edge = 0;
 		uint64_t data = 0;
-		for (int e = 0; e < mi->nedges && !edge; e++) {
-			const MemEdgeInfo *ei = &mi->edges[e];
-			if (ei->dst.unit == MEM_TILE_OUT && ei->dst.port == o && m->edge[e].delivered) {
+		for (int i = m->out_first[o]; i < m->out_first[o + 1] && !edge; i++) {
+			const EdgeState *es = &m->edge[m->out_edges[i]];
+			if (es->delivered) {
 				edge = 1;
-				local = m->edge[e].now_flag;
-				data = m->edge[e].now[0];
+				local = es->now_flag;
+				data = es->now[0];
 			}
 		}
 		if (!edge && m->lookup.delivered && o == mi->lookup.out) {
 			local = 1;
-			data = m->lookup.word[mi->lookup.latency];
+			data = WORD(&m->lookup, mi->lookup.latency);
 		}
 		int cv = mi->chain && chain_valid ? chain_valid[o] != 0 : 0;
 		uint64_t cd = mi->chain && chain_in ? chain_in[o] & word_mask(mi) : 0;
@@ -522,7 +655,7 @@ static void count_ii(MemModel *m)
 	for (int u = 0; u < mi->nunits; u++)
 		for (int p = 0; p < mi->units[u].nports; p++) {
 			const MemPortOp *op = &m->cyc.ports[u][p];
-			if (!op->ren && !op->wen)
+			if (!m->is_touched[m->port_base[u] + p] || (!op->ren && !op->wen))
 				continue;
 			if (m->cycles - m->unit[u].last_op[p] < mi->units[u].ports[p].ii)
 				m->ii_violations++;
@@ -534,54 +667,118 @@ static void count_ii(MemModel *m)
 static void advance_edges(MemModel *m)
 {
 	const MemInfo *mi = m->mi;
-	for (int e = 0; e < mi->nedges; e++) {
+	for (int i = 0; i < m->nact_edge; i++) {
+		int e = m->act_edge[i];
 		EdgeState *es = &m->edge[e];
 		int w = mi->edges[e].width;
 		if (es->delivered) {
-			memcpy(es->hold, es->now, (size_t)w * sizeof(uint64_t));
+			for (int k = 0; k < w; k++)
+				es->hold[k] = es->now[k];
 			es->hold_flag = es->now_flag;
 		}
-		Flight last = es->line[MAX_LAT];
-		memmove(&es->line[1], &es->line[0], MAX_LAT * sizeof(Flight));
-		es->line[0] = last;
-		es->line[0].live = es->line[0].write = 0;
+		es->head = (es->head - 1) & es->mask;
+		LINE(es, 0)->live = LINE(es, 0)->write = 0;
 	}
 	LookupState *ls = &m->lookup;
-	memmove(&ls->live[1], &ls->live[0], MAX_LAT * sizeof ls->live[0]);
-	memmove(&ls->word[1], &ls->word[0], MAX_LAT * sizeof ls->word[0]);
-	ls->live[0] = 0;
+	ls->head = (ls->head - 1) & ls->mask;
+	LIVE(ls, 0) = 0;
+}
+
+/* Everything of a cycle that leaves the tile's state as it was: which
+ * controllers fire, the requests and their arbitration, the reads, the
+ * deliveries and the outputs. It only writes the cycle's scratch (line[0]
+ * of each edge, the requests, MemCycle), so it may run again in the same
+ * cycle with other inputs. */
+const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *chain_in, const int *chain_valid)
+{
+	const MemInfo *mi = m->mi;
+	if (!m->prepared)
+		prepare(m);
+	m->running = m->regs[mi->tile_en] != 0;
+	m->cyc_conflicts = 0;
+	clear_cycle(m);
+	m->cyc.t = m->t;
+	eval_ctrls(m, m->running);
+	if (!m->running) {
+		for (int i = 0; i < m->nact_edge; i++)
+			m->edge[m->act_edge[i]].delivered = 0;
+		m->lookup.delivered = 0;
+		drive_outputs(m, chain_in, chain_valid);
+		return &m->cyc;
+	}
+	for (int i = 0; i < m->nact_edge; i++)
+		edge_requests(m, m->act_edge[i], in);
+	lookup_request(m, in);
+	do_reads(m);
+	deliver(m);
+	drive_outputs(m, chain_in, chain_valid);
+	return &m->cyc;
+}
+
+/* The tile inputs' final values of the cycle where memmodel_begin read them:
+ * the data a firing edge from a tile input carries (delivered now, its
+ * latency being 0) and the look-up's address. Requests and grants do not
+ * depend on input values, so nothing else changes. */
+static void take_inputs(MemModel *m, const uint64_t *in)
+{
+	const MemInfo *mi = m->mi;
+	for (int i = 0; i < m->nact_edge; i++) {
+		int e = m->act_edge[i];
+		const MemEdgeInfo *ei = &mi->edges[e];
+		EdgeState *es = &m->edge[e];
+		if (ei->src.unit != MEM_TILE_IN || !LINE(es, 0)->live)
+			continue;
+		LINE(es, 0)->data[0] = in[ei->src.port] & word_mask(mi);
+		if (ei->latency == 0)
+			es->now[0] = LINE(es, 0)->data[0];
+	}
+	const MemLookup *lk = &mi->lookup;
+	if (mem_has_lookup(mi) && LIVE(&m->lookup, 0)) {
+		uint32_t a = (uint32_t)(in[lk->in] & (uint64_t)(lk->words - 1));
+		uint32_t w = (uint32_t)mi->units[lk->port.unit].ports[lk->port.port].width;
+		m->cyc.ports[lk->port.unit][lk->port.port].addr = a / w;
+		WORD(&m->lookup, 0) = m->unit[lk->port.unit].words[a];
+	}
+}
+
+int memmodel_finish(MemModel *m, const uint64_t *in)
+{
+	const MemInfo *mi = m->mi;
+	if (!m->running)
+		return 0;
+	if (in)
+		take_inputs(m, in);
+	m->conflicts += m->cyc_conflicts;
+	do_writes(m);
+	count_ii(m);
+	for (int i = 0; i < m->nact_ctrl; i++)
+		if (m->ctrl[m->act_ctrl[i]].fire)
+			step_ctrl(m, m->act_ctrl[i]);
+	advance_edges(m);
+	m->t = (m->t + 1) & mask32(mi->counter_bits);
+	m->cycles++;
+	return 1;
 }
 
 const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
 			      const int *chain_valid)
 {
+	const MemCycle *c = memmodel_begin(m, in, chain_in, chain_valid);
+	memmodel_finish(m, NULL);
+	return c;
+}
+
+int memmodel_comb(const MemModel *m, int o, int i)
+{
 	const MemInfo *mi = m->mi;
-	int running = m->regs[mi->tile_en] != 0;
-	clear_cycle(m);
-	m->cyc.t = m->t;
-	eval_ctrls(m, running);
-	if (!running) {
-		for (int e = 0; e < mi->nedges; e++)
-			m->edge[e].delivered = 0;
-		m->lookup.delivered = 0;
-		drive_outputs(m, chain_in, chain_valid);
-		return &m->cyc;
+	for (int e = 0; e < mi->nedges; e++) {
+		const MemEdgeInfo *ei = &mi->edges[e];
+		if (ei->src.unit == MEM_TILE_IN && ei->src.port == i && ei->dst.unit == MEM_TILE_OUT &&
+		    ei->dst.port == o && m->regs[mi->ctrls[ei->ctrl[0]].en])
+			return 1;
 	}
-	for (int e = 0; e < mi->nedges; e++)
-		edge_requests(m, e, in);
-	lookup_request(m, in);
-	do_reads(m);
-	deliver(m);
-	do_writes(m);
-	drive_outputs(m, chain_in, chain_valid);
-	count_ii(m);
-	for (int c = 0; c < mi->nctrls; c++)
-		if (m->ctrl[c].fire)
-			step_ctrl(m, c);
-	advance_edges(m);
-	m->t = (m->t + 1) & mask32(mi->counter_bits);
-	m->cycles++;
-	return &m->cyc;
+	const MemLookup *lk = &mi->lookup;
+	return mem_has_lookup(mi) && m->regs[lk->en] && lk->latency == 0 && lk->in == i && lk->out == o;
 }
 
 uint64_t memmodel_skip(MemModel *m, uint64_t max)
@@ -592,11 +789,11 @@ uint64_t memmodel_skip(MemModel *m, uint64_t max)
 	if (mem_has_lookup(mi) && m->regs[mi->lookup.en])
 		return 0;  /* the look-up reads every cycle */
 	for (int k = 1; mem_has_lookup(mi) && k <= mi->lookup.latency; k++)
-		if (m->lookup.live[k])   /* delivered in a cycle to come */
+		if (LIVE(&m->lookup, k))   /* delivered in a cycle to come */
 			return 0;
 	for (int e = 0; e < mi->nedges; e++)
 		for (int k = 1; k <= MAX_LAT; k++)
-			if (m->edge[e].line[k].live)
+			if (LINE(&m->edge[e], k)->live)
 				return 0;
 	uint64_t n = max, period = (uint64_t)mask32(mi->counter_bits) + 1;
 	for (int c = 0; c < mi->nctrls; c++) {

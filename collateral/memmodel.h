@@ -43,6 +43,9 @@ void memmodel_config(MemModel *m, const uint32_t *regs);
 int memmodel_config_write(MemModel *m, uint32_t addr, uint32_t data);
 /* State (not configuration) to 0, as the `flush` input. */
 void memmodel_flush(MemModel *m);
+/* The tile after a cycle of `rst`: every register and all state 0, register
+ * files cleared (SRAM contents are kept, as in the Verilog). */
+void memmodel_reset(MemModel *m);
 /* Storage contents to 0 (the Verilog's after `rst`). */
 void memmodel_clear_storage(MemModel *m);
 
@@ -51,6 +54,23 @@ void memmodel_clear_storage(MemModel *m);
  * this cycle's behaviour (owned by the model, valid until the next step). */
 const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
 			      const int *chain_valid);
+
+/* memmodel_step in two halves, for a simulator that evaluates the tile among
+ * other blocks in one cycle. memmodel_begin computes the cycle's outputs and
+ * changes no state: it may run again in the same cycle as inputs settle. Of
+ * in (and chain_in, chain_valid) it needs final values only for what reaches
+ * an output within the cycle: each output's chain inputs (with chaining) and
+ * the inputs memmodel_comb names; the others may still change until
+ * memmodel_finish, which takes every input's final value (in NULL: those
+ * memmodel_begin saw), performs the writes and steps the tile: 1 if it
+ * ran (tile_en was 1), 0 if it stood still. */
+const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
+			       const int *chain_valid);
+int memmodel_finish(MemModel *m, const uint64_t *in);
+/* 1 if tile input i reaches output o within one cycle under the current
+ * configuration: an enabled edge from i to o (a tile input's latency is 0),
+ * or the look-up from i to o with latency 0. */
+int memmodel_comb(const MemModel *m, int o, int i);
 
 /* Lets up to max cycles pass at once while nothing can happen: no transfer
  * in flight and no enabled controller due to fire. Returns the cycles

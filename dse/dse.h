@@ -3,12 +3,13 @@
  * into points (each a folder with its interconnect spec and its settings,
  * and a make file that runs them), scripts/dse_point.sh runs one point,
  * `dse report` gathers the points' results into a CSV file, Markdown tables
- * and SVG charts. `dse random` writes the random chip of a seed for the
+ * and SVG charts (`dse charts` draws them again from the CSV). `dse random` writes the random chip of a seed for the
  * property test (scripts/property.sh). */
 #ifndef DSE_DSE_H
 #define DSE_DSE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../common/arena.h"
 #include "../common/diag.h"
@@ -125,7 +126,9 @@ __give char *dse_point_env(const Sweep *s, int k);
 __give char *dse_point_spec(const Sweep *s, int k, const char *pdir);
 
 /* Reads the points' results under dir and writes dir/results.csv,
- * results.md, runtime_area.svg and resources.svg; prints a summary line.
+ * results.md, summary.svg, runtime_area.svg and resources.svg (the charts
+ * drawn from the CSV's text, as dse charts draws them); prints a summary
+ * line.
  * 0 if a file cannot be written or a result is missing or malformed. */
 int dse_report(const Sweep *s, const char *dir, double seconds);
 
@@ -143,28 +146,50 @@ typedef struct RandomOpts {
  * seed.txt's line; 0 with a message on stderr if a file cannot be written. */
 int dse_random(const RandomOpts *o, const char *dir);
 
-/* ---- charts (dse_svg.c) ---- */
+/* ---- results and charts (dse_results.c, dse_charts.c) ---- */
 
-typedef struct ChartSeries {
-	const char *name;
-	const double *x, *y; /* y NAN: no value at that point */
-	const char **labels; /* per value, or NULL */
-	int n;
-} ChartSeries;
+/* The most network widths a sweep's results name (tracksW_used columns). */
+#define DSE_MAX_WIDTHS 8
+/* The largest results.csv dse charts reads. */
+#define DSE_CSV_MAX ((size_t)256 << 20)
 
-typedef struct Chart {
-	const char *title, *xlabel, *ylabel;
-	const char **xticks; /* categorical x axis (x = 0..n-1), or NULL: numeric */
-	int nxticks;
-	const ChartSeries *series;
-	int nseries;
-	int lines;          /* join each series' points */
-} Chart;
+/* One application at one point, as results.csv gives it. */
+typedef struct DseRow {
+	const char *status;   /* bit-exact, different, not-mapped or not-run */
+	double runtime, pes, mems, regs; /* NAN where there is none */
+	double tracks[DSE_MAX_WIDTHS];   /* per width of DseResults */
+} DseRow;
 
-/* Writes charts as one SVG document, the charts stacked vertically. Any
- * finite values are drawn (the axes span them, with at most a few dozen
- * ticks); a point with a NAN or infinite coordinate is left out, as a point
- * without a value. */
-void dse_svg_write(FILE *f, const Chart *charts, int ncharts);
+/* A sweep's results read back from results.csv: the points and the
+ * applications in the order of their first rows, a row for each pair. */
+typedef struct DseResults {
+	Arena *arena;         /* everything below */
+	const char *sweep;
+	const char **labels;  /* per point: its knobs ("tracks16=3 switchbox=wilton", "base") */
+	double *area;         /* per point: area_array, NAN without */
+	int npoints;
+	const char **apps;
+	int napps;
+	int widths[DSE_MAX_WIDTHS], nwidths;
+	const char *unit;     /* area_unit, NULL when not measured */
+	DseRow *rows;         /* rows[point * napps + app] */
+} DseResults;
+
+/* Reads text, results.csv as dse report writes it, named path in
+ * messages; NULL with errors in d (path:line:col: a cell that is not a
+ * number or a status, a row missing or repeated, a quote not closed). */
+__give DseResults *dse_results_read(const char *path, const char *text, __keep Diags *d);
+void dse_results_free(__take DseResults *r);
+
+/* Writes the charts of r: summary.svg (per point the geometric mean over
+ * the applications of the runtime relative to the base point, the first,
+ * against the array's area, the Pareto-optimal points joined),
+ * runtime_area.svg (a panel per application) and resources.svg (a chart
+ * per resource, a series per application). The same r gives the same
+ * bytes. */
+void dse_charts_write(const DseResults *r, FILE *summary, FILE *runtime, FILE *resources);
+/* `dse charts DIR`: the charts of DIR/results.csv written again into DIR
+ * (through one OutSet: all three or none); 0 with messages on stderr. */
+int dse_charts(const char *dir);
 
 #endif

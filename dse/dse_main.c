@@ -1,8 +1,8 @@
 /* dse_main.c - the `dse` command: plans a design-space sweep into point
  * folders and a make file, and reports its results (dse/README.md). `make
  * dse SWEEP=...` runs the three steps: plan, the points, report. `dse
- * random` writes the random chip of a seed for the property test
- * (scripts/property.sh). */
+ * charts` draws the charts again from a results.csv; `dse random` writes
+ * the random chip of a seed for the property test (scripts/property.sh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +18,10 @@ static const char usage[] =
 	"           cgrac options) and DIR/points.mk (a target per point, run by scripts/dse_point.sh);\n"
 	"           files whose text is unchanged are not rewritten\n"
 	"       dse report SWEEP.yaml -o DIR [--seconds S]\n"
-	"           gather the points' results into DIR/results.csv, results.md, runtime_area.svg and\n"
-	"           resources.svg; S, the sweep's wall time, goes into the summary\n"
+	"           gather the points' results into DIR/results.csv, results.md and the charts summary.svg,\n"
+	"           runtime_area.svg and resources.svg; S, the sweep's wall time, goes into the summary\n"
+	"       dse charts DIR\n"
+	"           draw the charts again from DIR/results.csv (as dse report draws them)\n"
 	"       dse check SWEEP.yaml\n"
 	"           check the sweep and print its points\n"
 	"       dse random --seed N -o DIR [--mem MEM.yaml] [--no-register-pattern]\n"
@@ -92,6 +94,11 @@ int main(int argc, char **argv)
 		}
 	if (cmd && strcmp(cmd, "random") == 0)
 		return random_main(argc, argv);
+	if (cmd && strcmp(cmd, "charts") == 0) {
+		if (argc != 3 || argv[2][0] == '-')
+			return usage_error(argc > 3 ? argv[3] : argc == 3 ? argv[2] : NULL);
+		return dse_charts(argv[2]) ? 0 : 1;
+	}
 	if (!cmd || (strcmp(cmd, "plan") != 0 && strcmp(cmd, "report") != 0 && strcmp(cmd, "check") != 0))
 		return usage_error(cmd);
 	int timed = 0;

@@ -1,8 +1,9 @@
 /* dse_report.c - a sweep's results: each point's result.txt (written by
  * scripts/dse_point.sh), each application's <app>.report.yaml (cgrac) and
  * the point's area.yaml (scripts/area.sh) gathered into results.csv (one
- * row per point and application), results.md (a table per metric, the
- * points as columns) and two charts. */
+ * row per point and application) and results.md (a table per metric, the
+ * points as columns); the charts (dse_charts.c) are drawn from the CSV's
+ * text, as `dse charts` draws them from the file. */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <math.h>
@@ -31,11 +32,10 @@ static const struct {
 	{ NULL, "compile_s", "Compile time (s)" },
 };
 
-#define MAX_WIDTHS 8
 typedef struct Row {
 	const char *status, *reason;
 	double m[NMETRIC];
-	double tracks[MAX_WIDTHS];
+	double tracks[DSE_MAX_WIDTHS];
 } Row;
 
 /* Area of a point, NAN where unknown: per tile kind core, switch box,
@@ -56,7 +56,7 @@ typedef struct Report {
 	Arena *a;
 	Row *rows;          /* point-major */
 	Area *area;         /* per point */
-	int widths[MAX_WIDTHS], nwidths;
+	int widths[DSE_MAX_WIDTHS], nwidths;
 	const char *unit;   /* the area's, the same at every point */
 	int ok, failed;
 } Report;
@@ -138,9 +138,9 @@ static int read_app_report(Report *r, Row *row, const char *path, Diags *d)
 		int k = 0;
 		while (k < r->nwidths && r->widths[k] != (int)w)
 			k++;
-		if (k == MAX_WIDTHS) {
+		if (k == DSE_MAX_WIDTHS) {
 			ynode_error(d, t->keys[i], "the %d-bit network: the sweep's reports name more than %d widths", (int)w,
-				    MAX_WIDTHS);
+				    DSE_MAX_WIDTHS);
 			ok = 0;
 			break;
 		}
@@ -356,10 +356,17 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A figure with ten digits, or as many as read back to the same double
+ * (the charts are drawn from the CSV's text). */
 static void csv_num(FILE *f, double v)
 {
-	if (!isnan(v))
-		fprintf(f, "%.10g", v);
+	char buf[32];
+	if (isnan(v))
+		return;
+	snprintf(buf, sizeof buf, "%.10g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof buf, "%.17g", v);
+	fputs(buf, f);
 }
 
 static void write_csv(const Report *r, FILE *f)
@@ -378,7 +385,7 @@ static void write_csv(const Report *r, FILE *f)
 	for (int k = 0; k < 3; k++)
 		for (int p = 0; p < NPART; p++)
 			fprintf(f, ",area_%s_%s", kinds[k], part_cols[p]);
-	fputs(",area_array\n", f);
+	fputs(",area_array,area_unit\n", f);
 	for (int pi = 0; pi < s->npoints; pi++)
 		for (int ai = 0; ai < s->napps; ai++) {
 			const Point *p = &s->points[pi];
@@ -407,7 +414,7 @@ static void write_csv(const Report *r, FILE *f)
 				}
 			fputc(',', f);
 			csv_num(f, ar->array);
-			fputc('\n', f);
+			fprintf(f, ",%s\n", ar->unit ? ar->unit : "");
 		}
 }
 
@@ -504,60 +511,56 @@ static void write_md(const Report *r, FILE *f, double seconds)
 	fputs("| array |", f);
 	for (int pi = 0; pi < s->npoints; pi++)
 		md_num(f, r->area[pi].array);
-	fputs("\n\nCharts: `runtime_area.svg` (runtime against the array's area, per application) and "
-	      "`resources.svg` (PEs, MEMs, registers and tracks per point).\n", f);
+	fputs("\n\nCharts: `summary.svg` (per point the geometric mean over the applications of the runtime "
+	      "relative to the base point, against the array's area; the Pareto-optimal points joined), "
+	      "`runtime_area.svg` (a panel per application) and `resources.svg` (PEs, MEMs, registers and tracks per "
+	      "point).\n", f);
 }
 
-/* The charts: runtime against area (or per point, without area) and the
- * resources per point. */
-static void write_svg(const Report *r, FILE *rt, FILE *res)
+/* results.csv's text; NULL (a message on stderr) if it cannot be made. */
+static char *csv_text(const Report *r)
 {
-	const Sweep *s = r->s;
-	int np = s->npoints, na = s->napps, have_area = 0;
-	for (int pi = 0; pi < np; pi++)
-		have_area |= !isnan(r->area[pi].array);
-	double *xs = xcalloc((size_t)np, sizeof *xs), *ys = xcalloc((size_t)(np * na * 5), sizeof *ys);
-	const char **labels = xcalloc((size_t)np, sizeof *labels), **ticks = xcalloc((size_t)np, sizeof *ticks);
-	ChartSeries *ser = xcalloc((size_t)(na * 5), sizeof *ser);
-	for (int pi = 0; pi < np; pi++) {
-		xs[pi] = pi;
-		ticks[pi] = s->points[pi].label;
-		labels[pi] = arena_printf(r->a, "%d", pi + 1);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		perror("dse: error: results.csv");
+		return NULL;
 	}
-	double *area_x = xcalloc((size_t)np, sizeof *area_x);
-	for (int pi = 0; pi < np; pi++)
-		area_x[pi] = have_area ? r->area[pi].array : pi;
-	Chart charts[5];
-	const int what[5] = { M_RUNTIME, M_PES, M_MEMS, M_REGS, -1 };
-	for (int c = 0; c < 5; c++) {
-		for (int ai = 0; ai < na; ai++) {
-			double *y = ys + (size_t)(c * na + ai) * np;
-			for (int pi = 0; pi < np; pi++) {
-				const Row *row = &r->rows[pi * na + ai];
-				y[pi] = what[c] >= 0 ? row->m[what[c]] : r->nwidths ? row->tracks[0] : NAN;
-			}
-			ser[c * na + ai] = (ChartSeries){ s->apps[ai], c == 0 ? area_x : xs, y, c == 0 ? labels : NULL, np };
-		}
-		charts[c] = (Chart){ metrics[what[c] >= 0 ? what[c] : 0].title, "point", "", ticks, np,
-				     ser + c * na, na, 1 };
+	write_csv(r, f);
+	if (fclose(f) != 0) {
+		perror("dse: error: results.csv");
+		free(text);
+		return NULL;
 	}
-	charts[4].title = r->nwidths ? arena_printf(r->a, "Routing tracks used, %d-bit network", r->widths[0])
-				     : "Routing tracks used";
-	charts[0].ylabel = "runtime (µs)";
-	if (have_area) {
-		charts[0].title = "Runtime against the array's area (labels: point numbers)";
-		charts[0].xlabel = arena_printf(r->a, "array area (%s)", r->unit ? r->unit : "");
-		charts[0].xticks = NULL;
-		charts[0].lines = 0;
+	return text;
+}
+
+/* Writes the files of r into dir through one OutSet: the CSV's text, the
+ * Markdown, the charts drawn from the CSV's text; 0 if one cannot be
+ * written. */
+static int write_files(const Report *r, const char *csv, char *const *paths, double seconds)
+{
+	Diags *d = diags_new(stderr);
+	DseResults *res = dse_results_read(paths[0], csv, d);
+	diags_free(d);
+	if (!ALWAYS(res))
+		return 0;
+	OutSet *set = outset_new();
+	FILE *f[5];
+	int ok = 1;
+	for (int i = 0; i < 5 && ok; i++)
+		ok = (f[i] = outset_open(set, paths[i])) != NULL;
+	if (!ok) {
+		outset_abort(set);
+	} else {
+		fputs(csv, f[0]);
+		write_md(r, f[1], seconds);
+		dse_charts_write(res, f[2], f[3], f[4]);
+		ok = outset_commit(set) == 0;
 	}
-	dse_svg_write(rt, charts, 1);
-	dse_svg_write(res, charts + 1, 4);
-	free(xs);
-	free(ys);
-	free(labels);
-	free(ticks);
-	free(ser);
-	free(area_x);
+	dse_results_free(res);
+	return ok;
 }
 
 int dse_report(const Sweep *s, const char *dir, double seconds)
@@ -568,7 +571,7 @@ int dse_report(const Sweep *s, const char *dir, double seconds)
 	for (int i = 0; i < s->npoints * s->napps; i++) {
 		for (int m = 0; m < NMETRIC; m++)
 			r.rows[i].m[m] = NAN;
-		for (int w = 0; w < MAX_WIDTHS; w++)
+		for (int w = 0; w < DSE_MAX_WIDTHS; w++)
 			r.rows[i].tracks[w] = NAN;
 	}
 	for (int pi = 0; pi < s->npoints; pi++) {
@@ -587,33 +590,22 @@ int dse_report(const Sweep *s, const char *dir, double seconds)
 			r.ok++;
 		else
 			r.failed++;
+	static const char *const files[5] = { "results.csv", "results.md", "summary.svg", "runtime_area.svg",
+					      "resources.svg" };
+	char *paths[5], *csv = ok ? csv_text(&r) : NULL;
+	for (int i = 0; i < 5; i++)
+		paths[i] = util_path_join(dir, files[i]);
+	ok = csv && write_files(&r, csv, paths, seconds);
 	if (ok) {
-		char *p_csv = util_path_join(dir, "results.csv"), *p_md = util_path_join(dir, "results.md");
-		char *p_rt = util_path_join(dir, "runtime_area.svg"), *p_res = util_path_join(dir, "resources.svg");
-		OutSet *set = outset_new();
-		FILE *fc = outset_open(set, p_csv), *fm = fc ? outset_open(set, p_md) : NULL;
-		FILE *fr = fm ? outset_open(set, p_rt) : NULL, *fs = fr ? outset_open(set, p_res) : NULL;
-		if (!fs) {
-			outset_abort(set);
-			ok = 0;
-		} else {
-			write_csv(&r, fc);
-			write_md(&r, fm, seconds);
-			write_svg(&r, fr, fs);
-			ok = outset_commit(set) == 0;
-		}
-		if (ok) {
-			printf("dse: %s: %d points x %d applications: %d bit-exact, %d failed -> %s, %s, %s, %s",
-			       s->name, s->npoints, s->napps, r.ok, r.failed, p_csv, p_md, p_rt, p_res);
-			if (seconds > 0)
-				printf(" in %.0f s", seconds);
-			putchar('\n');
-		}
-		free(p_csv);
-		free(p_md);
-		free(p_rt);
-		free(p_res);
+		printf("dse: %s: %d points x %d applications: %d bit-exact, %d failed -> %s, %s, %s, %s, %s", s->name,
+		       s->npoints, s->napps, r.ok, r.failed, paths[0], paths[1], paths[2], paths[3], paths[4]);
+		if (seconds > 0)
+			printf(" in %.0f s", seconds);
+		putchar('\n');
 	}
+	for (int i = 0; i < 5; i++)
+		free(paths[i]);
+	free(csv);
 	free(r.rows);
 	free(r.area);
 	arena_free(r.a);

@@ -22,7 +22,8 @@ FUZZ_BINS := $(addprefix build/fuzz/bin/, \
 	$(call fuzz_harness,front,lower front collateral common) \
 	$(call fuzz_harness,cpp,front collateral common) \
 	$(call fuzz_harness,dse,dse common) \
-	$(foreach h,rgraph configmap bitstream peinfo meminfo design,$(call fuzz_harness,$(h),collateral common)) \
+	$(call fuzz_harness,cgrasim,cgrasim verif collateral common) \
+	$(foreach h,rgraph configmap bitstream peinfo penf meminfo design,$(call fuzz_harness,$(h),collateral common)) \
 	$(call fuzz_harness,image,common))
 FUZZ_ALL  := $(patsubst build/fuzz/bin/fuzz_%,%,$(FUZZ_BINS))
 FUZZ      ?= $(FUZZ_ALL)

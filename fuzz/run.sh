@@ -20,7 +20,7 @@
 #                                  closing with "fuzz: N passed, M failed"
 set -u
 cd "$(dirname "$0")/.." || exit 1
-ALL=(peak lake canal front cpp dse rgraph configmap bitstream peinfo meminfo design image)
+ALL=(peak lake canal front cpp dse cgrasim rgraph configmap bitstream peinfo penf meminfo design image)
 out=build/fuzz
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -1,7 +1,9 @@
-/* peak_collateral.h - the compiler-facing files of a PE: <pe>.info.yaml
- * (ports, instruction layout, enums, delays) and <pe>.rules.yaml (verified
- * rewrite rules in the order the mapper should try them, and the IR operations
- * the PE cannot implement). Both formats are documented in peak/COLLATERAL.md. */
+/* peak_collateral.h - the files of a PE that tools other than peak read:
+ * <pe>.info.yaml (ports, instruction layout, enums, delays), <pe>.rules.yaml
+ * (verified rewrite rules in the order the mapper should try them, and the IR
+ * operations the PE cannot implement) and <pe>.nf (the live normal form, for a
+ * simulator of the configured array). The formats are documented in
+ * peak/COLLATERAL.md. */
 #ifndef PEAK_COLLATERAL_H
 #define PEAK_COLLATERAL_H
 
@@ -21,6 +23,11 @@ typedef struct PeakRuleInfo {
 } PeakRuleInfo;
 
 void peak_write_info(const PeakSpec *pe, const char *spec_text, FILE *f);
+/* Writes the live nodes of pe's normal form (those its outputs and next
+ * state depend on), renumbered densely in creation order, with its state
+ * variables, outputs and next-state roots. A live param is an internal
+ * error: a PE has none. */
+void peak_write_nf(const PeakSpec *pe, FILE *f);
 /* Sorts rules into mapper order (larger patterns, then more params, then lower
  * cost, then IR order) and writes them. */
 void peak_write_rules(const PeakSpec *pe, PeakRuleInfo *rules, int n, const char *const *ir_files,

@@ -176,8 +176,9 @@ static int count_lines(const char *path)
 	return n;
 }
 
-/* Writes <pe>.v, <pe>.info.yaml and (with rules) <pe>.rules.yaml into dir, all
- * or nothing; prints the one-line summary. Returns the exit status. */
+/* Writes <pe>.v, <pe>.nf, <pe>.info.yaml and (with rules) <pe>.rules.yaml
+ * into dir, all or nothing; prints the one-line summary. Returns the exit
+ * status. */
 static int write_collateral(const Loaded *l, PeakRuleInfo *rules, const PeakGenOptions *o,
 			    const char *const *ir, int nir, double t0)
 {
@@ -190,14 +191,17 @@ static int write_collateral(const Loaded *l, PeakRuleInfo *rules, const PeakGenO
 	char *vpath = out_path(o->dir, l->pe->name, ".v");
 	char *ipath = out_path(o->dir, l->pe->name, ".info.yaml");
 	char *rpath = out_path(o->dir, l->pe->name, ".rules.yaml");
+	char *npath = out_path(o->dir, l->pe->name, ".nf");
 	/* the marker, the file make waits for: the rules (build/pe/%.rules.yaml), else the info */
 	FILE *fv = outset_open(out, vpath);
-	FILE *fi = !fv ? NULL : o->no_rules ? outset_open_marker(out, ipath) : outset_open(out, ipath);
+	FILE *fn = fv ? outset_open(out, npath) : NULL;
+	FILE *fi = !fn ? NULL : o->no_rules ? outset_open_marker(out, ipath) : outset_open(out, ipath);
 	FILE *fr = fi && !o->no_rules ? outset_open_marker(out, rpath) : NULL;
-	if (!fv || !fi || (!o->no_rules && !fr)) {
+	if (!fv || !fn || !fi || (!o->no_rules && !fr)) {
 		outset_abort(out);
 	} else {
 		peak_emit_verilog(l->pe, fv);
+		peak_write_nf(l->pe, fn);
 		peak_write_info(l->pe, l->pe_file->doc->text, fi);
 		if (fr)
 			peak_write_rules(l->pe, rules, l->ops.len, ir, nir, fr);
@@ -216,7 +220,7 @@ static int write_collateral(const Loaded *l, PeakRuleInfo *rules, const PeakGenO
 			       l->ops.len - found, registered);
 		printf(" in %.2f s -> %s\n", util_now() - t0, o->dir);
 	}
-	free(vpath), free(ipath), free(rpath);
+	free(vpath), free(ipath), free(rpath), free(npath);
 	return status;
 }
 

@@ -18,8 +18,8 @@ typedef struct PeakGenOptions {
 	int quiet;
 } PeakGenOptions;
 
-/* Writes <pe>.v, <pe>.info.yaml and (unless no_rules) <pe>.rules.yaml into
- * dir, all or nothing: rules are synthesized and their registered inputs
+/* Writes <pe>.v, <pe>.nf, <pe>.info.yaml and (unless no_rules)
+ * <pe>.rules.yaml into dir, all or nothing: rules are synthesized and their registered inputs
  * derived in parallel, one IR operation per worker at a time. Returns the exit
  * status. */
 int peak_generate(const PeakGenOptions *o);

@@ -18,7 +18,7 @@
 
 static const char usage[] =
 	"usage: peak SPEC -o DIR [--ir IR.yaml]... [--seed N] [--search-limit N] [--no-rules] [-q]\n"
-	"           generate DIR/<pe>.v, DIR/<pe>.info.yaml and DIR/<pe>.rules.yaml;\n"
+	"           generate DIR/<pe>.v, DIR/<pe>.info.yaml, DIR/<pe>.rules.yaml and DIR/<pe>.nf;\n"
 	"           --search-limit bounds (in Z3 resource units, default 3000000) the last\n"
 	"           phase of rule synthesis, where every instruction field is free\n"
 	"       peak check SPEC...\n"

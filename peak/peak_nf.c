@@ -8,17 +8,6 @@
 #include "../common/bv.h"
 #include "../common/util.h"
 
-static const char *const op_names[NF_NUM_OPS] = {
-	"input", "state", "field", "param", "const", "not", "neg", "and", "or", "xor", "add", "sub",
-	"mul", "umulhi", "smulhi", "shl", "lshr", "ashr", "eq", "ult", "ule", "slt", "sle", "ite",
-	"extract", "concat", "zext", "sext",
-};
-
-const char *nf_op_name(NfOp op)
-{
-	return op_names[op];
-}
-
 int nf_is_leaf(NfOp op)
 {
 	return op <= NF_CONST;
@@ -300,66 +289,7 @@ int nf_ext(NfGraph *g, NfOp op, int a, int width)
 
 uint64_t nf_apply(const NfNode *n, const uint64_t ops[3], int wa, int wb)
 {
-	int w = n->width;
-	uint64_t a = ops[0], b = ops[1];
-	switch (n->op) {
-	case NF_INPUT:
-	case NF_STATE:
-	case NF_FIELD:
-	case NF_PARAM:
-		ICE("leaf nodes have no operation to apply");
-	case NF_CONST:
-		return n->value;
-	case NF_NOT:
-		return bv_not(a, w);
-	case NF_NEG:
-		return bv_neg(a, w);
-	case NF_AND:
-		return a & b;
-	case NF_OR:
-		return a | b;
-	case NF_XOR:
-		return a ^ b;
-	case NF_ADD:
-		return bv_add(a, b, w);
-	case NF_SUB:
-		return bv_sub(a, b, w);
-	case NF_MUL:
-		return bv_mul(a, b, w);
-	case NF_UMULHI:
-		return bv_umulhi(a, b, w);
-	case NF_SMULHI:
-		return bv_smulhi(a, b, w);
-	case NF_SHL:
-		return bv_shl(a, b, w);
-	case NF_LSHR:
-		return bv_lshr(a, b, w);
-	case NF_ASHR:
-		return bv_ashr(a, b, w);
-	case NF_EQ:
-		return a == b;
-	case NF_ULT:
-		return a < b;
-	case NF_ULE:
-		return a <= b;
-	case NF_SLT:
-		return bv_slt(a, b, wa);
-	case NF_SLE:
-		return !bv_slt(b, a, wa);
-	case NF_ITE:
-		return a ? b : ops[2];
-	case NF_EXTRACT:
-		return bv_extract(a, n->hi, n->lo);
-	case NF_CONCAT:
-		return bv_trunc((a << wb) | b, w);
-	case NF_ZEXT:
-		return a;
-	case NF_SEXT:
-		return bv_sext(a, wa, w);
-	case NF_NUM_OPS:
-		break;
-	}
-	ICE("bad normal-form operation %d", (int)n->op);
+	return nf_op_apply(n->op, n->width, ops[0], ops[1], ops[2], wa, wb, n->hi, n->lo, n->value);
 }
 
 void nf_eval(const NfGraph *g, uint64_t *vals, const uint64_t *const leaves[4])
@@ -374,5 +304,20 @@ void nf_eval(const NfGraph *g, uint64_t *vals, const uint64_t *const leaves[4])
 				    n->c >= 0 ? vals[n->c] : 0 };
 		vals[i] = nf_apply(n, ops, n->a >= 0 ? nf_width(g, n->a) : 0,
 				   n->b >= 0 ? nf_width(g, n->b) : 0);
+	}
+}
+
+void nf_mark_live(const NfGraph *g, char *live)
+{
+	for (int id = g->nodes.len - 1; id >= 0; id--) {
+		const NfNode *n = nf_node(g, id);
+		if (!live[id])
+			continue;
+		if (n->a >= 0)
+			live[n->a] = 1;
+		if (n->b >= 0)
+			live[n->b] = 1;
+		if (n->c >= 0)
+			live[n->c] = 1;
 	}
 }

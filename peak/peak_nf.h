@@ -2,29 +2,16 @@
  * DAG of bit-vector operations with `ite` for control flow (AHA 3.1.3). Nodes are
  * kept in an array in creation order, which is a topological order, and refer to
  * each other by index. The three readings of a spec (functional model, Verilog,
- * SMT) are three interpretations of this graph. */
+ * SMT) are three interpretations of this graph; the fourth, `<pe>.nf`
+ * (peak/COLLATERAL.md), hands its live part to a simulator. The operations
+ * and their meaning are shared with that file's reader (collateral/nfops.h). */
 #ifndef PEAK_NF_H
 #define PEAK_NF_H
 
 #include <stdint.h>
 
+#include "../collateral/nfops.h"
 #include "../common/vec.h"
-
-typedef enum {
-	/* leaves: index says which input, state variable, instruction field or param */
-	NF_INPUT, NF_STATE, NF_FIELD, NF_PARAM, NF_CONST,
-	/* unary */
-	NF_NOT, NF_NEG,
-	/* binary, operands of one width, result of that width */
-	NF_AND, NF_OR, NF_XOR, NF_ADD, NF_SUB, NF_MUL, NF_UMULHI, NF_SMULHI,
-	/* shifts: the amount may have any width */
-	NF_SHL, NF_LSHR, NF_ASHR,
-	/* comparisons, result 1 bit */
-	NF_EQ, NF_ULT, NF_ULE, NF_SLT, NF_SLE,
-	/* structure */
-	NF_ITE, NF_EXTRACT, NF_CONCAT, NF_ZEXT, NF_SEXT,
-	NF_NUM_OPS
-} NfOp;
 
 typedef struct NfNode {
 	NfOp op;
@@ -58,16 +45,19 @@ int nf_ext(NfGraph *g, NfOp op, int a, int width); /* NF_ZEXT or NF_SEXT to widt
 
 static inline const NfNode *nf_node(const NfGraph *g, int id) { return &g->nodes.data[id]; }
 static inline int nf_width(const NfGraph *g, int id) { return g->nodes.data[id].width; }
-const char *nf_op_name(NfOp op);
 int nf_is_leaf(NfOp op);
 /* 1 if swapping the two operands never changes the result. */
 int nf_is_commutative(NfOp op);
 
 /* Applies a non-leaf node's operation to operand values; wa and wb are the
- * widths of operands a and b. */
+ * widths of operands a and b (nf_op_apply of collateral/nfops.h). */
 uint64_t nf_apply(const NfNode *n, const uint64_t ops[3], int wa, int wb);
 /* Evaluates every node in order into vals (one per node); leaves[k][i] is the
  * value of leaf kind k (NF_INPUT, NF_STATE, NF_FIELD, NF_PARAM) with index i. */
 void nf_eval(const NfGraph *g, uint64_t *vals, const uint64_t *const leaves[4]);
+/* Marks in live (one flag per node, the roots already set) every node a
+ * marked node depends on: one backward sweep, as creation order is
+ * topological. */
+void nf_mark_live(const NfGraph *g, char *live);
 
 #endif

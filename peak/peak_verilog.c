@@ -27,17 +27,7 @@ static void mark_live(Emit *e)
 		e->live[s->out_nodes[i]] = 1;
 	for (int i = 0; i < s->nports[PEAK_STATE]; i++)
 		e->live[s->next_nodes[i]] = 1;
-	for (int id = e->g->nodes.len - 1; id >= 0; id--) {
-		const NfNode *n = nf_node(e->g, id);
-		if (!e->live[id])
-			continue;
-		if (n->a >= 0)
-			e->live[n->a] = 1;
-		if (n->b >= 0)
-			e->live[n->b] = 1;
-		if (n->c >= 0)
-			e->live[n->c] = 1;
-	}
+	nf_mark_live(e->g, e->live);
 }
 
 static char *leaf_ref(const Emit *e, const NfNode *n)

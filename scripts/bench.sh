@@ -9,7 +9,10 @@
 #    build time and simulation speed of cgra_8x8 and cgra_32x16, and the
 #    connectivity bench of cgra_8x8;
 #  - cgrac: front end, unified buffers, and the whole flow to a bitstream per
-#    application with its co-simulation (figures of issue 7);
+#    application with its co-simulation under Verilator and on the fast
+#    simulator, their output streams compared cycle by cycle;
+#  - the fast simulator (bin/cgrasim): start-up on cgra_32x16, cycles per
+#    second beside Verilator's, a 1920x1080 gaussian end to end;
 #  - the property test on 200 random chips, five of them under Verilator
 #    (scripts/property.sh): the count of each outcome and the failures.
 set -u
@@ -155,10 +158,10 @@ for d in cgra_4x4 cgra_8x8_mac_dp; do
 done
 
 # ---- the whole flow ----
-echo "== cgrac: .hl to bitstream on cgra_32x16 and cgra_16x8_mac_dp (target under 5 s per application),"
-echo "   then the Verilator co-simulation; anchors: PEs per AHA Fig. 27 (harris 91 / 80, unsharp 101 / 74),"
+echo "== cgrac: .hl to bitstream on cgra_32x16, cgra_16x8_mac_dp and cgra_12x12 (target under 5 s per application),"
+echo "   then the Verilator co-simulation and the fast simulator, their streams compared; anchors: PEs per AHA Fig. 27 (harris 91 / 80, unsharp 101 / 74),"
 echo "   MEMs per UB Table 7 (gaussian 1, harris 5, unsharp 6)"
-for d in cgra_32x16 cgra_16x8_mac_dp; do
+for d in cgra_32x16 cgra_16x8_mac_dp cgra_12x12; do
 	[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null
 	bash verif/build.sh rtl_out/$d --probes none -o build/verilator/$d-noprobes | sed 's/^/  /'
 	for hl in apps/*/*.hl; do
@@ -180,8 +183,44 @@ for d in cgra_32x16 cgra_16x8_mac_dp; do
 			'BEGIN { printf "  %-14s %-18s %.2f s: %s PEs, %s MEMs, %s IOs, %s registers (%s in PE inputs), tracks %s, critical path %s ns (%s MHz), latency %s\n", a, d, t1 - t0, pes, mems, ios, regs, packed, tr, cp, mhz, lat }'
 		sed -n '/^seconds:/,$p' "$r" | tail -n +2 | tr -d '\n' | sed 's/  */ /g; s/^/                                    stages (s):/; s/$/\n/'
 		bash verif/sim.sh "$d" "$app" 2>&1 | tail -1 | sed 's/^/                                    /'
+		# the fast simulator: bit-exact, and the same output streams as Verilator in every cycle
+		SIM=fast bash verif/sim.sh "$d" "$app" >"$tmp/fast.log" 2>&1
+		same=yes
+		for f in "$o"/sim/out_*.hex; do cmp -s "$f" "$o/fast/sim/${f##*/}" || same=no; done
+		echo "$(tail -1 "$tmp/fast.log"); output streams equal to Verilator's in every cycle: $same" |
+			sed 's/^/                                    /'
 	done
 done
+
+# ---- the fast simulator ----
+echo "== the fast simulator (bin/cgrasim) on cgra_32x16: start-up, cycles per second beside Verilator's"
+d=cgra_32x16
+for i in 1 2 3; do
+	printf 'reset\n' >"$tmp/empty.cmd"
+	bin/cgrasim run rtl_out/$d "$tmp/empty.cmd" | sed -n 's/^cgrasim: /  start-up: /p'
+done
+for app in harris unsharp camera_pipe; do
+	o=build/$d/$app
+	[ -f "$o/sim/sim.cmd" ] && [ -f "$o/sim.log" ] || continue
+	# Verilator's rate from its run of the application; the fast simulator's from the same
+	# commands run for 200,000 cycles (the inputs streamed, then zeros: every cycle computed)
+	v=$(sed -n 's/.*run: [0-9]* cycles in [0-9.]* s (\([0-9]*\) cycles\/s).*/\1/p' "$o/sim.log" | head -1)
+	sed 's/^run .*/run 200000/' "$o/fast/sim/sim.cmd" >"$o/fast/sim/long.cmd"
+	f=$(cd "$o/fast/sim" && "$OLDPWD/bin/cgrasim" run "$OLDPWD/rtl_out/$d" long.cmd | sed -n 's/.*run: 200000 cycles in [0-9.]* s (\([0-9]*\) cycles\/s).*/\1/p')
+	awk -v a="$app" -v v="$v" -v f="$f" 'BEGIN { printf "  %-12s fast %9d cycles/s, Verilator %6d cycles/s: %6.0fx\n", a, f, v, v > 0 ? f / v : 0 }'
+done
+echo "== a 1920x1080 gaussian on cgra_32x16_wide (22-bit MEM counters), end to end on the fast simulator"
+[ -f rtl_out/cgra_32x16_wide/design.yaml ] || bash scripts/rtl.sh cgra_32x16_wide --pe build/pe >/dev/null
+o=build/cgra_32x16_wide/gaussian_1080p
+mkdir -p "$o"
+if bin/cgrac apps/large/gaussian_1080p/gaussian_1080p.hl -q --golden "$o" &&
+	bin/cgrac apps/large/gaussian_1080p/gaussian_1080p.hl -q --design rtl_out/cgra_32x16_wide -o "$o"; then
+	t0=$(date +%s.%N)
+	bin/cgrasim "$o/gaussian_1080p.io.yaml" --design rtl_out/cgra_32x16_wide -q | sed 's/^/  /'
+	awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "  wall time, start-up and image files included: %.1f s\n", b - a }'
+else
+	echo "  gaussian_1080p does not compile"
+fi
 
 # ---- the property test ----
 echo "== the property test: 200 random chips, 5 under Verilator (scripts/property.sh --verilator 5 1-200)"

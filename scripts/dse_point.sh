@@ -6,7 +6,8 @@
 # generator, so a sweep that changes only the interconnect synthesizes no
 # rule), measures its area (scripts/area.sh, when yosys is there), then
 # compiles every application into DIR/apps/<app>/ and checks it at the
-# buffer level against the golden image. Writes DIR/result.txt last, in
+# buffer level against the golden image and at cycle level on the configured
+# array (bin/cgrasim, the fast simulator). Writes DIR/result.txt last, in
 # one rename, so an interrupted point is redone and a finished one is not:
 #   generate ok|failed SECONDS [MESSAGE]
 #   area ok|failed|skipped [MESSAGE]
@@ -129,8 +130,16 @@ for app in $APPS; do
 		bin/cgrac "$hl" -q --design "$rtl" ${CGRAC_OPTS[@]+"${CGRAC_OPTS[@]}"} --sim-buffers "$out" \
 			-o "$out/buffers.$ext" 2>>"$out/check.log" &&
 		cmp -s "$out/golden.$ext" "$out/buffers.$ext"; then
-		printf 'app\t%s\tbit-exact\t%s\n' "$app" "$ct" >>"$res"
-		ok=$((ok + 1))
+		# then at cycle level, on the configured array (the fast simulator)
+		mkdir -p "$out/fast"
+		if bin/cgrasim "$out/$app.io.yaml" --design "$rtl" -o "$out/fast" -q >"$out/fast.out" 2>&1; then
+			printf 'app\t%s\tbit-exact\t%s\n' "$app" "$ct" >>"$res"
+			ok=$((ok + 1))
+		else
+			printf 'app\t%s\tdifferent\t%s\tthe fast simulator: %s\n' "$app" "$ct" \
+				"$(grep -m1 -e 'error' -e 'FAILED' "$out/fast.out" | tr '\t' ' ')" >>"$res"
+			bad=$((bad + 1))
+		fi
 	else
 		why=$(reason "$out/check.log")
 		printf 'app\t%s\tdifferent\t%s\t%s\n' "$app" "$ct" "${why:-the buffer-level output differs from the golden image}" >>"$res"

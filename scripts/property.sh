@@ -7,10 +7,12 @@
 # and the generator in build/property/cache/); a sample of 2 or 3
 # applications chosen by the seed (one of apps/property/, the rest of those
 # and the suite's) is compiled by cgrac and checked at the buffer level
-# against the golden image; on K seeds chosen by hash, among those with a
+# against the golden image and at cycle level on the configured array by the
+# fast simulator (bin/cgrasim); on K seeds chosen by hash, among those with a
 # bit-exact application, also under Verilator (verif/sim.sh, the chip
 # copied to rtl_out/prop_<seed>/). Each (seed, application) is one check:
-#   bit-exact          compiled, and bit for bit (buffers; and Verilator when run)
+#   bit-exact          compiled, and bit for bit (buffers, the fast simulator; and
+#                      Verilator when run)
 #   refused: CLASS     cgrac refused it naming a resource the chip lacks and
 #                      the application needs (REFUSALS below; the claim checked)
 #   FAILED             anything else: a wrong value, a crash, a sanitizer
@@ -305,6 +307,9 @@ check_app() {
 		printf 'app\t%s\tFAILED\tthe buffer-level simulation failed: %s\n' "$app" "$(first_error "$out/check.log")"
 	elif ! cmp -s "$out/golden.$ext" "$out/buffers.$ext"; then
 		printf 'app\t%s\tFAILED\tthe buffer-level output differs from the golden image\n' "$app"
+	elif ! mkdir -p "$out/fast" || ! bin/cgrasim "$out/$app.io.yaml" --design "$rtl" -o "$out/fast" -q \
+		>"$out/fast.out" 2>&1; then
+		printf 'app\t%s\tFAILED\tthe fast simulator: %s\n' "$app" "$(grep -m1 -e error -e FAILED "$out/fast.out")"
 	else
 		printf 'app\t%s\tbit-exact\n' "$app"
 	fi

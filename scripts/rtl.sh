@@ -3,10 +3,11 @@
 # canal/specs/DESIGN.yaml names the PE and MEM specs; peak and lake write their
 # collateral, then canal builds the array on it, into rtl_out/DESIGN/.
 #   usage: scripts/rtl.sh DESIGN [--pe DIR] [-o OUT]
-# --pe DIR takes the PE's files (<pe>.v, <pe>.info.yaml, <pe>.rules.yaml) from
-# DIR, where bin/peak wrote them from the same spec and IR (the Makefile's
-# build/pe/, made once for every design on that PE), instead of running
-# bin/peak again; without them there, bin/peak runs. -o OUT writes into OUT
+# --pe DIR takes the PE's files (<pe>.v, <pe>.nf, <pe>.info.yaml,
+# <pe>.rules.yaml) from DIR, where bin/peak wrote them from the same spec and
+# IR (the Makefile's build/pe/, made once for every design on that PE),
+# instead of running bin/peak again; without them all there (a DIR written by
+# an older peak has no <pe>.nf), bin/peak runs. -o OUT writes into OUT
 # instead of rtl_out/DESIGN/.
 # The three tools write into a fresh folder beside OUT (.NAME.tmpPID, removed
 # on failure or on SIGINT, SIGTERM, SIGHUP); only when all succeeded are the
@@ -44,8 +45,8 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 rm -rf "$stage"
 mkdir "$stage"
-if [ -n "$pe_dir" ] && [ -n "$pe" ] && [ -f "$pe_dir/$pe.rules.yaml" ]; then
-	cp "$pe_dir/$pe.v" "$pe_dir/$pe.info.yaml" "$pe_dir/$pe.rules.yaml" "$stage/"
+if [ -n "$pe_dir" ] && [ -n "$pe" ] && [ -f "$pe_dir/$pe.rules.yaml" ] && [ -f "$pe_dir/$pe.nf" ]; then
+	cp "$pe_dir/$pe.v" "$pe_dir/$pe.nf" "$pe_dir/$pe.info.yaml" "$pe_dir/$pe.rules.yaml" "$stage/"
 	echo "rtl: $pe from $pe_dir"
 else
 	bin/peak "${cores[0]}" -o "$stage" $(printf -- '--ir %s ' peak/ir/*.yaml)

@@ -29,7 +29,7 @@ results=build/test
 
 # ---- the groups, longest first in a fresh clone, Verilator models included (the
 # order make starts them in: a long group started last leaves a processor idle) ----
-GROUPS_LONGEST_FIRST=(e2e compiler canal property dse verif lake-bench peak peak-bench fuzz halide unit e2e-san lake docs)
+GROUPS_LONGEST_FIRST=(e2e compiler canal property dse verif lake-bench peak peak-bench fuzz halide unit e2e-san lake cgrasim docs)
 
 group_unit() {
 	local t
@@ -84,6 +84,13 @@ group_verif() {
 	suite "verif connectivity under Verilator: cgra_4x4_disjoint" bash verif/tests/conn.sh cgra_4x4_disjoint
 	suite "verif connectivity: a broken cgra.v fails the bench (cgra_4x4)" bash verif/tests/mutation.sh
 	suite "verif co-simulation: hand-made applications under Verilator (cgra_4x4)" bash verif/tests/app.sh
+}
+
+group_cgrasim() {
+	suite "cgrasim: usage, an application with its waveform and activity, determinism, bad input, combinational loops, ASan+UBSan" \
+		bash cgrasim/tests/tools.sh
+	suite "cgrasim against Verilator on every node and cycle: the connectivity bench, random PE instructions, mutations caught (cgra_4x4)" \
+		bash cgrasim/tests/agree.sh
 }
 
 group_compiler() {

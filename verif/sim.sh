@@ -10,14 +10,22 @@
 # TRACE=1 also writes the waveform build/<design>/<app>/<app>.vcd, from a
 # model built with tracing (build/verilator/<design>-trace: every node of the
 # interconnect, the cores' ports; slower to build and to run).
-#   usage: [TRACE=1] verif/sim.sh DESIGN APP
+# SIM=fast runs the fast simulator bin/cgrasim instead (cgrasim/README.md: no
+# model to build), into build/<design>/<app>/fast/ (output, sim.log, sim/,
+# activity.yaml; with TRACE=1 <app>.vcd, the nodes the configuration uses).
+#   usage: [SIM=fast] [TRACE=1] verif/sim.sh DESIGN APP
 #   APP_DIR=DIR takes the application from DIR instead of build/<design>/<app>/
 set -u
 cd "$(dirname "$0")/.."
 case "${1:-}" in
--h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
-[ $# -eq 2 ] || { echo "usage: [TRACE=1] verif/sim.sh DESIGN APP" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: [SIM=fast] [TRACE=1] verif/sim.sh DESIGN APP" >&2; exit 2; }
+sim=${SIM:-verilator}
+case $sim in
+verilator|fast) ;;
+*) echo "sim: SIM=$sim: expected verilator or fast" >&2; exit 2 ;;
+esac
 design=$1 app=$2
 rtl=rtl_out/$design
 dir=${APP_DIR:-build/$design/$app}
@@ -38,6 +46,15 @@ if [ ! -f "$io" ]; then
 	exit 1
 fi
 [ -x bin/verif ] || { echo "sim: bin/verif is missing (make build)" >&2; exit 1; }
+
+if [ "$sim" = fast ]; then
+	[ -x bin/cgrasim ] || { echo "sim: bin/cgrasim is missing (make build)" >&2; exit 1; }
+	out=$dir/fast
+	mkdir -p "$out" || exit 1
+	args=("$io" --design "$rtl" -o "$out" --activity "$out/activity.yaml")
+	[ -z "$trace" ] || args+=(--trace "$out/$app.vcd")
+	exec bin/cgrasim "${args[@]}"
+fi
 
 if [ -n "$trace" ]; then
 	model=build/verilator/$design-trace

@@ -97,6 +97,8 @@ typedef struct App {
 	Diags *d;
 	const VerifAppOptions *opt;
 	const char *file, *dir;         /* the io.yaml and its folder */
+	const char *ddir;               /* the design's folder */
+	const char *util;               /* the fast simulator's line on the PEs' utilization */
 	const char *app, *design, *bitstream;
 	const YNode *design_node, *bitstream_node;
 	long long cycles;
@@ -413,7 +415,8 @@ static int check_ports(App *p, const VerifDesign *v)
 	return ok;
 }
 
-static int check_bitstream(App *p)
+/* The bitstream readable and every write a register of the design's. */
+static int check_bitstream(App *p, const VerifDesign *v)
 {
 	const char *path = resolve(p, p->bitstream);
 	FILE *f = fopen(path, "r");
@@ -423,7 +426,11 @@ static int check_bitstream(App *p)
 		return 0;
 	}
 	fclose(f);
-	return 1;
+	uint32_t *a = NULL, *d = NULL;
+	long n = bitstream_read(path, v->map, &a, &d, p->d);
+	free(a);
+	free(d);
+	return n >= 0;
 }
 
 /* The extents of an image and of a stream's dims agree (missing trailing
@@ -761,13 +768,15 @@ static int write_work(App *p)
 static void vsim_line(App *p, const char *line, int *nprogress, double *run_s)
 {
 	int tty = isatty(2);
-	if (!strncmp(line, "vsim: run: ", 11)) {
+	if (!strncmp(line, "vsim: run: ", 11) || !strncmp(line, "cgrasim: run: ", 14)) {
 		if (!p->opt->quiet && (tty || ++*nprogress % 10 == 0)) {
 			fprintf(stderr, tty ? "\r%.*s" : "%.*s\n", (int)strcspn(line, "\n"), line);
 			fflush(stderr);
 		}
 		return;
 	}
+	if (!strncmp(line, "cgrasim: utilization: ", 22))
+		p->util = arena_strndup(p->a, line + 22, strcspn(line + 22, "\n"));
 	const char *r = strstr(line, ": run: ");
 	double s, rate;
 	long n;
@@ -783,18 +792,29 @@ static void vsim_line(App *p, const char *line, int *nprogress, double *run_s)
  * (run_s[0], run_s[1]). */
 static int run_vsim(App *p, const char *vsim, double *run_s)
 {
-	const char *argv[8];
+	const char *argv[14];
 	int n = 0;
 	argv[n++] = absolute(p, vsim);
+	if (p->opt->fast) {
+		argv[n++] = "run";
+		argv[n++] = absolute(p, p->ddir);
+		argv[n++] = "--strict-loops";
+	}
 	argv[n++] = "sim.cmd";
 	argv[n++] = "--progress";
 	if (p->opt->trace) {
 		argv[n++] = "--trace";
 		argv[n++] = absolute(p, p->opt->trace);
 	}
+	if (p->opt->fast && p->opt->activity) {
+		argv[n++] = "--activity";
+		argv[n++] = absolute(p, p->opt->activity);
+	}
 	argv[n] = NULL;
-	sb_printf(&p->log, "$ cd %s && %s sim.cmd --progress%s%s\n", p->work, argv[0], p->opt->trace ? " --trace " : "",
-		  p->opt->trace ? argv[4] : "");
+	sb_printf(&p->log, "$ cd %s &&", p->work);
+	for (int i = 0; i < n; i++)
+		sb_printf(&p->log, " %s", argv[i]);
+	sb_printf(&p->log, "\n");
 	int fd[2];
 	if (pipe(fd) != 0) {
 		fprintf(stderr, "verif app: cannot run %s: %s\n", vsim, strerror(errno));
@@ -1017,9 +1037,10 @@ static int simulate(App *p, const char *vsim)
 		run_s[0] = wall;
 		run_s[1] = wall > 0 ? (double)p->cycles / wall : 0;
 	}
-	const char *speed = arena_printf(p->a, "%lld cycles in %s s (%.0f cycles/s)%s%s", p->cycles,
+	const char *speed = arena_printf(p->a, "%lld cycles in %s s (%.0f cycles/s)%s%s%s%s", p->cycles,
 					 seconds_text(p, run_s[0]), run_s[1],
-					 p->opt->note ? "; " : "", p->opt->note ? p->opt->note : "");
+					 p->opt->note ? "; " : "", p->opt->note ? p->opt->note : "", p->util ? "; " : "",
+					 p->util ? p->util : "");
 	const char *summary;
 	if (nmis == 0) {
 		summary = arena_printf(p->a, "sim %s on %s: %ld pixels bit-exact, %s", p->app, p->design, npx, speed);
@@ -1098,6 +1119,7 @@ int verif_app_run(const VerifAppOptions *o)
 	if (!(doc = ydoc_load_file(o->io_yaml, p->d)) || !read_io(p, doc))
 		goto done;
 	const char *ddir = o->design ? o->design : arena_printf(p->a, "rtl_out/%s", p->design);
+	p->ddir = ddir;
 	diags_flush(p->d);
 	if (!(v = verif_design_load(ddir, 0, p->d))) {
 		diags_flush(p->d);
@@ -1105,7 +1127,7 @@ int verif_app_run(const VerifAppOptions *o)
 		goto done;
 	}
 	int ok = check_ports(p, v);
-	ok &= check_bitstream(p);
+	ok &= check_bitstream(p, v);
 	if (!ok || !load_images(p))
 		goto done;
 	seen = xmalloc((size_t)p->cycles);
@@ -1114,13 +1136,15 @@ int verif_app_run(const VerifAppOptions *o)
 	if (!ok || !schedule(p))
 		goto done;
 	diags_flush(p->d);
-	const char *vsim = o->vsim ? o->vsim : arena_printf(p->a, "build/verilator/%s-noprobes/vsim", p->design);
-	if (access(vsim, X_OK) != 0) {
+	const char *vsim = o->fast ? o->fast
+			   : o->vsim ? o->vsim : arena_printf(p->a, "build/verilator/%s-noprobes/vsim", p->design);
+	if (!o->fast && access(vsim, X_OK) != 0) {
 		fprintf(stderr, "verif app: no model %s (verif/build.sh %s --probes none)\n", vsim, ddir);
 		goto done;
 	}
-	sb_printf(&p->log, "sim %s on %s: %s\ndesign: %s\nmodel: %s\nbitstream: %s\n%lld cycles after the flush\n",
-		  p->app, p->design, o->io_yaml, ddir, vsim, resolve(p, p->bitstream), p->cycles);
+	sb_printf(&p->log, "sim %s on %s: %s\ndesign: %s\n%s: %s\nbitstream: %s\n%lld cycles after the flush\n",
+		  p->app, p->design, o->io_yaml, ddir, o->fast ? "simulator" : "model", vsim, resolve(p, p->bitstream),
+		  p->cycles);
 	status = simulate(p, vsim);
 	remove_dir(p->work_tmp);
 done:

@@ -11,6 +11,8 @@ typedef struct VerifAppOptions {
 	const char *io_yaml;    /* build/<design>/<app>/<app>.io.yaml */
 	const char *design;     /* the design's folder; NULL: rtl_out/<design of the io.yaml> */
 	const char *vsim;       /* the model; NULL: build/verilator/<design>-noprobes/vsim */
+	const char *fast;       /* instead of a model, this bin/cgrasim: the fast simulator */
+	const char *activity;   /* with fast: per-tile activity to write, or NULL */
 	const char *out;        /* NULL: the io.yaml's folder */
 	const char *trace;      /* a VCD waveform to write, or NULL */
 	const char *note;       /* appended to the summary line (the model's build), or NULL */

@@ -200,6 +200,50 @@ static UbBank *new_bank(Mapper *M, int buffer, int delay_line)
 	return &M->m->banks.data[M->m->banks.len - 1];
 }
 
+/* Words of the tile's largest SRAM (of its largest unit if it has none):
+ * what one tile of a chain adds to a bank. */
+static int64_t tile_words(const MemInfo *mi)
+{
+	int64_t sram = 0, any = 1;
+	for (int u = 0; u < mi->nunits; u++) {
+		if (mi->units[u].words > any)
+			any = mi->units[u].words;
+		if (mi->units[u].kind == MEM_SRAM && mi->units[u].words > sram)
+			sram = mi->units[u].words;
+	}
+	return sram ? sram : any;
+}
+
+/* The rows of a delay line's ring holding `need` words: the smallest divisor
+ * of `rows`, so that the stream is whole rings, unless a row count with a
+ * large prime factor makes that take more tiles than the smallest ring
+ * (1082 rows = 2 x 541 of 1924 words and a need of 3868: 541 rows, 509
+ * tiles, where 3 rows take 3). Then *pad is 1: the stream must be completed
+ * to whole rings (pad_rings). */
+static int64_t delay_ring(const Mapper *M, int64_t row, int64_t rows, int64_t need, int *pad)
+{
+	int64_t ring = rows, rmin = (need + row - 1) / row, tw = tile_words(M->mi);
+	for (int64_t r = 1; r <= rows; r++)
+		if (rows % r == 0 && r * row >= need) {
+			ring = r;
+			break;
+		}
+	*pad = rows >= 2 && rmin < ring && (rmin * row + tw - 1) / tw < (ring * row + tw - 1) / tw;
+	return *pad ? rmin : ring;
+}
+
+/* Completes the write stream `we` of `rows` rows of `row` words to whole
+ * rings of `ring` rows: rows past the end, one row period apart at the ring's
+ * addresses. Their writes overwrite only words whose reads are over (the
+ * ring holds what the deepest tap needs) and their reads feed nothing. */
+static void pad_rings(EvVec *we, int64_t row, int64_t rows, int64_t ring)
+{
+	int64_t n = we->len, words = ring * row;
+	int64_t period = we->data[n - row].t - we->data[n - 2 * row].t;
+	for (int64_t k = n; k < (rows + ring - 1) / ring * words; k++)
+		vec_push(we, ((Ev){ we->data[k - row].t + period, k % words }));
+}
+
 /* A delay line of write port w with the given taps: the padded stream in
  * order, in a ring of whole rows, read back D cycles later per tap. */
 static void delay_bank(Mapper *M, int w, const int64_t *taps, int ntaps)
@@ -214,17 +258,15 @@ static void delay_bank(Mapper *M, int w, const int64_t *taps, int ntaps)
 	int64_t row = s->nloops ? round_up(s->extent[0], M->fetch) : 1, rows = 1;
 	for (int l = 1; l < s->nloops; l++)
 		rows *= s->extent[l];
-	int64_t need = taps[ntaps - 1] + 4 * M->fetch + 4, ring = rows;
-	for (int64_t r = 1; r <= rows; r++)
-		if (rows % r == 0 && r * row >= need) {
-			ring = r;
-			break;
-		}
+	int pad;
+	int64_t need = taps[ntaps - 1] + 4 * M->fetch + 4, ring = delay_ring(M, row, rows, need, &pad);
 	int64_t words = ring * row;
 	if (s->nloops < 2)
-		words = ev.len;
+		words = ev.len, pad = 0;
 	EvVec we = { 0 };
 	vec_foreach(&ev, k) vec_push(&we, ((Ev){ ev.data[k].t, (int64_t)k % words }));
+	if (pad)
+		pad_rings(&we, row, rows, ring);
 	b->nw = 1;
 	b->wport[0] = w;
 	stream_from(&b->w[0], &we);

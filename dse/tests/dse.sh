@@ -9,28 +9,32 @@
 # (scripts/slurm-local.sh; LAUNCH="srun -N1 -n1") giving the same CSV.
 # dse/tests/dse_inputs.sh (sourced) checks the inputs and outputs of bin/dse
 # without running a point: bad sweeps, bad results, plans that cannot be
-# written, charts of extreme values; --quick runs only those.
-#   usage: bash dse/tests/dse.sh [--no-slurm] [--quick]
+# written, charts of extreme values; dse/tests/dse_charts.sh (sourced) the
+# charts of 32 applications over 8 points drawn by `dse charts`; --quick
+# runs only those two, --charts only the second (a second or two).
+#   usage: bash dse/tests/dse.sh [--no-slurm] [--quick | --charts]
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/suite_lib.sh
 suite_tmp
 for t in dse peak lake canal cgrac; do
 	[ -x "bin/$t" ] || { fail "bin/$t exists (make build)"; suite_end dse; exit 1; }
 done
-slurm=1 quick=0
+slurm=1 quick=0 charts=0
 for a in "$@"; do
 	case $a in
 	--no-slurm) slurm=0 ;;
 	--quick) quick=1 ;;
-	*) echo "usage: bash dse/tests/dse.sh [--no-slurm] [--quick]" >&2; exit 2 ;;
+	--charts) charts=1 ;;
+	*) echo "usage: bash dse/tests/dse.sh [--no-slurm] [--quick | --charts]" >&2; exit 2 ;;
 	esac
 done
 # the checks of inputs and outputs through the sanitized dse when built
 DSE=${DSE:-build/san/bin/dse}
 [ -x "$DSE" ] || DSE=bin/dse
 
-. dse/tests/dse_inputs.sh
-[ $quick = 1 ] && { suite_end dse; exit; }
+[ $charts = 1 ] || . dse/tests/dse_inputs.sh
+. dse/tests/dse_charts.sh
+[ $quick = 1 ] || [ $charts = 1 ] && { suite_end dse; exit; }
 
 # CSV without the columns that are times: compile_s.
 untimed() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "compile_s") c = i } { $c = ""; print }' OFS=, "$1"; }
@@ -65,7 +69,7 @@ else
 	sed 's/^/    | /' "$tmp/run1" | tail -20
 fi
 csv=$out/results.csv
-want='sweep,point,tracks16,app,status,reason,pes,mems,ios,registers,packed_registers,tracks16_used,tracks1_used,critical_path_ns,clock_mhz,latency_cycles,runtime_us,compile_s,area_pe_core,area_pe_sb,area_pe_cb,area_pe_config,area_pe_tile,area_mem_core,area_mem_sb,area_mem_cb,area_mem_config,area_mem_tile,area_io_core,area_io_sb,area_io_cb,area_io_config,area_io_tile,area_array'
+want='sweep,point,tracks16,app,status,reason,pes,mems,ios,registers,packed_registers,tracks16_used,tracks1_used,critical_path_ns,clock_mhz,latency_cycles,runtime_us,compile_s,area_pe_core,area_pe_sb,area_pe_cb,area_pe_config,area_pe_tile,area_mem_core,area_mem_sb,area_mem_cb,area_mem_config,area_mem_tile,area_io_core,area_io_sb,area_io_cb,area_io_config,area_io_tile,area_array,area_unit'
 if [ "$(head -1 "$csv" 2>/dev/null)" = "$want" ] && [ "$(wc -l <"$csv")" -eq 3 ]; then
 	pass "results.csv: the columns, two rows"
 else

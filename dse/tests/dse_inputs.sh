@@ -4,8 +4,9 @@
 # and write nothing; sweeps too large are refused before their points are
 # made; cgrac options are checked; a plan that cannot be written leaves what
 # was there; dse report refuses results that are missing, cut short or out
-# of range, naming the file and line, and draws charts of any finite values;
-# dse random refuses a MEM spec that is not a file.
+# of range, naming the file and line, and draws charts of any finite values,
+# the same that dse charts draws from its CSV; dse random refuses a MEM spec
+# that is not a file.
 
 # ---- bad sweeps (through the sanitized dse when built): an error at its
 # position, nothing written
@@ -451,6 +452,17 @@ if grep -qF 'not-mapped: a \| b, "c"' "$rep/results.md" && grep -qF ',"a | b, ""
 else
 	fail "a reason with '|', ',' and '\"'"
 	grep -h 'a |' "$rep/results.md" "$rep/results.csv" | sed 's/^/    | /'
+fi
+
+# dse charts draws from results.csv the charts dse report drew
+mkdir -p "$tmp/report_svg"
+cp "$rep"/*.svg "$tmp/report_svg/"
+"$DSE" charts "$rep" >/dev/null 2>&1
+if cmp -s "$tmp/report_svg/summary.svg" "$rep/summary.svg" && cmp -s "$tmp/report_svg/runtime_area.svg" "$rep/runtime_area.svg" &&
+	cmp -s "$tmp/report_svg/resources.svg" "$rep/resources.svg"; then
+	pass "dse charts of dse report's results.csv: the same three charts, byte for byte"
+else
+	fail "dse charts of dse report's results.csv: charts other than dse report's"
 fi
 
 # ---- dse random: the MEM spec must be a file, before anything is written

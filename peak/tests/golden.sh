@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Golden files: the tiny PE's Verilog, info and rules must match the reviewed
+# Golden files: the tiny PE's Verilog, normal form, info and rules must match the reviewed
 # copies in peak/tests/golden/ byte for byte. --update rewrites them (review the
 # diff before committing).
 set -u
@@ -10,12 +10,12 @@ trap 'rm -rf "$tmp"' EXIT
 bin/peak peak/specs/tiny.yaml -o "$tmp" --ir peak/ir/ops.yaml -q >/dev/null || { echo "golden: generation failed"; echo "golden: 0 passed, 1 failed"; exit 1; }
 if [ "${1:-}" = --update ]; then
 	mkdir -p "$golden"
-	cp "$tmp"/tiny.v "$tmp"/tiny.info.yaml "$tmp"/tiny.rules.yaml "$golden/"
+	cp "$tmp"/tiny.v "$tmp"/tiny.nf "$tmp"/tiny.info.yaml "$tmp"/tiny.rules.yaml "$golden/"
 	echo "golden: updated $golden"
 	exit 0
 fi
 passed=0 failed=0
-for f in tiny.v tiny.info.yaml tiny.rules.yaml; do
+for f in tiny.v tiny.nf tiny.info.yaml tiny.rules.yaml; do
 	if diff -u "$golden/$f" "$tmp/$f" >"$tmp/$f.diff"; then
 		echo "PASS golden $f"; passed=$((passed + 1))
 	else

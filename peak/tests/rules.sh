@@ -30,12 +30,13 @@ for spec in peak/specs/*.yaml; do
 	# the second run: the Makefile's (build/pe/, for the test designs) when it is newer than
 	# the generator and the spec, else one more
 	b=build/pe
-	if [ ! -f "$b/$pe.rules.yaml" ] || [ ! "$b/$pe.rules.yaml" -nt "$peak" ] || [ ! "$b/$pe.rules.yaml" -nt "$spec" ]; then
+	if [ ! -f "$b/$pe.rules.yaml" ] || [ ! -f "$b/$pe.nf" ] || [ ! "$b/$pe.rules.yaml" -nt "$peak" ] ||
+	   [ ! "$b/$pe.rules.yaml" -nt "$spec" ]; then
 		b=$tmp/b
 		$peak "$spec" -o "$b" "${irargs[@]}" -q >/dev/null 2>&1
 	fi
-	check "$pe: two runs give byte-identical Verilog, info and rules" \
-		'cmp -s "$tmp/a/$pe.v" "$b/$pe.v" && cmp -s "$tmp/a/$pe.info.yaml" "$b/$pe.info.yaml" && cmp -s "$tmp/a/$pe.rules.yaml" "$b/$pe.rules.yaml"'
+	check "$pe: two runs give byte-identical Verilog, normal form, info and rules" \
+		'cmp -s "$tmp/a/$pe.v" "$b/$pe.v" && cmp -s "$tmp/a/$pe.nf" "$b/$pe.nf" && cmp -s "$tmp/a/$pe.info.yaml" "$b/$pe.info.yaml" && cmp -s "$tmp/a/$pe.rules.yaml" "$b/$pe.rules.yaml"'
 done
 
 # verify-rules must catch a wrong rule: the rule for add given alu sub.

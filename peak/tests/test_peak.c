@@ -2,16 +2,22 @@
  * example (AHA Fig. 4), the semantics of every builtin and operator against C
  * references, SSA lowering (state holds, old state values, merges), constant
  * folding, instruction packing, pattern decomposition, error collection, a
- * differential test of the SMT reading against the functional model, and the
- * derivation and re-checking of rules' registered inputs (register packing). */
+ * differential test of the SMT reading against the functional model, the
+ * `.nf` file read back by collateral/penf.h and executed against the
+ * functional model, and the derivation and re-checking of rules' registered
+ * inputs (register packing). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <z3.h>
 
+#include "../../collateral/penf.h"
+#include "../../collateral/peinfo.h"
 #include "../../common/bv.h"
 #include "../../common/rng.h"
+#include "../peak_collateral.h"
 #include "../peak.h"
 #include "../peak_eval.h"
 #include "../peak_pattern.h"
@@ -493,6 +499,97 @@ static void test_smt_reading(void)
 	Z3_del_context(ctx);
 }
 
+/* ---- the normal form as a simulator reads it (<pe>.nf) ---- */
+
+/* What writer(s, f) writes, as a string (caller frees). */
+static char *written(const PeakSpec *s, const char *spec_text, int nf)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (nf)
+		peak_write_nf(s, f);
+	else
+		peak_write_info(s, spec_text, f);
+	fclose(f);
+	return text;
+}
+
+/* Executes the file's nodes in order with nf_op_apply, as a simulator does. */
+static void run_nf(const PeNf *n, const PeakValues *pv, uint64_t *vals)
+{
+	for (int i = 0; i < n->nnodes; i++) {
+		const PnNode *x = &n->nodes[i];
+		if (x->op == NF_INPUT || x->op == NF_STATE || x->op == NF_FIELD) {
+			vals[i] = pv->v[x->op][x->a];
+			continue;
+		}
+		vals[i] = nf_op_apply(x->op, x->width, x->a >= 0 ? vals[x->a] : 0, x->b >= 0 ? vals[x->b] : 0,
+				      x->c >= 0 ? vals[x->c] : 0, x->a >= 0 ? n->nodes[x->a].width : 0,
+				      x->b >= 0 ? n->nodes[x->b].width : 0, x->hi, x->lo, x->value);
+	}
+}
+
+/* The .nf and the functional model agree on random inputs, fields and state. */
+static void nf_vs_model(const PeakSpec *s, const PeNf *n, Rng *rng)
+{
+	PeakValues pv;
+	peak_values_init(&pv, s);
+	uint64_t *next = calloc((size_t)s->nports[PEAK_STATE] + 1, sizeof(uint64_t));
+	uint64_t *vals = calloc((size_t)n->nnodes + 1, sizeof(uint64_t));
+	int mismatches = 0;
+	for (int v = 0; v < 200 && !mismatches; v++) {
+		for (int c = 0; c < PEAK_PARAM; c++)
+			for (int i = 0; i < s->nports[c]; i++)
+				pv.v[c][i] = rng_bits(rng, s->ports[c][i].type.width);
+		peak_eval(s, &pv, next, NULL);
+		run_nf(n, &pv, vals);
+		for (int o = 0; o < s->nports[PEAK_OUTPUT]; o++)
+			mismatches += vals[n->out[o]] != pv.v[PEAK_OUTPUT][o];
+		for (int i = 0; i < s->nports[PEAK_STATE]; i++)
+			mismatches += vals[n->next[i]] != next[i];
+	}
+	check(mismatches == 0, "%s: the .nf and the functional model agree on 200 random vectors", s->name);
+	free(vals);
+	free(next);
+	peak_values_free(&pv);
+}
+
+static void test_nf_file(void)
+{
+	g_test = ".nf read back equals functional model";
+	const char *specs[] = { "peak/specs/tiny.yaml", "peak/specs/pe_base.yaml", "peak/specs/pe_mac.yaml",
+				"peak/specs/pe_lite.yaml" };
+	Rng rng;
+	rng_seed(&rng, 11);
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+		PeakFile *f = load_path(specs[i]);
+		check(f != NULL, "%s loads", specs[i]);
+		if (!f)
+			continue;
+		const PeakSpec *s = f->specs[0];
+		char *info = written(s, f->doc->text, 0), *nf = written(s, NULL, 1), *again = written(s, NULL, 1);
+		Diags *d = diags_new(stdout);
+		PeInfo *pi = peinfo_load_string("pe.info.yaml", info, NULL, NULL, d);
+		PeNf *n = pi ? penf_load_string("pe.nf", nf, pi, d) : NULL;
+		check(n != NULL && diags_errors(d) == 0, "%s: its .nf reads back (%d errors)", s->name, diags_errors(d));
+		check(strcmp(nf, again) == 0, "%s: the .nf is written the same twice", s->name);
+		if (n) {
+			check(n->nstate == s->nports[PEAK_STATE] && n->nnodes <= s->g.nodes.len,
+			      "%s: every state variable, no more nodes than the graph", s->name);
+			for (int k = 0; k < n->nstate; k++)
+				check(n->state[k].reset == s->ports[PEAK_STATE][k].reset, "%s: reset of %s", s->name,
+				      n->state[k].name);
+			nf_vs_model(s, n, &rng);
+		}
+		penf_free(n);
+		peinfo_free(pi);
+		diags_free(d);
+		free(info), free(nf), free(again);
+		peak_file_free(f);
+	}
+}
+
 /* ---- registered inputs (register packing) ---- */
 
 /* One input register shared by both operands: mb = 1 makes it capture data1
@@ -699,6 +796,7 @@ int main(void)
 	test_patterns();
 	test_error_collection();
 	test_smt_reading();
+	test_nf_file();
 	test_registered_derivation();
 	test_registered_recheck();
 	printf("peak: %d passed, %d failed\n", g_pass, g_fail);

@@ -181,6 +181,11 @@ static const Case cases[] = {
 	/* a long constant delay: one tap of 320 = 5 rows */
 	{ "delay of five rows", "f(x, y) = in(x, y) + in(x, y + 5);", 64, 59, "320 0", "B0.0+0 W0", "B0.0+0 W0",
 	  1, 1, 0 },
+	/* two rows of 600 words from 22 = 2 x 11 rows: a ring of 2 rows is
+	 * short of the margin and the next divisor, 11, would chain 4 tiles;
+	 * 3 rows (1800 words, the stream completed to 24 rows) fit one */
+	{ "two rows of 22 = 2 x 11", "f(x, y) = in(x, y) + in(x, y + 2);", 600, 20, "1200 0", "B0.0+0 W0",
+	  "B0.0+0 W0", 1, 1, 0 },
 	/* four rows: taps at 64, 128, 192; pub has two outputs, dp one */
 	{ "4x1 column", "f(x, y) = in(x, y) + in(x, y + 1) + in(x, y + 2) + in(x, y + 3);", 64, 61,
 	  "192 128 64 0", "B1.0+0 B0.1+0 B0.0+0 W0", "B2.0+0 B1.0+0 B0.0+0 W0", 2, 3, 0 },
