@@ -358,6 +358,7 @@ void cs_free(Cs *s)
 	free(s->observed);
 	free(s->root);
 	free(s->used);
+	vec_free(&s->used_list);
 	free(s->last);
 	free(s->tile_toggles);
 	free(s->tile_busy);

@@ -605,9 +605,12 @@ int cs_compile(Cs *s)
 		build_stream(s);
 	s->stats.regs = s->ncregs;
 	s->stats.nodes = 0;
+	s->used_list.len = 0;
 	for (int n = 0; n < s->n; n++) {
 		s->used[n] = s->root[n] != s->n && c.seen[s->root[n]];
 		s->stats.nodes += s->used[n];
+		if (s->used[n])
+			vec_push(&s->used_list, n);
 	}
 	free(c.seen);
 	free(c.stack);

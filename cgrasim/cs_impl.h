@@ -155,6 +155,7 @@ struct Cs {
 	long run_cycles;                /* cycles of the compiled array */
 	/* what the compiled array keeps exact, for waveforms and activity */
 	unsigned char *used;            /* per node: its root is in the cone and not the constant 0 */
+	VEC(int) used_list;             /* those nodes, in id order */
 	uint64_t *last;                 /* per node: the value last written to the waveform or counted */
 	FILE *vcd;                      /* the waveform being written, or NULL */
 	int vcd_header;                 /* its header is written (at the first compiled cycle) */

@@ -40,6 +40,26 @@ static void vcd_value(FILE *f, uint64_t v, int width, long k)
 	fprintf(f, "b%s %s\n", bits, id);
 }
 
+static int by_key(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* The used nodes tile by tile, rows first, each tile's by id. */
+static void sort_by_tile(const Cs *s, int *v, int n)
+{
+	uint64_t *key = xmalloc((size_t)(n + 1) * sizeof(uint64_t));
+	for (int i = 0; i < n; i++) {
+		const RNode *r = &s->g->nodes[v[i]];
+		key[i] = (uint64_t)(r->y * s->v->m->cols + r->x) << 32 | (uint32_t)v[i];
+	}
+	qsort(key, (size_t)n, sizeof(uint64_t), by_key);
+	for (int i = 0; i < n; i++)
+		v[i] = (int)(key[i] & 0xffffffffu);
+	free(key);
+}
+
 /* The header: one scope per tile holding its used nodes, named as in
  * routing.graph, and the clock. */
 static void vcd_begin(Cs *s)
@@ -47,24 +67,24 @@ static void vcd_begin(Cs *s)
 	FILE *f = s->vcd;
 	fprintf(f, "$version cgrasim (the fast simulator of %s) $end\n$timescale 1ns $end\n", s->v->m->name);
 	fprintf(f, "$scope module %s $end\n$var wire 1 ! clk $end\n", s->v->m->name);
-	const Design *m = s->v->m;
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			int open = 0;
-			for (int n = 0; n < s->n; n++) {
-				const RNode *r = &s->g->nodes[n];
-				if (!s->used[n] || r->x != x || r->y != y)
-					continue;
-				if (!open++)
-					fprintf(f, "$scope module tile_x%d_y%d $end\n", x, y);
-				char id[16];
-				vcd_id(id, n + 1L);
-				fprintf(f, "$var wire %d %s %s $end\n", r->width, id, r->name);
-			}
-			if (open)
+	int n = s->used_list.len, *v = xmalloc((size_t)(n + 1) * sizeof(int));
+	memcpy(v, s->used_list.data, (size_t)n * sizeof(int));
+	sort_by_tile(s, v, n);
+	for (int i = 0; i < n; i++) {
+		const RNode *r = &s->g->nodes[v[i]];
+		if (!i || r->x != s->g->nodes[v[i - 1]].x || r->y != s->g->nodes[v[i - 1]].y) {
+			if (i)
 				fprintf(f, "$upscope $end\n");
+			fprintf(f, "$scope module tile_x%d_y%d $end\n", r->x, r->y);
 		}
+		char id[16];
+		vcd_id(id, v[i] + 1L);
+		fprintf(f, "$var wire %d %s %s $end\n", r->width, id, r->name);
+	}
+	if (n)
+		fprintf(f, "$upscope $end\n");
 	fprintf(f, "$upscope $end\n$enddefinitions $end\n");
+	free(v);
 	s->vcd_header = 1;
 }
 
@@ -82,9 +102,8 @@ void cs_watch_cycle(Cs *s)
 	int cols = s->v->m->cols;
 	if (s->activity)
 		memset(s->tile_now, 0, (size_t)(cols * s->v->m->rows));
-	for (int n = 0; n < s->n; n++) {
-		if (!s->used[n])
-			continue;
+	vec_foreach(&s->used_list, i) {
+		int n = s->used_list.data[i];
 		uint64_t v = cs_comp_value(s, n), d = v ^ s->last[n];
 		if (s->vcd && (d || first))
 			vcd_value(s->vcd, v, s->g->nodes[n].width, n + 1L);

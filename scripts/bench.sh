@@ -197,7 +197,7 @@ echo "== the fast simulator (bin/cgrasim) on cgra_32x16: start-up, cycles per se
 d=cgra_32x16
 for i in 1 2 3; do
 	printf 'reset\n' >"$tmp/empty.cmd"
-	bin/cgrasim run rtl_out/$d "$tmp/empty.cmd" | sed -n 's/^cgrasim: /  start-up: /p'
+	bin/cgrasim run rtl_out/$d "$tmp/empty.cmd" | sed -n 's/^cgrasim: \(.* read in .*\)/  start-up: \1/p'
 done
 for app in harris unsharp camera_pipe; do
 	o=build/$d/$app
@@ -207,7 +207,7 @@ for app in harris unsharp camera_pipe; do
 	v=$(sed -n 's/.*run: [0-9]* cycles in [0-9.]* s (\([0-9]*\) cycles\/s).*/\1/p' "$o/sim.log" | head -1)
 	sed 's/^run .*/run 200000/' "$o/fast/sim/sim.cmd" >"$o/fast/sim/long.cmd"
 	f=$(cd "$o/fast/sim" && "$OLDPWD/bin/cgrasim" run "$OLDPWD/rtl_out/$d" long.cmd | sed -n 's/.*run: 200000 cycles in [0-9.]* s (\([0-9]*\) cycles\/s).*/\1/p')
-	awk -v a="$app" -v v="$v" -v f="$f" 'BEGIN { printf "  %-12s fast %9d cycles/s, Verilator %6d cycles/s: %6.0fx\n", a, f, v, v > 0 ? f / v : 0 }'
+	awk -v a="$app" -v v="$v" -v f="$f" 'BEGIN { printf "  %-12s fast %9d cycles/s, Verilator %6d cycles/s: %6.0fx\n", a, f, v, (v > 0 ? f / v : 0) }'
 done
 echo "== a 1920x1080 gaussian on cgra_32x16_wide (22-bit MEM counters), end to end on the fast simulator"
 [ -f rtl_out/cgra_32x16_wide/design.yaml ] || bash scripts/rtl.sh cgra_32x16_wide --pe build/pe >/dev/null
