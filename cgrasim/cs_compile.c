@@ -714,7 +714,8 @@ void cs_comp_edge(Cs *s)
 			Mem *m = &s->mems[~s->order[i]];
 			cs_gather_mem(s, m, 1);
 			memmodel_finish(m->m, m->in);
-			m->busy += mem_busy(s, m);
+			if (s->activity)
+				m->busy += mem_busy(s, m);
 		}
 	const int *cp = s->copies.data;
 	int n = s->copies.len / 2;
