@@ -15,10 +15,16 @@
 #include "../common/util.h"
 #include "dse.h"
 
-/* The numbers of one application at one point, NAN where there is none. */
-enum { M_PES, M_MEMS, M_IOS, M_REGS, M_PACKED, M_CRIT, M_CLOCK, M_LATENCY, M_RUNTIME, M_COMPILE, NMETRIC };
+/* The numbers of one application at one point, NAN where there is none:
+ * cgrac's report, the compile time, then the fast simulator's run of a
+ * bit-exact row (cycles, PEs used of the array's, their busy percentage),
+ * the last three in one table ("PE utilization"). */
+enum {
+	M_PES, M_MEMS, M_IOS, M_REGS, M_PACKED, M_CRIT, M_CLOCK, M_LATENCY, M_RUNTIME, M_COMPILE,
+	M_CYCLES, M_PES_USED, M_PES_TOTAL, M_BUSY, NMETRIC
+};
 static const struct {
-	const char *key, *column, *title;
+	const char *key, *column, *title; /* title NULL: in the table of another */
 } metrics[NMETRIC] = {
 	{ "pes", "pes", "PE tiles" },
 	{ "mems", "mems", "MEM tiles" },
@@ -30,6 +36,11 @@ static const struct {
 	{ "latency_cycles", "latency_cycles", "Latency (cycles)" },
 	{ NULL, "runtime_us", "Runtime (µs: latency / clock)" },
 	{ NULL, "compile_s", "Compile time (s)" },
+	{ "cycles", "sim_cycles", "Cycles (fast simulator)" },
+	{ "pe_used", "sim_pes_used", "PE utilization (fast simulator: PEs used of the array's; busy: the share of "
+	  "their cycles in which an output changed)" },
+	{ NULL, "sim_pes_total", NULL },
+	{ "pe_busy", "sim_pe_busy_pct", NULL },
 };
 
 typedef struct Row {
