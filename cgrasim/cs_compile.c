@@ -639,8 +639,8 @@ void cs_comp_settle(Cs *s)
 {
 	const MemInfo *mi = s->v->mem_info;
 	uint64_t *cv = s->cval;
-	const Uop *u = s->uops, *end = s->uops + s->nuops;
-	for (; u < end; u++) {
+	for (int i = 0; i < s->nuops; i++) {
+		const Uop *u = &s->uops[i];
 		uint64_t v;
 		switch (u->op) {
 		case NF_AND:

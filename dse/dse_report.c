@@ -1,6 +1,8 @@
 /* dse_report.c - a sweep's results: each point's result.txt (written by
- * scripts/dse_point.sh), each application's <app>.report.yaml (cgrac) and
- * the point's area.yaml (scripts/area.sh) gathered into results.csv (one
+ * scripts/dse_point.sh, with the fast simulator's cycles and PE utilization
+ * of each bit-exact application), each application's <app>.report.yaml
+ * (cgrac) and the point's area.yaml (scripts/area.sh) gathered into
+ * results.csv (one
  * row per point and application) and results.md (a table per metric, the
  * points as columns); the charts (dse_charts.c) are drawn from the CSV's
  * text, as `dse charts` draws them from the file. */
@@ -238,14 +240,99 @@ typedef struct PointRead {
 	int *app_line;       /* per application of the sweep */
 } PointRead;
 
-static int line_error(PointRead *pr, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int line_error(PointRead *pr, int line, const char *fmt, ...)
+/* An error at column col of line of the result; 0. */
+static int error_at(PointRead *pr, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int error_at(PointRead *pr, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vreport(pr->d, DIAG_ERROR, pr->path, line, 1, fmt, ap);
+	diag_vreport(pr->d, DIAG_ERROR, pr->path, line, col, fmt, ap);
 	va_end(ap);
 	return 0;
+}
+#define line_error(pr, line, ...) error_at(pr, line, 1, __VA_ARGS__)
+
+/* s as a whole number of decimal digits (no sign, no blank) up to max, into
+ * *out; 1 if so. */
+static int digits_of(const char *s, double max, double *out)
+{
+	if (!*s || s[strspn(s, "0123456789")])
+		return 0;
+	*out = strtod(s, NULL);
+	return *out <= max;
+}
+
+/* s as DIGITS[.DIGITS] up to max, into *out; 1 if so. */
+static int decimal_of(const char *s, double max, double *out)
+{
+	size_t i = strspn(s, "0123456789");
+	if (!i || (s[i] && (s[i] != '.' || !s[i + 1] || s[i + 1 + strspn(s + i + 1, "0123456789")])))
+		return 0;
+	*out = strtod(s, NULL);
+	return *out <= max;
+}
+
+/* The fast simulator's figures after the seconds of a bit-exact row. */
+#define SIM_FORM "cycles=N<TAB>pe_used=USED/TOTAL<TAB>pe_busy=PERCENT"
+#define MAX_CYCLES 9007199254740992.0   /* 2^53: every count a double holds exactly */
+#define MAX_PES 1e9
+
+/* v as USED/TOTAL into row; 1 if both are integers to MAX_PES, USED at
+ * most TOTAL. */
+static int pes_of(const char *v, Row *row)
+{
+	const char *slash = strchr(v, '/');
+	char used[16];
+	size_t len = slash ? (size_t)(slash - v) : sizeof used;
+	if (len >= sizeof used)
+		return 0;
+	memcpy(used, v, len);
+	used[len] = 0;
+	return digits_of(used, MAX_PES, &row->m[M_PES_USED]) && digits_of(slash + 1, MAX_PES, &row->m[M_PES_TOTAL]) &&
+	       row->m[M_PES_USED] <= row->m[M_PES_TOTAL];
+}
+
+/* The value v of field k (cycles, pe_used, pe_busy) at column col into
+ * row; 0 with an error at it. */
+static int sim_value(PointRead *pr, int line, int col, int k, const char *v, Row *row)
+{
+	if (k == 0 && !digits_of(v, MAX_CYCLES, &row->m[M_CYCLES]))
+		return error_at(pr, line, col, "'cycles' must be an integer from 0 to %.0f (the fast simulator's run), "
+				"not '%s'", MAX_CYCLES, v);
+	if (k == 1 && !pes_of(v, row))
+		return error_at(pr, line, col, "'pe_used' must be USED/TOTAL, the PEs used of the array's (integers "
+				"to %.0e, USED at most TOTAL), not '%s'", MAX_PES, v);
+	if (k == 2 && !decimal_of(v, 100, &row->m[M_BUSY]))
+		return error_at(pr, line, col, "'pe_busy' must be a percentage from 0 to 100 (DIGITS[.DIGITS]), not '%s'",
+				v);
+	if (k == 2 && row->m[M_PES_USED] == 0 && row->m[M_BUSY] != 0)
+		return error_at(pr, line, col, "'pe_busy' is %s with no PE used: expected 0", v);
+	return 1;
+}
+
+/* The fields s of a bit-exact row after its seconds, s at column col:
+ * SIM_FORM, in this order, into row; 0 with an error at the field. */
+static int read_sim_fields(PointRead *pr, int line, char *s, int col, Row *row)
+{
+	static const char *const keys[] = { "cycles", "pe_used", "pe_busy" };
+	char *f[4];
+	int n = fields(s, f, 4);
+	for (int i = 0; i < n; i++) {
+		int c = col + (int)(f[i] - s);
+		size_t k = i < 3 ? strlen(keys[i]) : 0;
+		if (i == 3)
+			return error_at(pr, line, c, "'%s' after pe_busy: a bit-exact row ends with " SIM_FORM, f[i]);
+		if (strncmp(f[i], keys[i], k) != 0 || f[i][k] != '=')
+			return error_at(pr, line, c, "expected %s= (a bit-exact row: app<TAB>NAME<TAB>bit-exact<TAB>SECONDS"
+					"[<TAB>" SIM_FORM "]), not '%s'", keys[i], f[i]);
+		if (!sim_value(pr, line, c + (int)k + 1, i, f[i] + k + 1, row))
+			return 0;
+	}
+	if (n < 3)
+		return error_at(pr, line, col + (int)(f[n - 1] - s) + (int)strlen(f[n - 1]),
+				"the row ends before %s= (a bit-exact row: app<TAB>NAME<TAB>bit-exact<TAB>SECONDS[<TAB>"
+				SIM_FORM "])", keys[n]);
+	return 1;
 }
 
 /* One line of result.txt (its fields f); 1 if it is well-formed. */
@@ -295,9 +382,11 @@ static int read_line(PointRead *pr, int line, char **f, int n)
 						       : "application %s ran on a chip that was not generated", f[1]);
 	Row *row = &pr->r->rows[pr->pi * s->napps + ai];
 	row->status = statuses[st];
-	row->reason = arena_strdup(pr->r->a, n >= 5 ? f[4] : "");
+	row->reason = arena_strdup(pr->r->a, n >= 5 && st != 0 ? f[4] : "");
 	if (st != 3)
 		row->m[M_COMPILE] = secs;
+	if (st == 0 && n >= 5 && !read_sim_fields(pr, line, f[4], (int)(f[4] - f[0]) + 1, row))
+		return 0;
 	if (st <= 1)
 		return read_app_report(pr->r, row,
 				       arena_printf(pr->r->a, "%s/apps/%s/%s.report.yaml", pr->pdir, f[1], f[1]), pr->d);
@@ -441,6 +530,20 @@ static void md_num(FILE *f, double v)
 		fprintf(f, " %.3g |", v);
 }
 
+/* The PE utilization of a row in a cell: "78 of 108 (72%), busy 60%". */
+static void md_utilization(FILE *f, const Row *row)
+{
+	double used = row->m[M_PES_USED], total = row->m[M_PES_TOTAL];
+	if (isnan(used)) {
+		fputs(" — |", f);
+		return;
+	}
+	fprintf(f, " %.0f of %.0f", used, total);
+	if (total > 0)
+		fprintf(f, " (%.0f%%)", 100 * used / total);
+	fprintf(f, ", busy %g%% |", row->m[M_BUSY]);
+}
+
 /* Text in a cell of a Markdown table: '|' escaped, line breaks as blanks. */
 static void md_text(FILE *f, const char *s)
 {
@@ -470,7 +573,8 @@ static void write_md(const Report *r, FILE *f, double seconds)
 {
 	const Sweep *s = r->s;
 	fprintf(f, "# Sweep %s\n\nFrom `%s`: %d points over the base `%s`, %d applications, each compiled "
-		"and checked at the buffer level against its golden image; %d bit-exact, %d failed",
+		"and checked against its golden image at the buffer level and at cycle level on the fast simulator; "
+		"%d bit-exact, %d failed",
 		s->name, s->file, s->npoints, s->base_path, s->napps, r->ok, r->failed);
 	if (seconds > 0)
 		fprintf(f, " (%.0f s)", seconds);
@@ -487,11 +591,16 @@ static void write_md(const Report *r, FILE *f, double seconds)
 		fputc('\n', f);
 	}
 	for (int m = 0; m < NMETRIC; m++) {
+		if (!metrics[m].title)
+			continue;
 		md_header(r, f, metrics[m].title, "app");
 		for (int ai = 0; ai < s->napps; ai++) {
 			fprintf(f, "| %s |", s->apps[ai]);
 			for (int pi = 0; pi < s->npoints; pi++)
-				md_num(f, r->rows[pi * s->napps + ai].m[m]);
+				if (m == M_PES_USED)
+					md_utilization(f, &r->rows[pi * s->napps + ai]);
+				else
+					md_num(f, r->rows[pi * s->napps + ai].m[m]);
 			fputc('\n', f);
 		}
 		if (m != M_PACKED)
