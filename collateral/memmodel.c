@@ -463,8 +463,10 @@ static int slot_base(const MemModel *m, MemEnd e, uint32_t addr)
 {
 	const MemUnitInfo *u = &m->mi->units[e.unit];
 	int w = u->ports[e.port].width;
-	int per_row = u->fetch / w;
-	return (int)(addr / (uint32_t)per_row) * u->fetch + (int)(addr % (uint32_t)per_row) * w;
+	/* fetch and width are powers of two (meminfo checks it): shifts, not divisions */
+	int shift = __builtin_ctz((unsigned)(u->fetch / w));
+	uint32_t rest = addr & (((uint32_t)1 << shift) - 1);
+	return (int)(addr >> shift) * u->fetch + (int)rest * w;
 }
 
 static int read_slot(const MemModel *m, MemEnd e, uint32_t addr, uint64_t *out)

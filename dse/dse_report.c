@@ -2,10 +2,9 @@
  * scripts/dse_point.sh, with the fast simulator's cycles and PE utilization
  * of each bit-exact application), each application's <app>.report.yaml
  * (cgrac) and the point's area.yaml (scripts/area.sh) gathered into
- * results.csv (one
- * row per point and application) and results.md (a table per metric, the
- * points as columns); the charts (dse_charts.c) are drawn from the CSV's
- * text, as `dse charts` draws them from the file. */
+ * results.csv (one row per point and application) and results.md (a table
+ * per metric, the points as columns); the charts (dse_charts.c) are drawn
+ * from the CSV's text, as `dse charts` draws them from the file. */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <math.h>

@@ -11,16 +11,20 @@
 # one rename, so an interrupted point is redone and a finished one is not:
 #   generate ok|failed SECONDS [MESSAGE]
 #   area ok|failed|skipped [MESSAGE]
-#   app NAME bit-exact|different|not-mapped|not-run COMPILE_SECONDS [MESSAGE]
-# (tab-separated). A chip or application that fails is a line with its
-# reason, not a failed job: the exit status is non-zero only when the point
-# could not be run at all. Prints one line: point K of N: LABEL: ...
+#   app NAME bit-exact COMPILE_SECONDS cycles=N pe_used=USED/TOTAL pe_busy=PERCENT
+#   app NAME different|not-mapped|not-run COMPILE_SECONDS [MESSAGE]
+# (tab-separated; a bit-exact row's figures are the fast simulator's: the
+# cycles of its run, the PEs used of the array's, the percentage of their
+# cycles in which an output changed). A chip or application that fails is
+# a line with its reason, not a failed job: the exit status is non-zero
+# only when the point could not be run at all. Prints one line: point K of
+# N: LABEL: ...
 #   usage: scripts/dse_point.sh DIR
 set -u
 main() {
 cd "$(dirname "$0")/.."
 case "${1:-}" in
--h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 [ $# -eq 1 ] && [ -f "$1/point.env" ] && [ -f "$1/spec.yaml" ] ||
 	{ echo "usage: scripts/dse_point.sh DIR (a point folder written by bin/dse plan)" >&2; exit 2; }
@@ -81,6 +85,24 @@ generate() {
 		bin/canal "$dir/spec.yaml" -o "$rtl" -q 2>"$dir/generate.log"
 }
 
+# The fast simulator's figures of a bit-exact run, from its summary line
+# (cgrasim/README.md: "sim APP on DESIGN: P pixels bit-exact, C cycles in
+# ...; U of T PEs used (X%), busy B% of their cycles; ..."), as the fields
+# that follow a bit-exact row's seconds; nothing, and a warning, if the
+# line is not there or not in that form.
+#   sim_figures APP FAST_OUT
+sim_figures() {
+	local re="^sim $1 on .*: [0-9]+ pixels bit-exact, ([0-9]+) cycles in .*; ([0-9]+) of ([0-9]+) PEs used \\([0-9]+%\\), busy ([0-9]+)% of their cycles(;|\$)"
+	local line
+	line=$(grep -m1 "^sim $1 on " "$2")
+	if [[ $line =~ $re ]]; then
+		printf '\tcycles=%s\tpe_used=%s/%s\tpe_busy=%s' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" \
+			"${BASH_REMATCH[3]}" "${BASH_REMATCH[4]}"
+	else
+		echo "dse_point.sh: warning: $1: no cycles or PE utilization in the fast simulator's summary ($2)" >&2
+	fi
+}
+
 g0=$(date +%s%N)
 if generate; then
 	printf 'generate\tok\t%s\n' "$(secs "$g0")" >>"$res"
@@ -133,7 +155,7 @@ for app in $APPS; do
 		# then at cycle level, on the configured array (the fast simulator)
 		mkdir -p "$out/fast"
 		if bin/cgrasim "$out/$app.io.yaml" --design "$rtl" -o "$out/fast" -q >"$out/fast.out" 2>&1; then
-			printf 'app\t%s\tbit-exact\t%s\n' "$app" "$ct" >>"$res"
+			printf 'app\t%s\tbit-exact\t%s%s\n' "$app" "$ct" "$(sim_figures "$app" "$out/fast.out")" >>"$res"
 			ok=$((ok + 1))
 		else
 			printf 'app\t%s\tdifferent\t%s\tthe fast simulator: %s\n' "$app" "$ct" \

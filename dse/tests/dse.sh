@@ -16,7 +16,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/suite_lib.sh
 suite_tmp
-for t in dse peak lake canal cgrac; do
+for t in dse peak lake canal cgrac cgrasim; do
 	[ -x "bin/$t" ] || { fail "bin/$t exists (make build)"; suite_end dse; exit 1; }
 done
 slurm=1 quick=0 charts=0
@@ -69,7 +69,7 @@ else
 	sed 's/^/    | /' "$tmp/run1" | tail -20
 fi
 csv=$out/results.csv
-want='sweep,point,tracks16,app,status,reason,pes,mems,ios,registers,packed_registers,tracks16_used,tracks1_used,critical_path_ns,clock_mhz,latency_cycles,runtime_us,compile_s,area_pe_core,area_pe_sb,area_pe_cb,area_pe_config,area_pe_tile,area_mem_core,area_mem_sb,area_mem_cb,area_mem_config,area_mem_tile,area_io_core,area_io_sb,area_io_cb,area_io_config,area_io_tile,area_array,area_unit'
+want='sweep,point,tracks16,app,status,reason,pes,mems,ios,registers,packed_registers,tracks16_used,tracks1_used,critical_path_ns,clock_mhz,latency_cycles,runtime_us,compile_s,sim_cycles,sim_pes_used,sim_pes_total,sim_pe_busy_pct,area_pe_core,area_pe_sb,area_pe_cb,area_pe_config,area_pe_tile,area_mem_core,area_mem_sb,area_mem_cb,area_mem_config,area_mem_tile,area_io_core,area_io_sb,area_io_cb,area_io_config,area_io_tile,area_array,area_unit'
 if [ "$(head -1 "$csv" 2>/dev/null)" = "$want" ] && [ "$(wc -l <"$csv")" -eq 3 ]; then
 	pass "results.csv: the columns, two rows"
 else
@@ -102,6 +102,21 @@ if [ -n "$lat" ] && [ "$(col "$csv" 1 latency_cycles)" = "$lat" ] && [ "$(col "$
 	pass "results.csv: latency $lat cycles and clock $mhz MHz from the report, runtime their ratio"
 else
 	fail "results.csv: latency, clock or runtime"
+fi
+# The fast simulator's figures: its summary line's cycles and PE utilization,
+# the PEs used those cgrac placed, of the 12 PEs of cgra_4x4.
+fast=$out/tracks16_2/apps/brighten_blur/fast.out
+if [[ $(cat "$fast" 2>/dev/null) =~ bit-exact,\ ([0-9]+)\ cycles\ in\ .*\ ([0-9]+)\ of\ ([0-9]+)\ PEs\ used\ .*busy\ ([0-9]+)% ]] &&
+	[ "$(col "$csv" 1 sim_cycles)" = "${BASH_REMATCH[1]}" ] && [ "${BASH_REMATCH[1]}" -gt 0 ] &&
+	[ "$(col "$csv" 1 sim_pes_used)" = "${BASH_REMATCH[2]}" ] && [ "$(col "$csv" 1 sim_pes_used)" = "$(col "$csv" 1 pes)" ] &&
+	[ "$(col "$csv" 1 sim_pes_total)" = "${BASH_REMATCH[3]}" ] && [ "${BASH_REMATCH[3]}" = 12 ] &&
+	[ "$(col "$csv" 1 sim_pe_busy_pct)" = "${BASH_REMATCH[4]}" ] && [ -n "$(col "$csv" 2 sim_cycles)" ] &&
+	grep -qxF "| brighten_blur | ${BASH_REMATCH[1]} | $(col "$csv" 2 sim_cycles) |" "$out/results.md" &&
+	grep -qF "| brighten_blur | ${BASH_REMATCH[2]} of 12 (" "$out/results.md"; then
+	pass "results.csv and results.md: the fast simulator's ${BASH_REMATCH[1]} cycles, ${BASH_REMATCH[2]} of 12 PEs used, busy ${BASH_REMATCH[4]}%"
+else
+	fail "the fast simulator's cycles or PE utilization"
+	cat "$fast" "$out"/*/result.txt 2>&1 | sed 's/^/    | /'
 fi
 # The points' specs: the base with the knob, core paths from the point's folder.
 if grep -qx 'tracks: { 16: 3, 1: 2 }' "$out/tracks16_3/spec.yaml" &&

@@ -356,11 +356,13 @@ EOF
 rep=$tmp/rep
 "$DSE" plan "$tmp/rsw.yaml" -o "$rep" >/dev/null 2>&1
 TAB=$(printf '\t')
-# result POINT [AREA]: a finished point's result.txt, cgrac's report and area.yaml
+# result POINT [AREA]: a finished point's result.txt (the fast simulator's
+# figures on the bit-exact row), cgrac's report and area.yaml
 result() {
 	local p=$rep/$1
 	mkdir -p "$p/apps/brighten_blur"
-	printf 'generate\tok\t1.0\napp\tbrighten_blur\tbit-exact\t2.5\narea\tok\n' >"$p/result.txt"
+	printf 'generate\tok\t1.0\napp\tbrighten_blur\tbit-exact\t2.5\tcycles=4129\tpe_used=5/12\tpe_busy=61.5\narea\tok\n' \
+		>"$p/result.txt"
 	printf 'pes: 5\nmems: 1\nios: 1\nregisters: 9\npacked_registers: 3\ntracks: { 16: 8, 1: 0 }\ncritical_path_ns: 1.34\nclock_mhz: 746.3\nlatency_cycles: 147\n' \
 		>"$p/apps/brighten_blur/brighten_blur.report.yaml"
 	printf 'unit: transistors\ntiles:\n  pe: { core: 1, switch_box: 2, connection_boxes: 3, config: 4, total: 10 }\narray: %s\n' \
@@ -382,6 +384,22 @@ result tracks16_2 1e20
 result tracks16_3 100000000000000016384
 report_ok "areas 1e20 and 1e20 + 16384 (ticks finer than the doubles there): charted with ticks 9e+19 .. 1.15e+20"
 grep -q '>1e+20</text>' "$rep/runtime_area.svg" || fail "the chart of areas near 1e20 has no tick 1e+20"
+# the fast simulator's figures into results.csv (after compile_s) and
+# results.md; a result.txt without them (written before they were) gives
+# empty cells
+sed -i "s/${TAB}cycles=.*//" "$rep/tracks16_3/result.txt"
+report_ok "a bit-exact row with the fast simulator's figures, one without"
+simcols=compile_s,sim_cycles,sim_pes_used,sim_pes_total,sim_pe_busy_pct,area_pe_core
+if head -1 "$rep/results.csv" | grep -qF ",$simcols," && grep -qF ',2.5,4129,5,12,61.5,' "$rep/results.csv" &&
+	grep -qF ',2.5,,,,,' "$rep/results.csv" && grep -qxF '## Cycles (fast simulator)' "$rep/results.md" &&
+	grep -qxF '| brighten_blur | 4129 | — |' "$rep/results.md" &&
+	grep -qF '## PE utilization (fast simulator: ' "$rep/results.md" &&
+	grep -qxF '| brighten_blur | 5 of 12 (42%), busy 61.5% | — |' "$rep/results.md"; then
+	pass "the fast simulator's cycles and PE utilization in results.csv ($simcols) and results.md"
+else
+	fail "the fast simulator's figures in results.csv or results.md"
+	grep -h -e 'sim_cycles' -e brighten_blur "$rep/results.csv" "$rep/results.md" | sed 's/^/    | /'
+fi
 result tracks16_2 1.7976931348623157e308
 result tracks16_3 1.7976931348623155e308
 report_ok "areas at the largest double: charted"
@@ -420,6 +438,41 @@ printf 'generate\tok\t1.0\napp\tbrighten_blur\tbit-exactly\t2.5\narea\tok\n' >"$
 bad_report "an unknown status" "result.txt:2:1: error: expected app<TAB>NAME<TAB>STATUS<TAB>SECONDS[<TAB>MESSAGE], STATUS one of bit-exact, different, not-mapped, not-run"
 printf 'generate\tok\t1.0\napp\tbrighten_blur\tnot-mapped\t2.5\ttoo few PE tiles\napp\tbrighten_blur\tbit-exact\t2.5\narea\tok\n' >"$p/result.txt"
 bad_report "two lines for an application" "result.txt:3:1: error: a second line for application brighten_blur"
+# the fast simulator's figures: each malformed one refused at its column
+# (the row's fields start at column 33)
+sim_row() { printf 'generate\tok\t1.0\napp\tbrighten_blur\tbit-exact\t2.5\t%s\narea\tok\n' "$1" >"$p/result.txt"; }
+sim_row "cycles=12x${TAB}pe_used=5/12${TAB}pe_busy=60"
+bad_report "cycles that are not a number" "result.txt:2:40: error: 'cycles' must be an integer from 0 to 9007199254740992 (the fast simulator's run), not '12x'"
+sim_row "cycles=-3${TAB}pe_used=5/12${TAB}pe_busy=60"
+bad_report "negative cycles" "result.txt:2:40: error: 'cycles' must be an integer from 0 to 9007199254740992 (the fast simulator's run), not '-3'"
+sim_row "cycles=4129${TAB}pe_used=13/12${TAB}pe_busy=60"
+bad_report "more PEs used than the array's" "result.txt:2:53: error: 'pe_used' must be USED/TOTAL, the PEs used of the array's (integers to 1e+09, USED at most TOTAL), not '13/12'"
+sim_row "cycles=4129${TAB}pe_used=5${TAB}pe_busy=60"
+bad_report "PEs used without the array's" "result.txt:2:53: error: 'pe_used' must be USED/TOTAL, the PEs used of the array's (integers to 1e+09, USED at most TOTAL), not '5'"
+sim_row "cycles=4129${TAB}pe_used=5/12${TAB}pe_busy=100.5"
+bad_report "a busy percentage over 100" "result.txt:2:66: error: 'pe_busy' must be a percentage from 0 to 100 (DIGITS[.DIGITS]), not '100.5'"
+sim_row "cycles=4129${TAB}pe_used=5/12${TAB}pe_busy=6e1"
+bad_report "a busy percentage with an exponent" "result.txt:2:66: error: 'pe_busy' must be a percentage from 0 to 100 (DIGITS[.DIGITS]), not '6e1'"
+sim_row "cycles=4129${TAB}pe_used=0/12${TAB}pe_busy=60"
+bad_report "PEs busy with none used" "result.txt:2:66: error: 'pe_busy' is 60 with no PE used: expected 0"
+sim_row "pe_used=5/12${TAB}cycles=4129${TAB}pe_busy=60"
+bad_report "the figures out of order" "result.txt:2:33: error: expected cycles= (a bit-exact row: app<TAB>NAME<TAB>bit-exact<TAB>SECONDS[<TAB>cycles=N<TAB>pe_used=USED/TOTAL<TAB>pe_busy=PERCENT]), not 'pe_used=5/12'"
+sim_row "cycles=4129${TAB}pe_used=5/12"
+bad_report "a row without pe_busy" "result.txt:2:57: error: the row ends before pe_busy= (a bit-exact row: app<TAB>NAME<TAB>bit-exact<TAB>SECONDS[<TAB>cycles=N<TAB>pe_used=USED/TOTAL<TAB>pe_busy=PERCENT])"
+sim_row "cycles=4129${TAB}pe_used=5/12${TAB}pe_busy=60${TAB}mems=1/4"
+bad_report "a field after pe_busy" "result.txt:2:69: error: 'mems=1/4' after pe_busy: a bit-exact row ends with cycles=N<TAB>pe_used=USED/TOTAL<TAB>pe_busy=PERCENT"
+sim_row "all fine"
+bad_report "a message on a bit-exact row" "result.txt:2:33: error: expected cycles= (a bit-exact row: app<TAB>NAME<TAB>bit-exact<TAB>SECONDS[<TAB>cycles=N<TAB>pe_used=USED/TOTAL<TAB>pe_busy=PERCENT]), not 'all fine'"
+# the caret under the field, the tabs of the line kept
+sim_row "cycles=4129${TAB}pe_used=5/12${TAB}pe_busy=100.5"
+timeout 20 "$DSE" report "$tmp/rsw.yaml" -o "$rep" >"$tmp/rep.out" 2>&1
+if grep -qxF "$(printf '      |    \t%13s\t%9s\t%3s\t%11s\t%12s\t%8s^' '' '' '' '' '' '')" "$tmp/rep.out"; then
+	pass "dse report: the caret under the malformed figure"
+else
+	fail "dse report: the caret of a malformed figure"
+	sed 's/^/    | /' "$tmp/rep.out" | cat -A | head
+fi
+result tracks16_2
 printf 'generate\tok\t1.0\ngenerate\tok\t1.0\napp\tbrighten_blur\tbit-exact\t2.5\narea\tok\n' >"$p/result.txt"
 bad_report "two generate lines" "result.txt:2:1: error: a second 'generate' line (the first is line 1)"
 printf 'generate\tok\t1.0\napp\tbrighten_blur\tbit-exact\t2.5\n' >"$p/result.txt"
