@@ -25,7 +25,8 @@ enum {
 	M_CYCLES, M_PES_USED, M_PES_TOTAL, M_BUSY, NMETRIC
 };
 static const struct {
-	const char *key, *column, *title; /* title NULL: in the table of another */
+	const char *key;    /* in cgrac's report, or NULL */
+	const char *column, *title; /* title NULL: in the table of another */
 } metrics[NMETRIC] = {
 	{ "pes", "pes", "PE tiles" },
 	{ "mems", "mems", "MEM tiles" },
@@ -37,11 +38,11 @@ static const struct {
 	{ "latency_cycles", "latency_cycles", "Latency (cycles)" },
 	{ NULL, "runtime_us", "Runtime (µs: latency / clock)" },
 	{ NULL, "compile_s", "Compile time (s)" },
-	{ "cycles", "sim_cycles", "Cycles (fast simulator)" },
-	{ "pe_used", "sim_pes_used", "PE utilization (fast simulator: PEs used of the array's; busy: the share of "
+	{ NULL, "sim_cycles", "Cycles (fast simulator)" },
+	{ NULL, "sim_pes_used", "PE utilization (fast simulator: PEs used of the array's; busy: the share of "
 	  "their cycles in which an output changed)" },
 	{ NULL, "sim_pes_total", NULL },
-	{ "pe_busy", "sim_pe_busy_pct", NULL },
+	{ NULL, "sim_pe_busy_pct", NULL },
 };
 
 typedef struct Row {

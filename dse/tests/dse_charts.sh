@@ -9,7 +9,9 @@
 # charts draws from its CSV; bad CSVs refused at their line and column.
 
 # synth_csv NAPPS NPOINTS [all|some|none]: results.csv as dse report writes
-# it, NAPPS applications over NPOINTS points (tracks16 2, 2, 3, 3, ... x
+# it (but for the fast simulator's sim_* columns, which the charts do not
+# read: a CSV of before them is charted too), NAPPS applications over
+# NPOINTS points (tracks16 2, 2, 3, 3, ... x
 # imran, wilton); areas for all points, all but the last two, or none.
 # Application 4 is not mapped with 2 tracks (so not at the base), 9 not at
 # the base only, 13 is different at point 6, 21 nowhere mapped.
