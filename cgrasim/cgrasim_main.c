@@ -25,10 +25,10 @@ static const char usage[] =
 	"                   [--activity FILE] [--expect-out FILE] [--strict-loops] [--max-cycles N]\n"
 	"           a command file of verif/README.md (\"The harness\") on the design: the same\n"
 	"           commands and messages as the Verilator harness vsim (--max-report -1: every\n"
-	"           mismatch in full); --expect-out writes the\n"
-	"           commands again with every node's value expected before every clock edge, for vsim;\n"
-	"           a configuration that closes a combinational loop runs event by event with a\n"
-	"           warning naming the loop's cores, or is an error with --strict-loops\n"
+	"           mismatch in full); --expect-out writes the commands again with every node's\n"
+	"           value expected before every clock edge, for vsim; a configuration that closes a\n"
+	"           combinational loop runs event by event with a warning naming the loop's nodes,\n"
+	"           or is an error with --strict-loops; --max-cycles N: more cycles are an error\n"
 	"Exit status: 0 bit-exact (no mismatch), 1 differences, 2 usage or input errors.\n";
 
 static int usage_error(const char *fmt, const char *arg)
