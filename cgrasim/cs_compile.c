@@ -539,7 +539,21 @@ static void build_stream(Cs *s)
 			m->dout[o] = m->out_node[o] >= 0 ? s->dense[m->out_node[o]] : -1;
 			m->dvalid[o] = m->valid_node[o] >= 0 ? s->dense[m->valid_node[o]] : -1;
 		}
-		emit(s, (Uop){ U_MEM, 0, 0, 0, 0, 0, ~core, 0, 0, 0, 0, 0 });
+		/* a tile that stands (tile_en 0) passes its chain inputs through, or drives
+		 * 0 without chaining, for as long as the configuration holds */
+		m->standing = !memmodel_running(m->m);
+		if (!m->standing) {
+			emit(s, (Uop){ U_MEM, 0, 0, 0, 0, 0, ~core, 0, 0, 0, 0, 0 });
+			continue;
+		}
+		for (int o = 0; o < mi->nouts; o++) {
+			uint64_t word = mi->chain ? bv_mask(mi->word) : 0;
+			if (m->dout[o] >= 0)
+				emit(s, (Uop){ U_PASS, 0, 0, 0, 0, 0, -1, m->dout[o], m->cin_root[o], 0, 0, word });
+			if (m->dvalid[o] >= 0)
+				emit(s, (Uop){ U_PASS_VALID, 0, 0, 0, 0, 0, -1, m->dvalid[o], m->cvalid_root[o], 0, 0,
+					       (uint64_t)mi->chain });
+		}
 	}
 	free(done);
 	s->copy_tmp = xrealloc(s->copy_tmp, (size_t)(s->copies.len / 2 + 1) * sizeof(uint64_t));
@@ -667,6 +681,12 @@ void cs_comp_settle(Cs *s)
 		case U_OUT:
 			v = cv[u->a];
 			break;
+		case U_PASS:
+			v = cv[u->a] & u->mask;
+			break;
+		case U_PASS_VALID:
+			v = u->mask && cv[u->a] != 0;
+			break;
 		case U_MEM: {
 			Mem *m = &s->mems[u->core];
 			cs_gather_mem(s, m, 1);
@@ -710,7 +730,7 @@ static int mem_busy(const Cs *s, const Mem *m)
 void cs_comp_edge(Cs *s)
 {
 	for (int i = 0; i < s->norder; i++)
-		if (s->order[i] < 0) {
+		if (s->order[i] < 0 && !s->mems[~s->order[i]].standing) {
 			Mem *m = &s->mems[~s->order[i]];
 			cs_gather_mem(s, m, 1);
 			memmodel_finish(m->m, m->in);

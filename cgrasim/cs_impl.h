@@ -25,7 +25,9 @@ enum { CORE_NONE, CORE_PE, CORE_MEM, CORE_IO };
 
 /* A micro-operation of the compiled array: cval[dst] takes op (a normal-form
  * operation, or one below) of cval[a], cval[b], cval[c]. */
-enum { U_OUT = NF_NUM_OPS, U_MEM };     /* a PE output copied to its node; a memory tile's outputs */
+/* a PE output copied to its node; a memory tile's outputs; a standing memory
+ * tile's output passing its chain input (data masked to the word, valid) */
+enum { U_OUT = NF_NUM_OPS, U_MEM, U_PASS, U_PASS_VALID };
 typedef struct Uop {
 	int op, width, wa, wb, hi, lo;
 	int core;                       /* U_OUT: the PE; U_MEM: the memory tile */
@@ -75,6 +77,7 @@ typedef struct Mem {
 	int *dout, *dvalid;                     /* compiled: the outputs' slots of cval */
 	int dirty, begun;
 	const MemCycle *cyc;            /* the cycle memmodel_begin last returned */
+	int standing;                   /* compiled: tile_en 0, its outputs its chain inputs */
 	long busy;                      /* compiled cycles with a storage operation or an output */
 } Mem;
 

@@ -770,6 +770,11 @@ const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *c
 	return c;
 }
 
+int memmodel_running(const MemModel *m)
+{
+	return m->regs[m->mi->tile_en] != 0;
+}
+
 int memmodel_comb(const MemModel *m, int o, int i)
 {
 	const MemInfo *mi = m->mi;

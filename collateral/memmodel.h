@@ -67,6 +67,9 @@ const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *c
 const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
 			       const int *chain_valid);
 int memmodel_finish(MemModel *m, const uint64_t *in);
+/* 1 if tile_en is set: the tile runs (otherwise its outputs are its chain
+ * inputs, and nothing in it changes). */
+int memmodel_running(const MemModel *m);
 /* 1 if tile input i reaches output o within one cycle under the current
  * configuration: an enabled edge from i to o (a tile input's latency is 0),
  * or the look-up from i to o with latency 0. */
