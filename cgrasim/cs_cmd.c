@@ -18,7 +18,6 @@
 #include "../common/strmap.h"
 #include "../common/vec.h"
 
-#define MAX_FILE_BYTES (64L << 20)     /* a command, bitstream or stream file (docs/architecture.md) */
 #define MAX_LABEL 256
 
 typedef struct Tok {
@@ -121,39 +120,9 @@ static int cmd_error(Run *r, int col, const char *fmt, ...)
 
 /* ---- reading a file ---- */
 
-static char *read_text(const char *path, long *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	VEC(char) b = { 0 };
-	char buf[65536];
-	size_t k;
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-		if ((long)b.len + (long)k > MAX_FILE_BYTES) {
-			vec_free(&b);
-			fclose(f);
-			errno = EFBIG;
-			return NULL;
-		}
-		vec_reserve(&b, b.len + (int)k + 1);
-		memcpy(b.data + b.len, buf, k);
-		b.len += (int)k;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		vec_free(&b);
-		return NULL;
-	}
-	vec_reserve(&b, b.len + 1);
-	b.data[b.len] = 0;
-	*len = b.len;
-	return b.data;
-}
 
 /* Cuts text into lines of words; # starts a comment (the file is at most
- * MAX_FILE_BYTES, so are its words). */
+ * UTIL_READ_MAX bytes, so are its words). */
 static int split(Script *sc)
 {
 	VEC(Line) lines = { 0 };
@@ -205,17 +174,17 @@ static void free_script(Script *sc);
 
 static int load_script(Run *r, const char *path, Script *sc, int col)
 {
-	long len;
+	size_t len;
 	memset(sc, 0, sizeof *sc);
 	sc->path = path;
-	sc->text = read_text(path, &len);
+	sc->text = util_read_file(path, &len);
 	if (!sc->text) {
 		if (col)
-			return cmd_error(r, col, "cannot read bitstream '%s': %s", path, strerror(errno)) + 1;
-		fprintf(stderr, "cgrasim: cannot read '%s': %s\n", path, strerror(errno));
+			return cmd_error(r, col, "cannot read bitstream '%s': %s", path, util_read_why(errno)) + 1;
+		fprintf(stderr, "cgrasim: cannot read '%s': %s\n", path, util_read_why(errno));
 		return 0;
 	}
-	if (!diags_check_nul(r->d, path, sc->text, (size_t)len)) {
+	if (!diags_check_nul(r->d, path, sc->text, len)) {
 		diags_flush(r->d);
 		free_script(sc);
 		return 0;
@@ -384,11 +353,11 @@ static int check(Run *r)
 
 static int drive(Run *r, const char *name, int node, int width, const char *file, int col)
 {
-	long len;
-	char *text = read_text(file, &len);
+	size_t len;
+	char *text = util_read_file(file, &len);
 	if (!text)
-		return cmd_error(r, col, "cannot read '%s'", file);
-	if (!diags_check_nul(r->d, file, text, (size_t)len)) {
+		return cmd_error(r, col, "cannot read '%s': %s", file, util_read_why(errno));
+	if (!diags_check_nul(r->d, file, text, len)) {
 		diags_flush(r->d);
 		free(text);
 		return -1;
@@ -702,39 +671,19 @@ static void observe(Run *r, const Script *sc)
 	}
 }
 
-static int write_records(Run *r)
+/* The recorded streams, one value per line, into the output set. */
+static int write_records(Run *r, OutSet *out)
 {
-	int status = 0;
 	vec_foreach(&r->records, i) {
 		Record *rec = &r->records.data[i];
-		char *tmp = xasprintf("%s.tmp", rec->file);
-		FILE *f = fopen(tmp, "w");
+		FILE *f = outset_open(out, rec->file);
+		if (!f)
+			return 0;
 		int digits = (r->sigs.data[rec->sig].width + 3) / 4;
-		for (int k = 0; f && k < rec->v.len; k++)
+		for (int k = 0; k < rec->v.len; k++)
 			fprintf(f, "%0*" PRIx64 "\n", digits, rec->v.data[k]);
-		if (!f || (ferror(f) | fclose(f)) || rename(tmp, rec->file)) {
-			fprintf(stderr, "cgrasim: cannot write '%s'\n", rec->file);
-			remove(tmp);
-			status = 2;
-		}
-		free(tmp);
 	}
-	return status;
-}
-
-static int write_activity(Cs *s, const char *path)
-{
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	if (f)
-		cs_activity_write(s, f);
-	int bad = !f || (ferror(f) | fclose(f)) || rename(tmp, path);
-	if (bad) {
-		fprintf(stderr, "cgrasim: cannot write '%s'\n", path);
-		remove(tmp);
-	}
-	free(tmp);
-	return bad;
+	return 1;
 }
 
 static void free_run(Run *r)
@@ -768,11 +717,13 @@ int cs_cmd_run(Cs *s, const char *path, const CsCmdOptions *o)
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xasprintf("%.*s", (int)(slash - path + 1), path) : xstrdup("");
 	observe(r, &sc);
-	FILE *vcd = NULL;
-	char *vcd_tmp = o->trace ? xasprintf("%s.tmp", o->trace) : NULL;
-	if (o->trace && !(vcd = fopen(vcd_tmp, "w"))) {
-		fprintf(stderr, "cgrasim: cannot write '%s': %s\n", vcd_tmp, strerror(errno));
-		free(vcd_tmp);
+	/* everything the run writes, renamed into place together when it ends well */
+	OutSet *out = outset_new();
+	FILE *vcd = o->trace ? outset_open(out, o->trace) : NULL;
+	if (o->expect_out)
+		r->tx = outset_open(out, o->expect_out);
+	if ((o->trace && !vcd) || (o->expect_out && !r->tx)) {
+		outset_abort(out);
 		free(dir);
 		free_script(&sc);
 		free_run(r);
@@ -780,18 +731,8 @@ int cs_cmd_run(Cs *s, const char *path, const CsCmdOptions *o)
 	}
 	if (vcd)
 		cs_trace(s, vcd);
-	char *tx_tmp = o->expect_out ? xasprintf("%s.tmp", o->expect_out) : NULL;
-	if (o->expect_out) {
+	if (r->tx) {
 		cs_observe_all(s);
-		r->tx = fopen(tx_tmp, "w");
-		if (!r->tx) {
-			fprintf(stderr, "cgrasim: cannot write '%s': %s\n", tx_tmp, strerror(errno));
-			free(tx_tmp);
-			free(dir);
-			free_script(&sc);
-			free_run(r);
-			return 2;
-		}
 		fprintf(r->tx, "# Written by cgrasim from %s on %s: the same commands, every node's value\n"
 			       "# expected before every clock edge (cgrasim/README.md, \"Agreement\").\n",
 			path, cs_design_name(s));
@@ -814,34 +755,24 @@ int cs_cmd_run(Cs *s, const char *path, const CsCmdOptions *o)
 			fprintf(stderr, "%s:%d: warning: %s\n", path, r->line, w);
 	}
 	double secs = util_now() - t0;
-	if (r->tx) {
-		if (!status && tx_check(r))
-			status = 2;
-		int bad = (ferror(r->tx) | fclose(r->tx)) || (!status && rename(tx_tmp, o->expect_out));
-		if (bad) {
-			fprintf(stderr, "cgrasim: cannot write '%s'\n", o->expect_out);
-			status = 2;
-		}
-		if (status == 2)
-			remove(tx_tmp);
-		free(r->tx_last);
-		free(r->tx_known);
-	}
-	free(tx_tmp);
-	if (!status)
-		status = write_records(r);
-	if (vcd) {
-		cs_trace(s, NULL);
-		if ((ferror(vcd) | fclose(vcd)) || (!status && rename(vcd_tmp, o->trace))) {
-			fprintf(stderr, "cgrasim: cannot write '%s'\n", o->trace);
-			status = 2;
-		}
-		if (status == 2)
-			remove(vcd_tmp);
-	}
-	free(vcd_tmp);
-	if (!status && o->activity && write_activity(s, o->activity))
+	if (r->tx && !status && tx_check(r))
 		status = 2;
+	cs_trace(s, NULL);
+	if (!status && o->activity) {
+		FILE *f = outset_open(out, o->activity);
+		if (f)
+			cs_activity_write(s, f);
+		else
+			status = 2;
+	}
+	if (!status && !write_records(r, out))
+		status = 2;
+	if (status == 2)
+		outset_abort(out);
+	else if (outset_commit(out) != 0)
+		status = 2;
+	free(r->tx_last);
+	free(r->tx_known);
 	if (!status && !o->quiet) {
 		long cycles = cs_cycles(s) - c0;
 		printf("cgrasim: %ld checks, %ld values compared, %ld mismatch%s; %ld configuration writes, %ld reads; "
