@@ -66,7 +66,6 @@ static void add_pe(Cs *s, int x, int y)
 	p->next_slot = xcalloc((size_t)s->nf->nstate + 1, sizeof(int));
 	p->deps = xcalloc((size_t)(pi->noutputs + 1) * (size_t)BITS_WORDS(pi->ninputs + 1), sizeof(uint64_t));
 	p->needs = xcalloc((size_t)BITS_WORDS(pi->ninputs + 1), sizeof(uint64_t));
-	p->in_root = xcalloc((size_t)pi->ninputs + 1, sizeof(int));
 	/* the state starts at its reset values once reset; before, at 0 */
 	p->nslots = pi->ninputs + s->nf->nstate;
 	p->slot = xcalloc((size_t)p->nslots + 1, sizeof(uint64_t));
@@ -307,7 +306,6 @@ static void free_pe(Pe *p)
 	free(p->next_slot);
 	free(p->deps);
 	free(p->needs);
-	free(p->in_root);
 	free(p->map);
 	free(p->direct);
 }
@@ -365,7 +363,6 @@ void cs_free(Cs *s)
 	free(s->tile_now);
 	free(s->creg);
 	free(s->creg_d);
-	free(s->creg_tmp);
 	free(s->order);
 	vec_free(&s->emits);
 	free(s->dense);

@@ -594,13 +594,11 @@ int cs_compile(Cs *s)
 	/* registers of the cone and their inputs */
 	free(s->creg);
 	free(s->creg_d);
-	free(s->creg_tmp);
 	s->ncregs = 0;
 	for (int n = 0; n < s->n; n++)
 		s->ncregs += c.reg_on[n];
 	s->creg = xmalloc((size_t)(s->ncregs + 1) * sizeof(int));
 	s->creg_d = xmalloc((size_t)(s->ncregs + 1) * sizeof(int));
-	s->creg_tmp = xmalloc((size_t)(s->ncregs + 1) * sizeof(uint64_t));
 	for (int n = 0, i = 0; n < s->n; n++)
 		if (c.reg_on[n]) {
 			s->creg[i] = n;

@@ -61,8 +61,6 @@ typedef struct Pe {
 	long busy_mark;                 /* the cycle (+1) last counted busy */
 	int *map;                       /* compiled: each slot's place in cval */
 	unsigned char *direct;          /* compiled: per output, computed into its node's slot */
-	int late;                       /* compiled: an input settles after it; run again at the end */
-	int *in_root;                   /* compiled: per input, the slot of val[] it reads */
 } Pe;
 
 typedef struct Mem {
@@ -138,7 +136,6 @@ struct Cs {
 	int observe_all;
 	int *root;                      /* per node: the slot of val[] that holds its value */
 	int *creg, *creg_d;             /* registers in the cone and their inputs' roots */
-	uint64_t *creg_tmp;
 	int ncregs;
 	int *order;                     /* cores in evaluation order: PE k as k, memory k as ~k */
 	int norder;
