@@ -143,24 +143,6 @@ static int by_address(const void *x, const void *y)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
-static uint32_t hash32(uint32_t a)
-{
-	a ^= a >> 16;
-	a *= 0x7feb352dU;
-	a ^= a >> 15;
-	a *= 0x846ca68bU;
-	return a ^ (a >> 16);
-}
-
-static int reg_find(const Cs *s, uint32_t address)
-{
-	for (uint32_t h = hash32(address) & (uint32_t)(s->nreg_slots - 1);; h = (h + 1) & (uint32_t)(s->nreg_slots - 1)) {
-		int r = s->reg_slots[h];
-		if (r < 0 || s->regs[r].address == address)
-			return r;
-	}
-}
-
 /* The core a `core` field's target x<X>_y<Y>.<register> names, and for a
  * PE's inst<k> the word k. */
 static void core_field(Cs *s, const CfgField *cf, Field *f)
@@ -200,25 +182,13 @@ static void load_fields(Cs *s)
 			core_field(s, cf, f);
 	}
 	qsort(s->fields, (size_t)s->nfields, sizeof(Field), by_address);
-	s->regs = xcalloc((size_t)s->nfields + 1, sizeof(Reg));
-	for (int i = 0; i < s->nfields; i++) {
-		Field *f = &s->fields[i];
-		if (!s->nregs || s->regs[s->nregs - 1].address != f->address)
-			s->regs[s->nregs++] = (Reg){ f->address, 0, 0, i, 0 };
-		Reg *r = &s->regs[s->nregs - 1];
-		r->n++;
-		r->covered |= (uint32_t)(bv_mask(f->hi - f->lo + 1) << f->lo);
-	}
-	s->nreg_slots = 16;
-	while (s->nreg_slots < 2 * s->nregs)
-		s->nreg_slots *= 2;
-	s->reg_slots = xmalloc((size_t)s->nreg_slots * sizeof(int));
-	memset(s->reg_slots, -1, (size_t)s->nreg_slots * sizeof(int));
-	for (int r = 0; r < s->nregs; r++) {
-		uint32_t h = hash32(s->regs[r].address) & (uint32_t)(s->nreg_slots - 1);
-		while (s->reg_slots[h] >= 0)
-			h = (h + 1) & (uint32_t)(s->nreg_slots - 1);
-		s->reg_slots[h] = r;
+	/* the map's registers are in address order too: the fields of each in a run */
+	s->regs = xcalloc((size_t)map->nregs + 1, sizeof(Reg));
+	s->nregs = map->nregs;
+	for (int i = 0, r = -1; i < s->nfields; i++) {
+		if (r < 0 || map->regs[r].address != s->fields[i].address)
+			s->regs[++r].first = i;
+		s->regs[r].n++;
 	}
 }
 
@@ -342,7 +312,6 @@ void cs_free(Cs *s)
 	free(s->out_ports);
 	free(s->fields);
 	free(s->regs);
-	free(s->reg_slots);
 	free(s->kind);
 	free(s->val);
 	free(s->mask);
@@ -610,7 +579,7 @@ int cs_flush(Cs *s, long cycles)
 
 int cs_write(Cs *s, uint32_t addr, uint32_t data)
 {
-	int r = reg_find(s, addr);
+	int r = configmap_reg(s->v->map, addr);
 	if (gen_cycle(s, EDGE_RUN))
 		return -1;
 	if (r >= 0)
@@ -620,6 +589,6 @@ int cs_write(Cs *s, uint32_t addr, uint32_t data)
 
 uint32_t cs_read(const Cs *s, uint32_t addr)
 {
-	int r = reg_find(s, addr);
+	int r = configmap_reg(s->v->map, addr);
 	return r < 0 ? 0 : s->regs[r].value;
 }

@@ -243,7 +243,7 @@ static void reset_state(Cs *s)
 void cs_apply_write(Cs *s, int r, uint32_t data)
 {
 	Reg *reg = &s->regs[r];
-	reg->value = data & reg->covered;
+	reg->value = data & s->v->map->regs[r].covered;
 	for (int i = reg->first; i < reg->first + reg->n; i++) {
 		const Field *f = &s->fields[i];
 		uint64_t v = (data >> f->lo) & bv_mask(f->hi - f->lo + 1);
@@ -260,7 +260,7 @@ void cs_apply_write(Cs *s, int r, uint32_t data)
 			p->folded = 0;
 			mark_pe(s, f->pe);
 		} else if (f->mem >= 0) {
-			memmodel_config_write(s->mems[f->mem].m, reg->address, data);
+			memmodel_config_write(s->mems[f->mem].m, s->v->map->regs[r].address, data);
 			mark_mem(s, f->mem);
 		}
 	}

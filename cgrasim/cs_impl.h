@@ -89,9 +89,11 @@ typedef struct Field {
 } Field;
 
 /* The fields of one bus address. */
+/* A configuration register as the simulator keeps it, indexed as config.map's
+ * registers (ConfigMap.regs, whose address and field bits it has). */
 typedef struct Reg {
-	uint32_t address, covered, value;
-	int first, n;                   /* into Cs.fields, sorted by address */
+	uint32_t value;                 /* what it reads back */
+	int first, n;                   /* its fields: into Cs.fields, sorted by address */
 } Reg;
 
 struct Cs {
@@ -114,10 +116,8 @@ struct Cs {
 	int nmems;
 	Field *fields;
 	int nfields;
-	Reg *regs;
+	Reg *regs;                      /* as the map's registers */
 	int nregs;
-	int *reg_slots;                 /* open addressing over regs by address, -1 empty */
-	int nreg_slots;
 	/* configuring: events */
 	int *queue, qhead, qlen;
 	int settled;                    /* the values are this cycle's */

@@ -110,32 +110,8 @@ void bitstream_write(const Bitstream *b, FILE *f)
 
 typedef struct ReadCtx {
 	const ConfigMap *m;
-	uint32_t *addr, *covered;       /* the map's registers, sorted, and their fields' bits */
-	int nregs;
 	VEC(uint32_t) a, v;
 } ReadCtx;
-
-static int by_u32(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	return (a > b) - (a < b);
-}
-
-/* The bits the map's fields cover at address a, or -1 if it has none. */
-static int64_t covered_bits(const ReadCtx *c, uint32_t a)
-{
-	int lo = 0, hi = c->nregs - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (c->addr[mid] == a)
-			return c->covered[mid];
-		if (c->addr[mid] < a)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
 
 static int hex_word(Lines *l, int k, uint32_t *out)
 {
@@ -161,17 +137,18 @@ static void read_write(Lines *l, void *ctx)
 	uint32_t a, v;
 	if (!hex_word(l, 0, &a) | !hex_word(l, 1, &v))
 		return;
-	int64_t cov = covered_bits(c, a);
-	if (cov < 0) {
+	int reg = configmap_reg(c->m, a);
+	if (reg < 0) {
 		diag_error(l->d, l->file, l->line, l->col[0],
 			   "address %08" PRIx32 " is no configuration register of this design (%s): a bitstream "
 			   "for another design?", a, c->m->file);
 		return;
 	}
-	if (v & ~(uint32_t)cov) {
+	uint32_t cov = c->m->regs[reg].covered;
+	if (v & ~cov) {
 		diag_error(l->d, l->file, l->line, l->col[1],
 			   "data %08" PRIx32 " sets bits %08" PRIx32 " that no field of register %08" PRIx32 " holds (%s)",
-			   v, v & ~(uint32_t)cov, a, c->m->file);
+			   v, v & ~cov, a, c->m->file);
 		return;
 	}
 	if (c->a.len >= BITSTREAM_MAX_WRITES) {
@@ -191,30 +168,7 @@ long bitstream_read_string(const char *name, const char *text, const ConfigMap *
 			   uint32_t **data, Diags *d)
 {
 	ReadCtx c = { .m = m };
-	c.addr = xmalloc(((size_t)m->nfields + 1) * sizeof(uint32_t));
-	c.covered = xcalloc((size_t)m->nfields + 1, sizeof(uint32_t));
-	for (int i = 0; i < m->nfields; i++)
-		c.addr[i] = m->fields[i].address;
-	qsort(c.addr, (size_t)m->nfields, sizeof(uint32_t), by_u32);
-	for (int i = 0; i < m->nfields; i++)
-		if (!c.nregs || c.addr[c.nregs - 1] != c.addr[i])
-			c.addr[c.nregs++] = c.addr[i];
-	for (int i = 0; i < m->nfields; i++) {
-		const CfgField *f = &m->fields[i];
-		uint32_t bits = (uint32_t)(((f->hi - f->lo + 1) >= 32 ? 0xffffffffu : ((1u << (f->hi - f->lo + 1)) - 1)) << f->lo);
-		int lo = 0, hi = c.nregs - 1;
-		while (lo < hi) {
-			int mid = (lo + hi) / 2;
-			if (c.addr[mid] < f->address)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		c.covered[lo] |= bits;
-	}
 	int ok = lines_read(name, text, d, 0, read_write, &c);
-	free(c.addr);
-	free(c.covered);
 	if (!ok) {
 		vec_free(&c.a);
 		vec_free(&c.v);

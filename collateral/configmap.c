@@ -92,14 +92,22 @@ static int by_address(const void *x, const void *y)
 	return a->lo != b->lo ? a->lo - b->lo : a->line - b->line;
 }
 
-/* No two fields of a register share a bit: each pair reported once, at the
+/* The registers, in address order, with the bits their fields hold; and no
+ * two fields of a register share a bit: each pair reported once, at the
  * later line. */
-static void check_overlaps(const ConfigMap *m, Diags *d)
+static void index_registers(ConfigMap *m, Diags *d)
 {
 	const CfgField **s = xcalloc((size_t)m->nfields + 1, sizeof *s);
 	for (int i = 0; i < m->nfields; i++)
 		s[i] = &m->fields[i];
 	qsort(s, (size_t)m->nfields, sizeof *s, by_address);
+	m->regs = xcalloc((size_t)m->nfields + 1, sizeof *m->regs);
+	for (int i = 0; i < m->nfields; i++) {
+		if (!m->nregs || m->regs[m->nregs - 1].address != s[i]->address)
+			m->regs[m->nregs++] = (CfgReg){ s[i]->address, 0 };
+		int w = s[i]->hi - s[i]->lo + 1;
+		m->regs[m->nregs - 1].covered |= (w >= 32 ? 0xffffffffu : (1u << w) - 1) << s[i]->lo;
+	}
 	for (int i = 1; i < m->nfields; i++) {
 		const CfgField *a = s[i - 1], *b = s[i];
 		if (a->address != b->address || b->lo > a->hi)
@@ -127,7 +135,7 @@ ConfigMap *configmap_load_string(const char *name, const char *text, Diags *d)
 		diag_error(d, name, 0, 0, "the map ends without its 'end FIELDS' line: the file is cut short, or older "
 			   "than its reader (" LINES_REGENERATE ")");
 	if (ok)
-		check_overlaps(r.m, d);
+		index_registers(r.m, d);
 	if (!ok || diags_errors(d) != errors) {
 		configmap_free(r.m);
 		return NULL;
@@ -145,10 +153,26 @@ void configmap_free(ConfigMap *m)
 	if (!m)
 		return;
 	free(m->fields);
+	free(m->regs);
 	strmap_free(m->index);
 	free(m->index);
 	arena_free(m->arena);
 	free(m);
+}
+
+int configmap_reg(const ConfigMap *m, uint32_t address)
+{
+	int lo = 0, hi = m->nregs - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (m->regs[mid].address == address)
+			return mid;
+		if (m->regs[mid].address < address)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
 }
 
 int configmap_find(const ConfigMap *m, const char *target)

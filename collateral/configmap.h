@@ -23,11 +23,20 @@ typedef struct CfgField {
 	int line;               /* of its record in the file */
 } CfgField;
 
+/* A 32-bit configuration register: its bus address and the bits its fields
+ * hold (a register reads back what was written in those bits, 0 in the
+ * others). */
+typedef struct CfgReg {
+	uint32_t address, covered;
+} CfgReg;
+
 typedef struct ConfigMap {
 	Arena *arena;
 	const char *file;       /* as named in messages */
 	CfgField *fields;
 	int nfields;
+	CfgReg *regs;           /* every register, in address order */
+	int nregs;
 	void *index;            /* target -> field */
 } ConfigMap;
 
@@ -40,5 +49,7 @@ __give ConfigMap *configmap_load_string(const char *name, const char *text, __ke
 void configmap_free(__take ConfigMap *m);
 /* The field of a target, or -1. */
 int configmap_find(const ConfigMap *m, const char *target);
+/* The index in m->regs of the register at a bus address, or -1. */
+int configmap_reg(const ConfigMap *m, uint32_t address);
 
 #endif
