@@ -38,7 +38,7 @@ APPREF := $(call bin,appref,$(sort $(wildcard apps/reference/*.c)),common)
 # FOLDER/tests/test_NAME.c linking LIBS, and gives their binaries' names.
 tests = $(foreach t,$(2),$(call bin,test_$(t),$(1)/tests/test_$(t).c,$(3)))
 TESTS := $(call tests,common,bv containers diag yaml util image,common) \
-         $(call tests,collateral,affine meminfo memmodel bitstream peinfo design coreinfo penf,collateral common) \
+         $(call tests,collateral,affine meminfo memmodel bitstream peinfo design coreinfo penf chip,collateral common) \
          $(call tests,peak,peak,peak collateral common) $(call tests,lake,lake,lake collateral common) \
          $(call tests,canal,canal,canal collateral common) $(call tests,compiler/front,front,front common) \
          $(call tests,compiler/lower,lower,lower front collateral common) \

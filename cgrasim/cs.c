@@ -49,7 +49,7 @@ static void bind_port(Cs *s, int node, int core, int index, int port)
 
 static void add_pe(Cs *s, int x, int y)
 {
-	const PeInfo *pi = s->v->pe_info;
+	const PeInfo *pi = s->chip->pe_info;
 	int k = s->npes++;
 	Pe *p = &s->pes[k];
 	p->x = x;
@@ -73,7 +73,7 @@ static void add_pe(Cs *s, int x, int y)
 
 static void add_mem(Cs *s, int x, int y)
 {
-	const MemInfo *mi = s->v->mem_info;
+	const MemInfo *mi = s->chip->mem_info;
 	int k = s->nmems++;
 	Mem *m = &s->mems[k];
 	m->x = x;
@@ -123,12 +123,12 @@ static void add_io(Cs *s, int x, int y)
 		if (in >= 0) {
 			snprintf(name, sizeof name, "io_in_x%d_%d", x, w);
 			strmap_put(&s->names, name, in);
-			s->in_ports[s->nin_ports++] = arena_strdup(s->v->m->arena, name);
+			s->in_ports[s->nin_ports++] = arena_strdup(s->chip->m->arena, name);
 		}
 		if (out >= 0) {
 			snprintf(name, sizeof name, "io_out_x%d_%d", x, w);
 			strmap_put(&s->names, name, out);
-			s->out_ports[s->nout_ports++] = arena_strdup(s->v->m->arena, name);
+			s->out_ports[s->nout_ports++] = arena_strdup(s->chip->m->arena, name);
 		}
 	}
 }
@@ -156,7 +156,7 @@ static void core_field(Cs *s, const CfgField *cf, Field *f)
 			char *end;
 			if (!strncmp(reg, "inst", 4)) {
 				long w = strtol(reg + 4, &end, 10);
-				if (end != reg + 4 && !*end && w >= 0 && w * 32 < s->v->pe_info->inst_width + 32) {
+				if (end != reg + 4 && !*end && w >= 0 && w * 32 < s->chip->pe_info->inst_width + 32) {
 					f->pe = k;
 					f->word = (int)w;
 				}
@@ -170,7 +170,7 @@ static void core_field(Cs *s, const CfgField *cf, Field *f)
 
 static void load_fields(Cs *s)
 {
-	const ConfigMap *map = s->v->map;
+	const ConfigMap *map = s->chip->map;
 	s->fields = xcalloc((size_t)map->nfields + 1, sizeof(Field));
 	for (int i = 0; i < map->nfields; i++) {
 		const CfgField *cf = &map->fields[i];
@@ -196,22 +196,23 @@ static void load_fields(Cs *s)
 
 Cs *cs_load(const char *dir, Diags *d)
 {
-	VerifDesign *v = verif_design_load(dir, 1, d);
-	if (!v)
+	Chip *chip = chip_load(dir, CHIP_INTERCONNECT | CHIP_CORES, NULL, d);
+	diags_flush(d);
+	if (!chip)
 		return NULL;
-	char *name = xasprintf("%s.nf", v->m->pe.name);
-	PeNf *nf = penf_load(verif_design_path(v, name), v->pe_info, d);
+	char *name = xasprintf("%s.nf", chip->m->pe.name);
+	PeNf *nf = penf_load(design_path(chip->m, name), chip->pe_info, d);
 	free(name);
 	diags_flush(d);
 	if (!nf) {
-		verif_design_free(v);
+		chip_free(chip);
 		return NULL;
 	}
 	Cs *s = xcalloc(1, sizeof *s);
-	s->v = v;
+	s->chip = chip;
 	s->nf = nf;
 	s->d = d;
-	s->g = v->graph;
+	s->g = chip->graph;
 	s->n = s->g->nnodes;
 	int n = s->n;
 	s->kind = xcalloc((size_t)n + 1, 1);
@@ -237,7 +238,7 @@ Cs *cs_load(const char *dir, Diags *d)
 		s->mask[i] = bv_mask(s->g->nodes[i].width);
 	}
 	strmap_init(&s->names);
-	const Design *m = v->m;
+	const Design *m = chip->m;
 	int ncores = m->cols * m->rows, nw = s->g->nwidths;
 	s->pes = xcalloc((size_t)ncores + 1, sizeof(Pe));
 	s->mems = xcalloc((size_t)ncores + 1, sizeof(Mem));
@@ -248,7 +249,7 @@ Cs *cs_load(const char *dir, Diags *d)
 			char t = design_tile(m, x, y);
 			if (t == 'P')
 				add_pe(s, x, y);
-			else if (t == 'M' && v->mem_info)
+			else if (t == 'M' && chip->mem_info)
 				add_mem(s, x, y);
 			else if (t == 'I' && y == 0)
 				add_io(s, x, y);
@@ -334,6 +335,7 @@ void cs_free(Cs *s)
 	free(s->creg_d);
 	free(s->order);
 	vec_free(&s->emits);
+	vec_free(&s->run_mems);
 	free(s->dense);
 	free(s->dnodes);
 	free(s->cval);
@@ -346,7 +348,7 @@ void cs_free(Cs *s)
 	vec_free(&s->pending_pes);
 	strmap_free(&s->names);
 	penf_free(s->nf);
-	verif_design_free(s->v);
+	chip_free(s->chip);
 	free(s);
 }
 
@@ -354,7 +356,7 @@ void cs_free(Cs *s)
 
 const char *cs_design_name(const Cs *s)
 {
-	return s->v->m->name;
+	return s->chip->m->name;
 }
 
 int cs_signal(const Cs *s, const char *name, CsSignal *out)
@@ -579,7 +581,7 @@ int cs_flush(Cs *s, long cycles)
 
 int cs_write(Cs *s, uint32_t addr, uint32_t data)
 {
-	int r = configmap_reg(s->v->map, addr);
+	int r = configmap_reg(s->chip->map, addr);
 	if (gen_cycle(s, EDGE_RUN))
 		return -1;
 	if (r >= 0)
@@ -589,6 +591,6 @@ int cs_write(Cs *s, uint32_t addr, uint32_t data)
 
 uint32_t cs_read(const Cs *s, uint32_t addr)
 {
-	int r = configmap_reg(s->v->map, addr);
+	int r = configmap_reg(s->chip->map, addr);
 	return r < 0 ? 0 : s->regs[r].value;
 }

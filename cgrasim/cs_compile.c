@@ -74,8 +74,8 @@ static void cone_add(Cs *s, Cone *c, int r)
  * in the cone are its live ones. */
 static void find_cone(Cs *s, Cone *c)
 {
-	const PeInfo *pi = s->v->pe_info;
-	const MemInfo *mi = s->v->mem_info;
+	const PeInfo *pi = s->chip->pe_info;
+	const MemInfo *mi = s->chip->mem_info;
 	for (int k = 0; k < s->npes; k++) {
 		memset(s->pes[k].live, 0, (size_t)pi->noutputs);
 		s->pes[k].folded = 0;
@@ -197,8 +197,8 @@ static void plan_dep(const Cs *s, Plan *pl, int to, int in)
  * tile inputs memmodel_comb says reach it. */
 static void plan_deps(const Cs *s, Plan *pl)
 {
-	const PeInfo *pi = s->v->pe_info;
-	const MemInfo *mi = s->v->mem_info;
+	const PeInfo *pi = s->chip->pe_info;
+	const MemInfo *mi = s->chip->mem_info;
 	int dw = BITS_WORDS(pi->ninputs + 1);
 	vec_foreach(&pl->out, x) {
 		int node = pl->out.data[x], core = pl->core.data[x], port = s->core_port[node];
@@ -287,7 +287,7 @@ static void dep_lists(const Plan *pl, int byto, int **first, int **list)
  * after its last evaluation, its own output among them. */
 static void plan_evaluations(Cs *s, const Plan *pl, const int *order)
 {
-	const PeInfo *pi = s->v->pe_info;
+	const PeInfo *pi = s->chip->pe_info;
 	int n = pl->out.len, *first, *from;
 	long *last = xcalloc((size_t)(s->npes + s->nmems) + 1, sizeof(long)), seq = 0;
 	dep_lists(pl, 1, &first, &from);
@@ -326,8 +326,8 @@ static void plan_evaluations(Cs *s, const Plan *pl, const int *order)
  * the loop's nodes in s->err if the outputs form a combinational loop. */
 static int plan_order(Cs *s, const Cone *c)
 {
-	const PeInfo *pi = s->v->pe_info;
-	const MemInfo *mi = s->v->mem_info;
+	const PeInfo *pi = s->chip->pe_info;
+	const MemInfo *mi = s->chip->mem_info;
 	Plan pl = { 0 };
 	pl.index = xmalloc(((size_t)s->n + 1) * sizeof(int));
 	memset(pl.index, -1, ((size_t)s->n + 1) * sizeof(int));
@@ -416,7 +416,7 @@ static void emit(Cs *s, Uop u)
 static void emit_pe(Cs *s, int k, int first)
 {
 	Pe *p = &s->pes[k];
-	const PeInfo *pi = s->v->pe_info;
+	const PeInfo *pi = s->chip->pe_info;
 	int nin = pi->ninputs, nst = s->nf->nstate;
 	/* an output an operation computes is computed into its node's slot;
 	 * one that is an input, a state variable, a constant or another
@@ -464,6 +464,58 @@ static void emit_pe(Cs *s, int k, int first)
 		}
 }
 
+/* The quiet cycles a memory tile let pass without its model, passed to it. */
+static void pass_quiet(Mem *m)
+{
+	if (m->passed)
+		memmodel_pass(m->m, m->passed);
+	m->idle = m->passed = 0;
+}
+
+/* The clock edge's copies reordered so that most need no temporary: copy j
+ * reads a value copy writer[src j] overwrites, so j goes first (Kahn's
+ * order on these pairs; each copy reads one value, so what remains are
+ * loops of registers, copied through copy_tmp after the others). */
+static void order_copies(Cs *s)
+{
+	int n = s->copies.len / 2, *cp = s->copies.data, k = 0;
+	int *writer = xmalloc(((size_t)s->ncval + 1) * sizeof(int));
+	int *readers = xcalloc((size_t)n + 1, sizeof(int)), *queue = xmalloc(((size_t)n + 1) * sizeof(int));
+	int *sorted = xmalloc(((size_t)2 * n + 1) * sizeof(int));
+	unsigned char *out = xcalloc((size_t)n + 1, 1);
+	memset(writer, -1, ((size_t)s->ncval + 1) * sizeof(int));
+	for (int i = 0; i < n; i++)
+		writer[cp[2 * i]] = i;
+	for (int i = 0; i < n; i++)
+		if (writer[cp[2 * i + 1]] >= 0 && writer[cp[2 * i + 1]] != i)
+			readers[writer[cp[2 * i + 1]]]++;
+	int qn = 0;
+	for (int i = 0; i < n; i++)
+		if (!readers[i])
+			queue[qn++] = i;
+	for (int q = 0; q < qn; q++) {
+		int i = queue[q], w = writer[cp[2 * i + 1]];
+		out[i] = 1;
+		sorted[k++] = cp[2 * i];
+		sorted[k++] = cp[2 * i + 1];
+		if (w >= 0 && w != i && --readers[w] == 0)
+			queue[qn++] = w;
+	}
+	s->ndirect = qn;
+	for (int i = 0; i < n; i++)
+		if (!out[i]) {
+			sorted[k++] = cp[2 * i];
+			sorted[k++] = cp[2 * i + 1];
+		}
+	if (k)
+		memcpy(cp, sorted, (size_t)k * sizeof(int));
+	free(writer);
+	free(readers);
+	free(queue);
+	free(sorted);
+	free(out);
+}
+
 /* The compiled array as one stream of micro-operations (in the cores'
  * order), the copies of the clock edge (pipeline registers and PE state:
  * pairs of destination and source) and the values they work on, packed in
@@ -471,8 +523,8 @@ static void emit_pe(Cs *s, int k, int first)
  * each PE's state, constants and intermediate values. */
 static void build_stream(Cs *s)
 {
-	const MemInfo *mi = s->v->mem_info;
-	const PeInfo *pi = s->v->pe_info;
+	const MemInfo *mi = s->chip->mem_info;
+	const PeInfo *pi = s->chip->pe_info;
 	memset(s->dense, -1, ((size_t)s->n + 1) * sizeof(int));
 	s->ndense = 0;
 	dense_add(s, s->n);
@@ -518,6 +570,7 @@ static void build_stream(Cs *s)
 		s->cval[k] = s->val[s->dnodes[k]];
 	s->nuops = 0;
 	s->copies.len = 0;
+	s->run_mems.len = 0;
 	for (int i = 0; i < s->ncregs; i++) {
 		vec_push(&s->copies, s->dense[s->creg[i]]);
 		vec_push(&s->copies, s->dense[s->creg_d[i]]);
@@ -531,6 +584,7 @@ static void build_stream(Cs *s)
 			continue;
 		}
 		Mem *m = &s->mems[~core];
+		pass_quiet(m);
 		for (int j = 0; j < mi->nins && once; j++)
 			m->in_root[j] = s->dense[m->in_node[j] >= 0 ? s->root[m->in_node[j]] : s->n];
 		for (int o = 0; o < mi->nouts && once; o++) {
@@ -544,6 +598,8 @@ static void build_stream(Cs *s)
 		m->standing = !memmodel_running(m->m);
 		if (!m->standing) {
 			emit(s, (Uop){ U_MEM, 0, 0, 0, 0, 0, ~core, 0, 0, 0, 0, 0 });
+			if (once)
+				vec_push(&s->run_mems, ~core);
 			continue;
 		}
 		for (int o = 0; o < mi->nouts; o++) {
@@ -556,13 +612,17 @@ static void build_stream(Cs *s)
 		}
 	}
 	free(done);
+	order_copies(s);
 	s->copy_tmp = xrealloc(s->copy_tmp, (size_t)(s->copies.len / 2 + 1) * sizeof(uint64_t));
 }
 
-/* Back from cval: each PE's state where the configuring cycles keep it. */
+/* Back from cval: each PE's state where the configuring cycles keep it, each
+ * memory tile's model up to date. */
 void cs_unpack_state(Cs *s)
 {
-	const PeInfo *pi = s->v->pe_info;
+	const PeInfo *pi = s->chip->pe_info;
+	for (int k = 0; k < s->nmems; k++)
+		pass_quiet(&s->mems[k]);
 	for (int i = 0; i < s->norder; i++) {
 		int core = s->order[i];
 		if (core < 0)
@@ -647,9 +707,30 @@ static void count_busy(Cs *s, int k)
 	}
 }
 
+/* A running memory tile's inputs from cval (its chain inputs are read by
+ * memmodel_begin only). */
+static void gather_inputs(const uint64_t *cv, Mem *m, const MemInfo *mi)
+{
+	for (int i = 0; i < mi->nins; i++)
+		m->in[i] = cv[m->in_root[i]];
+}
+
+/* A quiet memory tile's outputs: its chain inputs, as memmodel_begin drives
+ * them then. */
+static void quiet_outputs(uint64_t *cv, const Mem *m, const MemInfo *mi)
+{
+	uint64_t word = bv_mask(mi->word);
+	for (int o = 0; o < mi->nouts; o++) {
+		if (m->dout[o] >= 0)
+			cv[m->dout[o]] = mi->chain ? cv[m->cin_root[o]] & word : 0;
+		if (m->dvalid[o] >= 0)
+			cv[m->dvalid[o]] = mi->chain && (int)cv[m->cvalid_root[o]] != 0;
+	}
+}
+
 void cs_comp_settle(Cs *s)
 {
-	const MemInfo *mi = s->v->mem_info;
+	const MemInfo *mi = s->chip->mem_info;
 	uint64_t *cv = s->cval;
 	for (int i = 0; i < s->nuops; i++) {
 		const Uop *u = &s->uops[i];
@@ -676,6 +757,28 @@ void cs_comp_settle(Cs *s)
 		case NF_EQ:
 			v = cv[u->a] == cv[u->b];
 			break;
+		/* as nf_op_apply computes them (common/bv.c), without the call */
+		case NF_NOT:
+			v = ~cv[u->a] & u->mask;
+			break;
+		case NF_MUL:
+			v = (cv[u->a] * cv[u->b]) & u->mask;
+			break;
+		case NF_SHL:
+			v = cv[u->b] >= (uint64_t)u->width ? 0 : (cv[u->a] << cv[u->b]) & u->mask;
+			break;
+		case NF_LSHR:
+			v = cv[u->b] >= (uint64_t)u->width ? 0 : cv[u->a] >> cv[u->b];
+			break;
+		case NF_ULT:
+			v = cv[u->a] < cv[u->b];
+			break;
+		case NF_ULE:
+			v = cv[u->a] <= cv[u->b];
+			break;
+		case NF_SLT:
+			v = bv_sval(cv[u->a], u->wa) < bv_sval(cv[u->b], u->wa);
+			break;
 		case U_OUT:
 			v = cv[u->a];
 			break;
@@ -687,7 +790,15 @@ void cs_comp_settle(Cs *s)
 			break;
 		case U_MEM: {
 			Mem *m = &s->mems[u->core];
-			cs_gather_mem(s, m, 1);
+			if (m->idle) {
+				quiet_outputs(cv, m, mi);
+				continue;
+			}
+			gather_inputs(cv, m, mi);
+			for (int o = 0; o < mi->nouts; o++) {
+				m->cin[o] = cv[m->cin_root[o]];
+				m->cvalid[o] = (int)cv[m->cvalid_root[o]];
+			}
 			const MemCycle *c = m->cyc = memmodel_begin(m->m, m->in, m->cin, m->cvalid);
 			for (int o = 0; o < mi->nouts; o++) {
 				if (m->dout[o] >= 0)
@@ -711,7 +822,7 @@ void cs_comp_settle(Cs *s)
  * output with valid data? */
 static int mem_busy(const Cs *s, const Mem *m)
 {
-	const MemInfo *mi = s->v->mem_info;
+	const MemInfo *mi = s->chip->mem_info;
 	const MemCycle *c = m->cyc;
 	if (!c)
 		return 0;
@@ -725,22 +836,52 @@ static int mem_busy(const Cs *s, const Mem *m)
 	return 0;
 }
 
+/* Did a quiet memory tile do anything this cycle: a valid chain input at an
+ * output? */
+static int quiet_busy(const Cs *s, const Mem *m)
+{
+	const MemInfo *mi = s->chip->mem_info;
+	for (int o = 0; o < mi->nouts; o++)
+		if (mi->chain && (int)s->cval[m->cvalid_root[o]] != 0)
+			return 1;
+	return 0;
+}
+
+/* A running memory tile's clock edge: its model's, or one more quiet cycle
+ * (passed to the model when they end); then how many cycles to come are
+ * quiet. */
+static void mem_edge(Cs *s, Mem *m)
+{
+	if (m->idle) {
+		if (s->activity)
+			m->busy += quiet_busy(s, m);
+		m->passed++;
+		if (--m->idle == 0)
+			pass_quiet(m);
+		return;
+	}
+	int fresh = memmodel_takes_inputs(m->m);
+	if (fresh)
+		gather_inputs(s->cval, m, s->chip->mem_info);
+	memmodel_finish(m->m, fresh ? m->in : NULL);
+	if (s->activity)
+		m->busy += mem_busy(s, m);
+	m->idle = memmodel_quiet(m->m);
+}
+
 void cs_comp_edge(Cs *s)
 {
-	for (int i = 0; i < s->norder; i++)
-		if (s->order[i] < 0 && !s->mems[~s->order[i]].standing) {
-			Mem *m = &s->mems[~s->order[i]];
-			cs_gather_mem(s, m, 1);
-			memmodel_finish(m->m, m->in);
-			if (s->activity)
-				m->busy += mem_busy(s, m);
-		}
+	vec_foreach(&s->run_mems, i)
+		mem_edge(s, &s->mems[s->run_mems.data[i]]);
 	const int *cp = s->copies.data;
+	uint64_t *cv = s->cval;
 	int n = s->copies.len / 2;
-	for (int i = 0; i < n; i++)
-		s->copy_tmp[i] = s->cval[cp[2 * i + 1]];
-	for (int i = 0; i < n; i++)
-		s->cval[cp[2 * i]] = s->copy_tmp[i];
+	for (int i = 0; i < s->ndirect; i++)
+		cv[cp[2 * i]] = cv[cp[2 * i + 1]];
+	for (int i = s->ndirect; i < n; i++)
+		s->copy_tmp[i] = cv[cp[2 * i + 1]];
+	for (int i = s->ndirect; i < n; i++)
+		cv[cp[2 * i]] = s->copy_tmp[i];
 	s->cycles++;
 	s->settled = 0;
 }

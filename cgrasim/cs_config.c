@@ -87,18 +87,9 @@ int cs_mux_src(const Cs *s, int n)
 	return r->nin && k < (unsigned)r->nin ? r->in[k] : s->n;
 }
 
-void cs_gather_mem(const Cs *s, Mem *m, int compiled)
+void cs_gather_mem(const Cs *s, Mem *m)
 {
-	const MemInfo *mi = s->v->mem_info;
-	if (compiled) {
-		for (int i = 0; i < mi->nins; i++)
-			m->in[i] = s->cval[m->in_root[i]];
-		for (int o = 0; o < mi->nouts; o++) {
-			m->cin[o] = s->cval[m->cin_root[o]];
-			m->cvalid[o] = (int)s->cval[m->cvalid_root[o]];
-		}
-		return;
-	}
+	const MemInfo *mi = s->chip->mem_info;
 	for (int i = 0; i < mi->nins; i++)
 		m->in[i] = s->val[m->in_node[i] >= 0 ? m->in_node[i] : s->n];
 	for (int o = 0; o < mi->nouts; o++) {
@@ -110,7 +101,7 @@ void cs_gather_mem(const Cs *s, Mem *m, int compiled)
 static void eval_pe(Cs *s, int k)
 {
 	Pe *p = &s->pes[k];
-	const PeInfo *pi = s->v->pe_info;
+	const PeInfo *pi = s->chip->pe_info;
 	p->dirty = 0;
 	if (!p->folded)
 		cs_fold(s, p);
@@ -129,9 +120,9 @@ static void eval_pe(Cs *s, int k)
 static void eval_mem(Cs *s, int k)
 {
 	Mem *m = &s->mems[k];
-	const MemInfo *mi = s->v->mem_info;
+	const MemInfo *mi = s->chip->mem_info;
 	m->dirty = 0;
-	cs_gather_mem(s, m, 0);
+	cs_gather_mem(s, m);
 	const MemCycle *c = memmodel_begin(m->m, m->in, m->cin, m->cvalid);
 	m->begun = 1;
 	for (int o = 0; o < mi->nouts; o++) {
@@ -205,7 +196,7 @@ void cs_touch_all(Cs *s)
 	}
 	s->keep_state = 1;
 	for (int k = 0; k < s->npes; k++) {
-		memset(s->pes[k].live, 1, (size_t)s->v->pe_info->noutputs);
+		memset(s->pes[k].live, 1, (size_t)s->chip->pe_info->noutputs);
 		s->pes[k].folded = 0;
 		mark_pe(s, k);
 	}
@@ -216,7 +207,7 @@ void cs_touch_all(Cs *s)
 
 static void reset_state(Cs *s)
 {
-	const PeInfo *pi = s->v->pe_info;
+	const PeInfo *pi = s->chip->pe_info;
 	while (s->pending_pes.len)
 		s->pes[s->pending_pes.data[--s->pending_pes.len]].pending = 0;
 	for (int n = 0; n < s->n; n++)
@@ -243,7 +234,7 @@ static void reset_state(Cs *s)
 void cs_apply_write(Cs *s, int r, uint32_t data)
 {
 	Reg *reg = &s->regs[r];
-	reg->value = data & s->v->map->regs[r].covered;
+	reg->value = data & s->chip->map->regs[r].covered;
 	for (int i = reg->first; i < reg->first + reg->n; i++) {
 		const Field *f = &s->fields[i];
 		uint64_t v = (data >> f->lo) & bv_mask(f->hi - f->lo + 1);
@@ -252,7 +243,7 @@ void cs_apply_write(Cs *s, int r, uint32_t data)
 			push(s, f->node);
 		} else if (f->pe >= 0) {
 			Pe *p = &s->pes[f->pe];
-			int w = s->v->pe_info->inst_width, at = 32 * f->word, bits = f->hi - f->lo + 1;
+			int w = s->chip->pe_info->inst_width, at = 32 * f->word, bits = f->hi - f->lo + 1;
 			if (at + bits > w)
 				bits = w - at;
 			if (bits > 0)
@@ -260,7 +251,7 @@ void cs_apply_write(Cs *s, int r, uint32_t data)
 			p->folded = 0;
 			mark_pe(s, f->pe);
 		} else if (f->mem >= 0) {
-			memmodel_config_write(s->mems[f->mem].m, s->v->map->regs[r].address, data);
+			memmodel_config_write(s->mems[f->mem].m, s->chip->map->regs[r].address, data);
 			mark_mem(s, f->mem);
 		}
 	}
@@ -282,7 +273,7 @@ void cs_gen_edge(Cs *s, int kind)
 			m->begun = 0;
 			mark_mem(s, k);
 		} else if (m->begun) {
-			cs_gather_mem(s, m, 0);
+			cs_gather_mem(s, m);
 			m->begun = 0;
 			if (memmodel_finish(m->m, m->in))
 				mark_mem(s, k);

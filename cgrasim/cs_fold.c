@@ -15,7 +15,7 @@
 /* The value of each instruction field in word inst. */
 static uint64_t field_value(const Cs *s, const Pe *p, int f)
 {
-	const PeInstField *fi = &s->v->pe_info->fields[f];
+	const PeInstField *fi = &s->chip->pe_info->fields[f];
 	return bits_get(p->inst, fi->offset, fi->width);
 }
 
@@ -26,7 +26,7 @@ static uint64_t field_value(const Cs *s, const Pe *p, int f)
 void cs_fold(Cs *s, Pe *p)
 {
 	const PeNf *nf = s->nf;
-	const PeInfo *pi = s->v->pe_info;
+	const PeInfo *pi = s->chip->pe_info;
 	int nn = nf->nnodes, nin = pi->ninputs, nst = nf->nstate;
 	int *alias = xmalloc((size_t)(nn + 1) * sizeof(int));   /* node -> representative */
 	unsigned char *isk = xcalloc((size_t)nn + 1, 1);
@@ -170,7 +170,7 @@ void cs_run_pe(Pe *p)
 /* Does the next state differ from the state? */
 int cs_pe_changes(const Cs *s, const Pe *p)
 {
-	int nin = s->v->pe_info->ninputs;
+	int nin = s->chip->pe_info->ninputs;
 	for (int j = 0; j < s->nf->nstate; j++)
 		if (p->next_slot[j] >= 0 && p->slot[p->next_slot[j]] != p->slot[nin + j])
 			return 1;
@@ -179,7 +179,7 @@ int cs_pe_changes(const Cs *s, const Pe *p)
 
 void cs_pe_clock(const Cs *s, Pe *p)
 {
-	int nin = s->v->pe_info->ninputs, nst = s->nf->nstate;
+	int nin = s->chip->pe_info->ninputs, nst = s->nf->nstate;
 	uint64_t next[64], *tmp = nst <= 64 ? next : xmalloc((size_t)nst * sizeof(uint64_t));
 	for (int j = 0; j < nst; j++)
 		tmp[j] = p->next_slot[j] >= 0 ? p->slot[p->next_slot[j]] : p->slot[nin + j];

@@ -12,13 +12,13 @@
 
 #include "cs.h"
 
+#include "../collateral/chip.h"
 #include "../collateral/memmodel.h"
 #include "../collateral/nfops.h"
 #include "../collateral/penf.h"
 #include "../common/bv.h"
 #include "../common/strmap.h"
 #include "../common/vec.h"
-#include "../verif/verif_design.h"
 
 enum { K_SB_IN, K_SB_OUT, K_REG, K_RMUX, K_PORT_IN, K_PORT_OUT };
 enum { CORE_NONE, CORE_PE, CORE_MEM, CORE_IO };
@@ -77,6 +77,9 @@ typedef struct Mem {
 	const MemCycle *cyc;            /* the cycle memmodel_begin last returned */
 	int standing;                   /* compiled: tile_en 0, its outputs its chain inputs */
 	long busy;                      /* compiled cycles with a storage operation or an output */
+	long idle;                      /* compiled: the cycles to come that are quiet (memmodel_quiet),
+					 * its outputs its chain inputs, the model not run */
+	long passed;                    /* quiet cycles not yet passed to the model (memmodel_pass) */
 } Mem;
 
 /* A configuration field as the simulator applies it. */
@@ -97,7 +100,7 @@ typedef struct Reg {
 } Reg;
 
 struct Cs {
-	VerifDesign *v;
+	Chip *chip;
 	PeNf *nf;
 	Diags *d;
 	const RGraph *g;
@@ -140,6 +143,7 @@ struct Cs {
 	int *order;                     /* cores in evaluation order: PE k as k, memory k as ~k */
 	int norder;
 	VEC(int) emits;                 /* compiled: every evaluation of a core, in order */
+	VEC(int) run_mems;              /* compiled: the memory tiles that run (tile_en 1), by index */
 	/* the values the compiled array reads and writes, packed: cval[dense[r]]
 	 * is root r's value while compiled (dense -1: not in the array; 0 is the
 	 * constant 0), dnodes[k] the root of cval[k] */
@@ -148,7 +152,10 @@ struct Cs {
 	int ncval, cval_cap;
 	Uop *uops;
 	int nuops, uops_cap;
-	VEC(int) copies;                /* the clock edge's copies: destination, source */
+	VEC(int) copies;                /* the clock edge's copies: destination, source; the first
+					 * ndirect in an order that reads each value before it is
+					 * overwritten, the others (loops of registers) through copy_tmp */
+	int ndirect;
 	uint64_t *copy_tmp;
 	CsStats stats;
 	long cycles;
@@ -175,12 +182,12 @@ int cs_pe_changes(const Cs *s, const Pe *p);
 void cs_pe_clock(const Cs *s, Pe *p);
 
 /* cs_config.c: the reason of an error into s->err (returns -1); the slot of
- * val[] node n's multiplexer selects; a memory tile's inputs now (compiled:
- * from cval); a node's new value (what reads it queued); settling, every
+ * val[] node n's multiplexer selects; a memory tile's inputs now (while
+ * configuring, from val); a node's new value (what reads it queued); settling, every
  * node queued again, a bus write's fields, a clock edge while configuring. */
 int cs_fail(Cs *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cs_mux_src(const Cs *s, int n);
-void cs_gather_mem(const Cs *s, Mem *m, int compiled);
+void cs_gather_mem(const Cs *s, Mem *m);
 void cs_set_node(Cs *s, int n, uint64_t v);
 int cs_gen_settle(Cs *s);
 void cs_touch_all(Cs *s);

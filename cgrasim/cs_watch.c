@@ -52,7 +52,7 @@ static void sort_by_tile(const Cs *s, int *v, int n)
 	uint64_t *key = xmalloc((size_t)(n + 1) * sizeof(uint64_t));
 	for (int i = 0; i < n; i++) {
 		const RNode *r = &s->g->nodes[v[i]];
-		key[i] = (uint64_t)(r->y * s->v->m->cols + r->x) << 32 | (uint32_t)v[i];
+		key[i] = (uint64_t)(r->y * s->chip->m->cols + r->x) << 32 | (uint32_t)v[i];
 	}
 	qsort(key, (size_t)n, sizeof(uint64_t), by_key);
 	for (int i = 0; i < n; i++)
@@ -65,8 +65,8 @@ static void sort_by_tile(const Cs *s, int *v, int n)
 static void vcd_begin(Cs *s)
 {
 	FILE *f = s->vcd;
-	fprintf(f, "$version cgrasim (the fast simulator of %s) $end\n$timescale 1ns $end\n", s->v->m->name);
-	fprintf(f, "$scope module %s $end\n$var wire 1 ! clk $end\n", s->v->m->name);
+	fprintf(f, "$version cgrasim (the fast simulator of %s) $end\n$timescale 1ns $end\n", s->chip->m->name);
+	fprintf(f, "$scope module %s $end\n$var wire 1 ! clk $end\n", s->chip->m->name);
 	int n = s->used_list.len, *v = xmalloc((size_t)(n + 1) * sizeof(int));
 	memcpy(v, s->used_list.data, (size_t)n * sizeof(int));
 	sort_by_tile(s, v, n);
@@ -99,9 +99,9 @@ void cs_watch_cycle(Cs *s)
 	} else if (s->vcd) {
 		fprintf(s->vcd, "#%ld\n0!\n", 2 * s->cycles);
 	}
-	int cols = s->v->m->cols;
+	int cols = s->chip->m->cols;
 	if (s->activity)
-		memset(s->tile_now, 0, (size_t)(cols * s->v->m->rows));
+		memset(s->tile_now, 0, (size_t)(cols * s->chip->m->rows));
 	vec_foreach(&s->used_list, i) {
 		int n = s->used_list.data[i];
 		uint64_t v = cs_comp_value(s, n), d = v ^ s->last[n];
@@ -117,7 +117,7 @@ void cs_watch_cycle(Cs *s)
 	if (first)
 		fprintf(s->vcd, "$end\n");
 	if (s->activity)
-		for (int t = 0; t < cols * s->v->m->rows; t++)
+		for (int t = 0; t < cols * s->chip->m->rows; t++)
 			s->tile_busy[t] += s->tile_now[t];
 }
 
@@ -129,7 +129,7 @@ void cs_trace(Cs *s, FILE *f)
 
 void cs_activity(Cs *s)
 {
-	int nt = s->v->m->cols * s->v->m->rows;
+	int nt = s->chip->m->cols * s->chip->m->rows;
 	s->activity = 1;
 	if (!s->tile_toggles) {
 		s->tile_toggles = xcalloc((size_t)nt + 1, sizeof(long));
@@ -140,7 +140,7 @@ void cs_activity(Cs *s)
 
 void cs_activity_write(const Cs *s, FILE *f)
 {
-	const Design *m = s->v->m;
+	const Design *m = s->chip->m;
 	fprintf(f, "# Written by cgrasim: the activity of each used tile of %s over %ld cycles of the\n"
 		   "# configured array (cgrasim/README.md): cycles in which a node of the tile changed, bit\n"
 		   "# toggles of its nodes (routing and core ports), and for cores the cycles the core worked.\n",

@@ -1,13 +1,11 @@
-/* coll.c - what the compiler needs of a chip (coll.h): the cores and tiles
- * of the design's manifest (collateral/design) and the cores' collateral. */
+/* coll.c - what the compiler needs of a chip (coll.h): what it takes of the
+ * manifest and the cores that collateral/chip loads. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll.h"
-#include "design.h"
-#include "peinfo.h"
 
 #define COLL_MAX_SMT2 ((size_t)16 << 20) /* bytes of <mem>.smt2, as YAML_READ_MAX for the YAML files */
 
@@ -97,16 +95,11 @@ static int check_ir_ops(const PeInfo *pe, const char *rules_path, Diags *d)
 }
 
 /* The word (the widest PE input) and the IR operations of the PE's info and
- * rules files, read and cross-checked by collateral/peinfo. */
-static int read_pe(const char *info_path, const char *rules_path, Collateral *c, Diags *d)
+ * rules files, which collateral/peinfo read and cross-checked. */
+static int read_pe(const PeInfo *pe, const char *rules_path, Collateral *c, Diags *d)
 {
-	PeInfo *pe = peinfo_load(info_path, rules_path, d);
-	if (!pe)
+	if (!check_ir_ops(pe, rules_path, d))
 		return 0;
-	if (!check_ir_ops(pe, rules_path, d)) {
-		peinfo_free(pe);
-		return 0;
-	}
 	for (int i = 0; i < pe->ninputs; i++)
 		if (pe->inputs[i].width > c->word)
 			c->word = pe->inputs[i].width;
@@ -114,21 +107,19 @@ static int read_pe(const char *info_path, const char *rules_path, Collateral *c,
 		strmap_put(&c->ops, pe->rules[i].ir, 1);
 	for (int i = 0; i < pe->nunsupported; i++)
 		strmap_put(&c->ops, pe->unsupported[i], 0);
-	c->peinfo = pe;
 	return 1;
 }
 
-/* The memory tile the manifest names, if any: its info and SMT model. */
-static int read_mem(const Design *m, Collateral *c, Diags *d)
+/* The SMT model of the memory tile the manifest names, if any. */
+static int read_mem_smt2(const Design *m, Collateral *c, Diags *d)
 {
 	if (!m->mem.name)
 		return 1;
 	const char *sp = design_path(m, arena_printf(m->arena, "%s.smt2", m->mem.name));
-	c->mem = meminfo_load(design_path(m, m->mem.info), d);
-	c->mem_smt2 = c->mem ? util_read_file_max(sp, NULL, COLL_MAX_SMT2) : NULL;
-	if (c->mem && !c->mem_smt2)
+	c->mem_smt2 = util_read_file_max(sp, NULL, COLL_MAX_SMT2);
+	if (!c->mem_smt2)
 		diag_error(d, sp, 0, 0, "cannot read the memory tile's SMT model: %s", util_read_why(errno));
-	return c->mem && c->mem_smt2;
+	return c->mem_smt2 != NULL;
 }
 
 /* The manifest's tiles: one string per row, north (IO) first. */
@@ -143,49 +134,15 @@ static void copy_tiles(const Design *m, Collateral *c)
 	}
 }
 
-static int is_width(const Design *m, int w)
+/* What the compiler takes of the chip's manifest and cores. */
+static int read_chip(Chip *chip, Collateral *c, Diags *d)
 {
-	for (int i = 0; i < m->nwidths; i++)
-		if (m->widths[i] == w)
-			return 1;
-	return 0;
-}
-
-/* The cores' files are those of the manifest's cores, whose ports are of
- * its networks' widths. */
-static int check_cores(const Design *m, const Collateral *c, Diags *d)
-{
-	const PeInfo *pe = c->peinfo;
-	const char *info = design_path(m, m->pe.info), *manifest = design_path(m, "design.yaml");
-	int ok = 1;
-	if (strcmp(pe->name, m->pe.name) != 0) {
-		diag_error(d, info, 0, 0, "the file is of PE '%s', %s names '%s'", pe->name, manifest, m->pe.name);
-		ok = 0;
-	}
-	if (c->mem && strcmp(c->mem->name, m->mem.name) != 0) {
-		diag_error(d, design_path(m, m->mem.info), 0, 0, "the file is of memory '%s', %s names '%s'", c->mem->name,
-			   manifest, m->mem.name);
-		ok = 0;
-	}
-	for (int io = 0; io < 2; io++)
-		for (int i = 0; i < (io ? pe->noutputs : pe->ninputs); i++) {
-			const PePort *p = io ? &pe->outputs[i] : &pe->inputs[i];
-			if (!is_width(m, p->width)) {
-				diag_error(d, info, 0, 0, "%s %s of PE '%s' is %d bits wide: %s has no network of that width",
-					   io ? "output" : "input", p->name, pe->name, p->width, manifest);
-				ok = 0;
-			}
-		}
-	return ok;
-}
-
-/* The cores the manifest names, then its tiles. */
-static int read_design(const Design *m, Collateral *c, Diags *d)
-{
+	const Design *m = chip->m;
 	c->pe = xstrdup(m->pe.name);
 	c->rules_file = xasprintf("%s.rules.yaml", m->pe.name);
-	if (!read_pe(design_path(m, m->pe.info), design_path(m, c->rules_file), c, d) || !read_mem(m, c, d) ||
-	    !check_cores(m, c, d))
+	c->peinfo = chip->pe_info;
+	c->mem = chip->mem_info;
+	if (!read_pe(chip->pe_info, design_path(m, c->rules_file), c, d) || !read_mem_smt2(m, c, d))
 		return 0;
 	copy_tiles(m, c);
 	return 1;
@@ -195,13 +152,11 @@ int coll_load(const char *dir, Collateral *c, Diags *d)
 {
 	memset(c, 0, sizeof *c);
 	strmap_init(&c->ops);
-	c->dir = xstrdup(dir);
 	int loaded, ok = 0;
-	Design *m = design_load(dir, &loaded, d);
-	if (m) {
-		ok = read_design(m, c, d);
-		c->design = m;
-	} else if (!loaded) {
+	c->chip = chip_load(dir, CHIP_CORES, &loaded, d);
+	if (c->chip)
+		ok = read_chip(c->chip, c, d);
+	else if (!loaded) {
 		char *path = util_path_join(dir, "design.yaml");
 		diag_error(d, path, 0, 0, "no design collateral here (run make rtl DESIGN=...)");
 		free(path);
@@ -213,14 +168,9 @@ int coll_load(const char *dir, Collateral *c, Diags *d)
 void coll_free(Collateral *c)
 {
 	strmap_free(&c->ops);
-	free(c->dir);
-	design_free(c->design);
+	chip_free(c->chip);
 	free(c->pe);
-	if (c->peinfo)
-		peinfo_free(c->peinfo);
 	free(c->rules_file);
-	if (c->mem)
-		meminfo_free(c->mem);
 	free(c->mem_smt2);
 	for (int y = 0; c->tiles && y < c->rows; y++)
 		free(c->tiles[y]);
@@ -230,7 +180,7 @@ void coll_free(Collateral *c)
 
 int coll_load_interconnect(const Collateral *c, Interconnect *ic, Diags *d)
 {
-	int ok = ic_load(c->design, ic, d);
+	int ok = ic_load(c->chip->m, ic, d);
 	diags_flush(d);
 	return ok;
 }

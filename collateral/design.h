@@ -2,8 +2,8 @@
  * rtl_out/<design>/ (canal/COLLATERAL.md): the design's name, its array and
  * tile kinds, the routing widths, the cores with their info and Verilog
  * files, and the names of the interconnect's collateral files. Its one
- * reader, for the compiler (coll.h) and for verif (verif/verif_design.h),
- * reports every error at its position in the file. */
+ * reader, for the compiler, verif and cgrasim (through chip.h), reports
+ * every error at its position in the file. */
 #ifndef COLLATERAL_DESIGN_H
 #define COLLATERAL_DESIGN_H
 

@@ -15,9 +15,23 @@
  * Edges are processed in index order, so a transfer's write request on its
  * destination exists before that port is arbitrated: requests of an edge
  * depend only on grants of lower-numbered edges, as in the priority chains of
- * the Verilog. */
+ * the Verilog.
+ *
+ * Speed. The simulators run a tile every cycle, and most cycles of most
+ * tiles do nothing, so the model is specialized to its registers once they
+ * are set (prepare: rebuilt after any register changes): the enabled
+ * controllers and the edges they drive as lists, each storage port's masks
+ * and shifts flattened (PortPlan), each controller's generator values kept
+ * from one step to the next with the cycle it fires next (CtrlState.due),
+ * and the cycle the last transfer in flight arrives. In a cycle only the
+ * edges a controller of theirs fires on or a transfer arrives on are visited
+ * (find_busy; transfers in flight age without a visit). A cycle before both
+ * (a quiet one: no controller fires, nothing arrives, no look-up reads)
+ * only passes the chain inputs to the outputs and counts; memmodel_quiet
+ * tells a simulator how many such cycles come, to let them pass at once. */
 #include "memmodel.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +44,8 @@
  * lines a cycle touches stay close together. */
 #define RING 32
 _Static_assert(RING > MAX_LAT && (RING & (RING - 1)) == 0, "RING must be a power of two above MAX_LAT");
+/* The cycle a controller that is done or never meets the counter fires. */
+#define NEVER LONG_MAX
 
 /* A transfer in flight on a shared (or single-controller) edge. */
 typedef struct Flight {
@@ -41,14 +57,16 @@ typedef struct Flight {
 } Flight;
 
 typedef struct EdgeState {
-	Flight *line;           /* LINE(es, k): issued k cycles ago (k = 0 this cycle); mask + 1 of them */
+	Flight *line;           /* LINE(m, es, k): issued k cycles ago (k = 0 this cycle); mask + 1 of them */
 	uint64_t *words;        /* their data, one block */
-	int head, mask;
+	int mask;
+	int lat, width, c0, c1; /* its MemEdgeInfo's latency, width and controllers */
 	uint64_t *hold;         /* last delivered data */
 	int hold_flag;
 	int delivered;          /* this cycle */
-	uint64_t *now;          /* this cycle's data (delivered or held) */
+	const uint64_t *now;    /* this cycle's data: the arriving flight's, or hold */
 	int now_flag;
+	int src, dst;           /* storage ends: flat port indices (PortPlan), -1 for a tile port */
 } EdgeState;
 
 typedef struct CtrlState {
@@ -56,7 +74,11 @@ typedef struct CtrlState {
 	int done;
 	uint32_t sched, src, dst;  /* recurrence registers */
 	int fire;
+	/* the generators' values, from the registers and the state above (set
+	 * when either changes: prepare, step), and the cycle (MemModel.cycles)
+	 * the schedule meets the counter: NEVER once done */
 	uint32_t sched_val, src_val, dst_val;
+	long due;
 } CtrlState;
 
 typedef struct Request {
@@ -73,6 +95,26 @@ typedef struct UnitState {
 	Request *req;           /* per port: the winning request this cycle, edge -1 if none */
 } UnitState;
 
+/* A storage port as a cycle uses it, flattened from its MemUnitInfo: slot s
+ * of the port is words (s >> shift) * fetch + (s & rest) * width on; a
+ * generator value v is slot v & amask, and with chaining is served here when
+ * its bits above the address, masked by hmask, equal chain_val (chain_id's,
+ * set by prepare). */
+typedef struct PortPlan {
+	int unit, port;
+	int width, fetch, shift;
+	uint32_t rest, amask;
+	int abits, chained;
+	uint32_t hmask, chain_val;
+	int stored_flag;        /* a read's flag is the AND of the slot's (a register file with chaining) */
+	int ii;
+	uint64_t *words;
+	int *flags;
+	Request *req;
+	MemPortOp *op;
+	long *last_op;
+} PortPlan;
+
 /* The table look-up's reads in flight: live[k] and word[k], the read issued k
  * cycles ago. */
 typedef struct LookupState {
@@ -82,7 +124,10 @@ typedef struct LookupState {
 	int delivered;          /* this cycle */
 } LookupState;
 
-#define LINE(es, k) (&(es)->line[((es)->head + (k)) & (es)->mask])
+/* An edge's flights are indexed by the cycle they were issued in, so that
+ * they age without a step (an edge that does nothing in a cycle is not
+ * visited); a flight is cleared when it arrives. */
+#define LINE(m, es, k) (&(es)->line[((unsigned long)(m)->cycles - (unsigned long)(k)) & (unsigned long)(es)->mask])
 #define LIVE(ls, k) ((ls)->live[((ls)->head + (k)) & (ls)->mask])
 #define WORD(ls, k) ((ls)->word[((ls)->head + (k)) & (ls)->mask])
 
@@ -100,23 +145,37 @@ struct MemModel {
 	uint32_t *regs;
 	uint32_t t;
 	long cycles;            /* since flush */
+	uint32_t tmask;         /* the counter's bits */
+	uint64_t wmask;         /* a word's bits */
 	CtrlState *ctrl;
 	EdgeState *edge;
 	UnitState *unit;
+	PortPlan *port;         /* every storage port, unit by unit */
+	int nports;
 	LookupState lookup;
+	int lookup_port;        /* the look-up's flat port, or -1 */
 	MemCycle cyc;
 	int running;            /* this cycle's tile_en, from memmodel_begin */
+	int quiet;              /* this cycle is quiet (see the file's comment), from memmodel_begin */
+	int takes_inputs;       /* memmodel_finish reads the inputs, from memmodel_begin */
 	/* What a cycle visits, from the registers (rebuilt after any of them
 	 * changes): the enabled controllers, the edges with an enabled controller
-	 * or a transfer in flight, per output those of them that deliver to it;
-	 * and the ports a request or an operation touched this cycle. */
+	 * or a transfer in flight, per output those of them that deliver to it,
+	 * the ports they write in port order; and the ports a request or an
+	 * operation touched this cycle. */
 	int prepared;
 	int *act_ctrl, nact_ctrl;
 	int *act_edge, nact_edge;
+	int *busy, nbusy;               /* this cycle: the edges a controller fires or a flight arrives on */
 	int *out_first, *out_edges;     /* out_edges[out_first[o] .. out_first[o + 1] - 1] */
-	int *port_base;                 /* per unit: its first port's flat index */
+	int *wports, nwports;           /* flat port indices */
 	int *touched, ntouched;         /* flat port indices */
 	unsigned char *is_touched;
+	int lookup_on;                  /* lookup_en */
+	int *fired, nfired;             /* this cycle: the controllers that fire */
+	int fire_dirty;                 /* a controller's fire may be 1 */
+	long next_due;                  /* the earliest due of the enabled controllers */
+	long last_arrival;              /* the last cycle a transfer in flight (or the look-up's) may arrive */
 	long cyc_conflicts;     /* requests dropped this cycle (added at memmodel_finish) */
 	long conflicts, ii_violations;
 };
@@ -131,12 +190,39 @@ static uint64_t word_mask(const MemInfo *mi)
 	return mi->word >= 64 ? ~0ull : (1ull << mi->word) - 1;
 }
 
-MemModel *memmodel_new(const MemInfo *mi)
+/* Port p of unit u flattened (chain_val is prepare's). */
+static PortPlan port_plan(MemModel *m, int u, int p)
 {
-	MemModel *m = xcalloc(1, sizeof *m);
-	m->mi = mi;
-	m->regs = xcalloc((size_t)mi->nregs + 1, sizeof *m->regs);
-	m->ctrl = xcalloc((size_t)mi->nctrls + 1, sizeof *m->ctrl);
+	const MemInfo *mi = m->mi;
+	const MemUnitInfo *ui = &mi->units[u];
+	const MemPortInfo *pi = &ui->ports[p];
+	/* fetch and width are powers of two (meminfo checks it): shifts, not divisions */
+	int shift = __builtin_ctz((unsigned)(ui->fetch / pi->width));
+	int ab = pi->addr_bits;
+	return (PortPlan){
+		.unit = u, .port = p, .width = pi->width, .fetch = ui->fetch, .shift = shift,
+		.rest = ((uint32_t)1 << shift) - 1, .amask = mask32(ab), .abits = ab,
+		.chained = ui->chained, .hmask = ui->chained ? mask32(mi->counter_bits - ab) : 0,
+		.stored_flag = mi->chain && ui->kind != MEM_SRAM, .ii = pi->ii,
+		.words = m->unit[u].words, .flags = m->unit[u].flags, .req = &m->unit[u].req[p],
+		.op = &m->cyc.ports[u][p], .last_op = &m->unit[u].last_op[p],
+	};
+}
+
+/* The flat index of a storage end, or -1 for a tile port. */
+static int flat_port(const MemModel *m, MemEnd e)
+{
+	if (e.unit < 0)
+		return -1;
+	int k = 0;
+	for (int u = 0; u < e.unit; u++)
+		k += m->mi->units[u].nports;
+	return k + e.port;
+}
+
+static void new_edges(MemModel *m)
+{
+	const MemInfo *mi = m->mi;
 	m->edge = xcalloc((size_t)mi->nedges + 1, sizeof *m->edge);
 	for (int e = 0; e < mi->nedges; e++) {
 		EdgeState *es = &m->edge[e];
@@ -147,10 +233,21 @@ MemModel *memmodel_new(const MemInfo *mi)
 		for (int k = 0; k <= es->mask; k++)
 			es->line[k].data = es->words + (size_t)k * (size_t)w;
 		es->hold = xcalloc((size_t)w, sizeof(uint64_t));
-		es->now = xcalloc((size_t)w, sizeof(uint64_t));
+		es->src = flat_port(m, mi->edges[e].src);
+		es->dst = flat_port(m, mi->edges[e].dst);
+		es->lat = mi->edges[e].latency;
+		es->width = w;
+		es->c0 = mi->edges[e].ctrl[0];
+		es->c1 = mi->edges[e].ctrl[1];
 	}
+}
+
+static void new_units(MemModel *m)
+{
+	const MemInfo *mi = m->mi;
 	m->unit = xcalloc((size_t)mi->nunits + 1, sizeof *m->unit);
 	m->cyc.ports = xcalloc((size_t)mi->nunits + 1, sizeof *m->cyc.ports);
+	m->nports = 0;
 	for (int u = 0; u < mi->nunits; u++) {
 		const MemUnitInfo *ui = &mi->units[u];
 		m->unit[u].words = xcalloc((size_t)ui->words, sizeof(uint64_t));
@@ -158,27 +255,41 @@ MemModel *memmodel_new(const MemInfo *mi)
 		m->unit[u].last_op = xcalloc((size_t)ui->nports, sizeof(long));
 		m->unit[u].req = xcalloc((size_t)ui->nports, sizeof(Request));
 		m->cyc.ports[u] = xcalloc((size_t)ui->nports, sizeof(MemPortOp));
-		for (int p = 0; p < ui->nports; p++)
+		for (int p = 0; p < ui->nports; p++) {
 			m->cyc.ports[u][p].wdata = xcalloc((size_t)ui->ports[p].width, sizeof(uint64_t));
+			m->unit[u].req[p].edge = -1;
+		}
+		m->nports += ui->nports;
 	}
+	m->port = xcalloc((size_t)m->nports + 1, sizeof *m->port);
+	for (int u = 0, k = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++)
+			m->port[k++] = port_plan(m, u, p);
+}
+
+MemModel *memmodel_new(const MemInfo *mi)
+{
+	MemModel *m = xcalloc(1, sizeof *m);
+	m->mi = mi;
+	m->tmask = mask32(mi->counter_bits);
+	m->wmask = word_mask(mi);
+	m->regs = xcalloc((size_t)mi->nregs + 1, sizeof *m->regs);
+	m->ctrl = xcalloc((size_t)mi->nctrls + 1, sizeof *m->ctrl);
+	new_units(m);
+	new_edges(m);
+	m->lookup_port = mem_has_lookup(mi) ? flat_port(m, mi->lookup.port) : -1;
 	m->cyc.out_valid = xcalloc((size_t)mi->nouts + 1, sizeof(int));
 	m->cyc.out = xcalloc((size_t)mi->nouts + 1, sizeof(uint64_t));
 	m->cyc.fire = xcalloc((size_t)mi->nctrls + 1, sizeof(int));
 	m->act_ctrl = xcalloc((size_t)mi->nctrls + 1, sizeof(int));
+	m->fired = xcalloc((size_t)mi->nctrls + 1, sizeof(int));
 	m->act_edge = xcalloc((size_t)mi->nedges + 1, sizeof(int));
+	m->busy = xcalloc((size_t)mi->nedges + 1, sizeof(int));
 	m->out_first = xcalloc((size_t)mi->nouts + 2, sizeof(int));
 	m->out_edges = xcalloc((size_t)mi->nedges + 1, sizeof(int));
-	m->port_base = xcalloc((size_t)mi->nunits + 1, sizeof(int));
-	int nports = 0;
-	for (int u = 0; u < mi->nunits; u++) {
-		m->port_base[u] = nports;
-		nports += mi->units[u].nports;
-	}
-	m->touched = xcalloc((size_t)nports + 1, sizeof(int));
-	m->is_touched = xcalloc((size_t)nports + 1, 1);
-	for (int u = 0; u < mi->nunits; u++)
-		for (int p = 0; p < mi->units[u].nports; p++)
-			m->unit[u].req[p].edge = -1;
+	m->wports = xcalloc((size_t)m->nports + 1, sizeof(int));
+	m->touched = xcalloc((size_t)m->nports + 1, sizeof(int));
+	m->is_touched = xcalloc((size_t)m->nports + 1, 1);
 	memmodel_flush(m);
 	return m;
 }
@@ -192,7 +303,6 @@ void memmodel_free(MemModel *m)
 		free(m->edge[e].line);
 		free(m->edge[e].words);
 		free(m->edge[e].hold);
-		free(m->edge[e].now);
 	}
 	for (int u = 0; u < mi->nunits; u++) {
 		free(m->unit[u].words);
@@ -208,14 +318,17 @@ void memmodel_free(MemModel *m)
 	free(m->cyc.out);
 	free(m->cyc.fire);
 	free(m->unit);
+	free(m->port);
 	free(m->edge);
 	free(m->ctrl);
 	free(m->regs);
 	free(m->act_ctrl);
+	free(m->fired);
 	free(m->act_edge);
+	free(m->busy);
 	free(m->out_first);
 	free(m->out_edges);
-	free(m->port_base);
+	free(m->wports);
 	free(m->touched);
 	free(m->is_touched);
 	free(m);
@@ -271,7 +384,6 @@ void memmodel_flush(MemModel *m)
 	for (int e = 0; e < mi->nedges; e++) {
 		EdgeState *es = &m->edge[e];
 		int w = mi->edges[e].width;
-		es->head = 0;
 		for (int k = 0; k <= es->mask; k++) {
 			es->line[k].live = es->line[k].write = es->line[k].flag = 0;
 			es->line[k].dst_addr = 0;
@@ -280,9 +392,8 @@ void memmodel_flush(MemModel *m)
 		memset(es->hold, 0, (size_t)w * sizeof(uint64_t));
 		es->hold_flag = 0;
 	}
-	for (int u = 0; u < mi->nunits; u++)
-		for (int p = 0; p < mi->units[u].nports; p++)
-			m->unit[u].last_op[p] = -1000000;
+	for (int k = 0; k < m->nports; k++)
+		*m->port[k].last_op = -1000000;
 	memset(&m->lookup, 0, sizeof m->lookup);
 	m->lookup.mask = ring_mask(mem_has_lookup(mi) ? mi->lookup.latency : 0);
 	m->prepared = 0;
@@ -338,34 +449,64 @@ static uint32_t gen_value(const MemModel *m, const MemGen *g, const CtrlState *c
 	return v & mask32(g->width);
 }
 
-static void eval_ctrls(MemModel *m, int running)
+/* Controller c's generator values and the cycle it fires next, from its
+ * state, the registers and the counter as they are now. */
+static void ctrl_values(MemModel *m, int c)
 {
-	const MemInfo *mi = m->mi;
-	for (int i = 0; i < m->nact_ctrl; i++) {
-		int c = m->act_ctrl[i];
-		const MemCtrl *ct = &mi->ctrls[c];
-		CtrlState *cs = &m->ctrl[c];
-		cs->sched_val = gen_value(m, &ct->sched, cs, cs->sched);
-		cs->src_val = ct->src ? gen_value(m, &ct->src->gen, cs, cs->src) : 0;
-		cs->dst_val = ct->dst ? gen_value(m, &ct->dst->gen, cs, cs->dst) : 0;
-		cs->fire = running && !cs->done && cs->sched_val == m->t;
-		m->cyc.fire[c] = cs->fire;
-	}
+	const MemCtrl *ct = &m->mi->ctrls[c];
+	CtrlState *cs = &m->ctrl[c];
+	cs->sched_val = gen_value(m, &ct->sched, cs, cs->sched);
+	cs->src_val = ct->src ? gen_value(m, &ct->src->gen, cs, cs->src) : 0;
+	cs->dst_val = ct->dst ? gen_value(m, &ct->dst->gen, cs, cs->dst) : 0;
+	cs->due = cs->done || cs->sched_val > m->tmask ? NEVER
+						       : m->cycles + (long)((cs->sched_val - m->t) & m->tmask);
 }
 
-/* The lists a cycle visits, from the registers as they are now. A disabled
- * controller never fires; an edge whose controllers are both disabled and
- * that has nothing in flight neither requests nor delivers. */
-static void prepare(MemModel *m)
+static void find_next_due(MemModel *m)
+{
+	m->next_due = NEVER;
+	for (int i = 0; i < m->nact_ctrl; i++)
+		if (m->ctrl[m->act_ctrl[i]].due < m->next_due)
+			m->next_due = m->ctrl[m->act_ctrl[i]].due;
+}
+
+/* Which enabled controllers fire this cycle (with tile_en 0: none). */
+static void eval_fires(MemModel *m, int running)
+{
+	m->nfired = 0;
+	for (int i = 0; i < m->nact_ctrl; i++) {
+		int c = m->act_ctrl[i];
+		CtrlState *cs = &m->ctrl[c];
+		cs->fire = running && cs->due == m->cycles;
+		m->cyc.fire[c] = cs->fire;
+		if (cs->fire)
+			m->fired[m->nfired++] = c;
+	}
+	m->fire_dirty = m->nfired > 0;
+}
+
+static void prepare_ctrls(MemModel *m)
 {
 	const MemInfo *mi = m->mi;
 	m->nact_ctrl = 0;
 	for (int c = 0; c < mi->nctrls; c++) {
 		m->ctrl[c].fire = 0;
 		m->cyc.fire[c] = 0;
-		if (m->regs[mi->ctrls[c].en])
+		if (m->regs[mi->ctrls[c].en]) {
 			m->act_ctrl[m->nact_ctrl++] = c;
+			ctrl_values(m, c);
+		}
 	}
+	m->nfired = m->fire_dirty = 0;
+	find_next_due(m);
+}
+
+/* The edges a cycle visits: a disabled controller never fires; an edge
+ * whose controllers are both disabled and that has nothing in flight neither
+ * requests nor delivers. */
+static void prepare_edges(MemModel *m)
+{
+	const MemInfo *mi = m->mi;
 	m->nact_edge = 0;
 	for (int e = 0; e < mi->nedges; e++) {
 		const MemEdgeInfo *ei = &mi->edges[e];
@@ -388,13 +529,33 @@ static void prepare(MemModel *m)
 		}
 	}
 	m->out_first[mi->nouts] = n;
+	m->nwports = 0;
+	for (int k = 0; k < m->nports; k++)
+		for (int i = 0; i < m->nact_edge; i++)
+			if (m->edge[m->act_edge[i]].dst == k) {
+				m->wports[m->nwports++] = k;
+				break;
+			}
+}
+
+/* The lists and values a cycle uses, from the registers as they are now.
+ * Transfers in flight before may arrive for up to MAX_LAT cycles. */
+static void prepare(MemModel *m)
+{
+	const MemInfo *mi = m->mi;
+	prepare_ctrls(m);
+	prepare_edges(m);
+	uint32_t chain = mi->chain_id >= 0 ? m->regs[mi->chain_id] : 0;
+	for (int k = 0; k < m->nports; k++)
+		m->port[k].chain_val = chain & m->port[k].hmask;
+	m->lookup_on = mem_has_lookup(mi) && m->regs[mi->lookup.en];
+	m->last_arrival = m->cycles + MAX_LAT;
 	m->prepared = 1;
 }
 
 /* A port's request or operation this cycle: cleared at the next. */
-static void touch(MemModel *m, MemEnd e)
+static void touch(MemModel *m, int k)
 {
-	int k = m->port_base[e.unit] + e.port;
 	if (!m->is_touched[k]) {
 		m->is_touched[k] = 1;
 		m->touched[m->ntouched++] = k;
@@ -430,53 +591,45 @@ static void step_ctrl(MemModel *m, int c)
 
 /* ---- ports ---- */
 
-/* Local slot and chain hit of a generator value on a port. */
-static uint32_t local_addr(const MemModel *m, MemEnd e, uint32_t value, int *hit)
+/* Local slot of a generator value on a port; *hit whether the port serves
+ * it (its chain bits are the tile's). */
+static uint32_t local_addr(const PortPlan *pp, uint32_t value, int *hit)
 {
-	const MemUnitInfo *u = &m->mi->units[e.unit];
-	int ab = u->ports[e.port].addr_bits;
-	uint32_t addr = value & mask32(ab);
 	*hit = 1;
-	if (u->chained) {
-		int hb = m->mi->counter_bits - ab;
-		uint32_t high = ab >= 32 ? 0 : value >> ab;
-		*hit = (high & mask32(hb)) == (m->regs[m->mi->chain_id] & mask32(hb));
+	if (pp->chained) {
+		uint32_t high = pp->abits >= 32 ? 0 : value >> pp->abits;
+		*hit = (high & pp->hmask) == pp->chain_val;
 	}
-	return addr;
+	return value & pp->amask;
 }
 
-/* Offers a request; returns 1 if it wins (no lower edge requested the port). */
-static int request(MemModel *m, MemEnd e, int edge, int write, uint32_t value)
+/* Offers a request at flat port k; returns 1 if it wins (no lower edge
+ * requested the port). */
+static int request(MemModel *m, int k, int edge, int write, uint32_t value)
 {
-	Request *r = &m->unit[e.unit].req[e.port];
+	Request *r = m->port[k].req;
 	if (r->edge >= 0) {
 		m->cyc_conflicts++;
 		return 0;
 	}
 	*r = (Request){ edge, write, value, 1 };
-	touch(m, e);
+	touch(m, k);
 	return 1;
 }
 
-/* The w words of slot addr of a port, and the AND of their flags. */
-static int slot_base(const MemModel *m, MemEnd e, uint32_t addr)
+/* The first of the width words of slot addr of a port. */
+static int slot_base(const PortPlan *pp, uint32_t addr)
 {
-	const MemUnitInfo *u = &m->mi->units[e.unit];
-	int w = u->ports[e.port].width;
-	/* fetch and width are powers of two (meminfo checks it): shifts, not divisions */
-	int shift = __builtin_ctz((unsigned)(u->fetch / w));
-	uint32_t rest = addr & (((uint32_t)1 << shift) - 1);
-	return (int)(addr >> shift) * u->fetch + (int)rest * w;
+	return (int)(addr >> pp->shift) * pp->fetch + (int)(addr & pp->rest) * pp->width;
 }
 
-static int read_slot(const MemModel *m, MemEnd e, uint32_t addr, uint64_t *out)
+/* Reads slot addr into out; returns the AND of its words' flags. */
+static int read_slot(const PortPlan *pp, uint32_t addr, uint64_t *out)
 {
-	const UnitState *us = &m->unit[e.unit];
-	int w = m->mi->units[e.unit].ports[e.port].width;
-	int base = slot_base(m, e, addr), flag = 1;
-	for (int i = 0; i < w; i++) {
-		out[i] = us->words[base + i];
-		flag &= us->flags[base + i];
+	int base = slot_base(pp, addr), flag = 1;
+	for (int i = 0; i < pp->width; i++) {
+		out[i] = pp->words[base + i];
+		flag &= pp->flags[base + i];
 	}
 	return flag;
 }
@@ -485,17 +638,15 @@ static int read_slot(const MemModel *m, MemEnd e, uint32_t addr, uint64_t *out)
 
 static void clear_cycle(MemModel *m)
 {
-	const MemInfo *mi = m->mi;
 	for (int i = 0; i < m->ntouched; i++) {
-		int k = m->touched[i], u = 0;
-		while (u + 1 < mi->nunits && m->port_base[u + 1] <= k)
-			u++;
-		int p = k - m->port_base[u];
-		MemPortOp *op = &m->cyc.ports[u][p];
+		int k = m->touched[i];
+		const PortPlan *pp = &m->port[k];
+		MemPortOp *op = pp->op;
 		op->ren = op->wen = 0;
 		op->addr = 0;
-		memset(op->wdata, 0, (size_t)mi->units[u].ports[p].width * sizeof(uint64_t));
-		m->unit[u].req[p].edge = -1;
+		for (int w = 0; w < pp->width; w++)
+			op->wdata[w] = 0;
+		pp->req->edge = -1;
 		m->is_touched[k] = 0;
 	}
 	m->ntouched = 0;
@@ -505,29 +656,43 @@ static void clear_cycle(MemModel *m)
  * arriving transfers and firing write sides) in priority order. */
 static void edge_requests(MemModel *m, int e, const uint64_t *in)
 {
-	const MemInfo *mi = m->mi;
-	const MemEdgeInfo *ei = &mi->edges[e];
 	EdgeState *es = &m->edge[e];
-	const CtrlState *rs = &m->ctrl[ei->ctrl[0]];
-	Flight *f0 = LINE(es, 0);
+	const CtrlState *rs = &m->ctrl[es->c0];
+	Flight *f0 = LINE(m, es, 0);
 	f0->live = f0->write = 0;
 	if (rs->fire) {
-		if (ei->src.unit == MEM_TILE_IN) {
+		if (es->src < 0) {
 			f0->live = 1;
 			f0->flag = 1;
-			f0->data[0] = in[ei->src.port] & word_mask(mi);
+			f0->data[0] = in[m->mi->edges[e].src.port] & m->wmask;
+			m->takes_inputs = 1;
 		} else {
-			f0->live = request(m, ei->src, e, 0, rs->src_val);
+			f0->live = request(m, es->src, e, 0, rs->src_val);
 		}
-		f0->write = f0->live && ei->ctrl[1] < 0 && ei->dst.unit >= 0;
+		f0->write = f0->live && es->c1 < 0 && es->dst >= 0;
 		f0->dst_addr = rs->dst_val;
 	}
 	/* the write of a transfer issued L cycles ago */
-	const Flight *arr = LINE(es, ei->latency);
-	if (ei->ctrl[1] < 0 && arr->write && arr->live)
-		request(m, ei->dst, e, 1, arr->dst_addr);
-	if (ei->ctrl[1] >= 0 && m->ctrl[ei->ctrl[1]].fire)
-		request(m, ei->dst, e, 1, m->ctrl[ei->ctrl[1]].dst_val);
+	const Flight *arr = LINE(m, es, es->lat);
+	if (es->c1 < 0 && arr->write && arr->live)
+		request(m, es->dst, e, 1, arr->dst_addr);
+	if (es->c1 >= 0 && m->ctrl[es->c1].fire)
+		request(m, es->dst, e, 1, m->ctrl[es->c1].dst_val);
+}
+
+/* The edges with something to do this cycle, in index order: a controller
+ * of theirs fires or a flight arrives. The others deliver nothing. */
+static void find_busy(MemModel *m)
+{
+	m->nbusy = 0;
+	for (int i = 0; i < m->nact_edge; i++) {
+		int e = m->act_edge[i];
+		EdgeState *es = &m->edge[e];
+		if (m->ctrl[es->c0].fire || (es->c1 >= 0 && m->ctrl[es->c1].fire) || LINE(m, es, es->lat)->live)
+			m->busy[m->nbusy++] = e;
+		else
+			es->delivered = 0;
+	}
 }
 
 /* The look-up's read request, after every edge's: in cycle t it reads word
@@ -538,46 +703,43 @@ static void lookup_request(MemModel *m, const uint64_t *in)
 	const MemInfo *mi = m->mi;
 	const MemLookup *lk = &mi->lookup;
 	LIVE(&m->lookup, 0) = 0;
-	if (!mem_has_lookup(mi) || !m->regs[lk->en])
+	if (!m->lookup_on)
 		return;
+	const PortPlan *pp = &m->port[m->lookup_port];
 	uint32_t a = in ? (uint32_t)(in[lk->in] & (uint64_t)(lk->words - 1)) : 0;
-	uint32_t w = (uint32_t)mi->units[lk->port.unit].ports[lk->port.port].width;
-	Request *r = &m->unit[lk->port.unit].req[lk->port.port];
-	if (r->edge >= 0) {
+	if (pp->req->edge >= 0) {
 		m->cyc_conflicts++;
 		return;
 	}
-	MemPortOp *op = &m->cyc.ports[lk->port.unit][lk->port.port];
-	op->ren = 1;
-	op->addr = a / w;
-	touch(m, lk->port);
+	pp->op->ren = 1;
+	pp->op->addr = a / (uint32_t)pp->width;
+	touch(m, m->lookup_port);
 	LIVE(&m->lookup, 0) = 1;
-	WORD(&m->lookup, 0) = m->unit[lk->port.unit].words[a];
+	WORD(&m->lookup, 0) = pp->words[a];
+	m->takes_inputs = 1;
 }
 
 /* Performs the granted reads: data into the edge's flight of this cycle. */
 static void do_reads(MemModel *m)
 {
-	const MemInfo *mi = m->mi;
-	for (int i = 0; i < m->nact_edge; i++) {
-		int e = m->act_edge[i];
-		const MemEdgeInfo *ei = &mi->edges[e];
-		Flight *f0 = LINE(&m->edge[e], 0);
-		if (ei->src.unit < 0 || !f0->live)
+	for (int i = 0; i < m->nbusy; i++) {
+		int e = m->busy[i];
+		const EdgeState *es = &m->edge[e];
+		Flight *f0 = LINE(m, es, 0);
+		if (es->src < 0 || !f0->live)
 			continue;
-		const Request *r = &m->unit[ei->src.unit].req[ei->src.port];
+		const PortPlan *pp = &m->port[es->src];
 		int hit;
-		uint32_t addr = local_addr(m, ei->src, r->value, &hit);
+		uint32_t addr = local_addr(pp, pp->req->value, &hit);
 		f0->flag = hit;
 		if (hit) {
 			/* flags live in register files, and only matter with chaining */
-			int stored = read_slot(m, ei->src, addr, f0->data);
-			f0->flag = !mi->chain || mi->units[ei->src.unit].kind == MEM_SRAM ? 1 : stored;
-			MemPortOp *op = &m->cyc.ports[ei->src.unit][ei->src.port];
-			op->ren = 1;
-			op->addr = addr;
+			int stored = read_slot(pp, addr, f0->data);
+			f0->flag = pp->stored_flag ? stored : 1;
+			pp->op->ren = 1;
+			pp->op->addr = addr;
 		} else {
-			memset(f0->data, 0, (size_t)ei->width * sizeof(uint64_t));
+			memset(f0->data, 0, (size_t)es->width * sizeof(uint64_t));
 		}
 	}
 }
@@ -586,104 +748,116 @@ static void do_reads(MemModel *m)
 static void deliver(MemModel *m)
 {
 	const MemInfo *mi = m->mi;
-	for (int i = 0; i < m->nact_edge; i++) {
-		int e = m->act_edge[i];
-		const MemEdgeInfo *ei = &mi->edges[e];
-		EdgeState *es = &m->edge[e];
-		const Flight *arr = LINE(es, ei->latency);
+	for (int i = 0; i < m->nbusy; i++) {
+		EdgeState *es = &m->edge[m->busy[i]];
+		const Flight *arr = LINE(m, es, es->lat);
 		es->delivered = arr->live;
-		const uint64_t *from = arr->live ? arr->data : es->hold;
-		for (int k = 0; k < ei->width; k++)
-			es->now[k] = from[k];
+		es->now = arr->live ? arr->data : es->hold;
 		es->now_flag = arr->live ? arr->flag : es->hold_flag;
 	}
-	m->lookup.delivered = mem_has_lookup(mi) && LIVE(&m->lookup, mi->lookup.latency);
+	m->lookup.delivered = m->lookup_port >= 0 && LIVE(&m->lookup, mi->lookup.latency);
 }
 
+/* The writes granted this cycle, in port order. */
 static void do_writes(MemModel *m)
 {
-	const MemInfo *mi = m->mi;
-	for (int u = 0; u < mi->nunits; u++)
-		for (int p = 0; p < mi->units[u].nports; p++) {
-			const Request *r = &m->unit[u].req[p];
-			if (!m->is_touched[m->port_base[u] + p] || r->edge < 0 || !r->write)
-				continue;
-			MemEnd end = { u, p };
-			int hit;
-			uint32_t addr = local_addr(m, end, r->value, &hit);
-			if (!hit)
-				continue;
-			const EdgeState *es = &m->edge[r->edge];
-			int w = mi->units[u].ports[p].width, base = slot_base(m, end, addr);
-			MemPortOp *op = &m->cyc.ports[u][p];
-			op->wen = 1;
-			op->addr = addr;
-			for (int i = 0; i < w; i++) {
-				op->wdata[i] = es->now[i];
-				m->unit[u].words[base + i] = es->now[i];
-				m->unit[u].flags[base + i] = es->now_flag;
-			}
+	for (int i = 0; i < m->nwports; i++) {
+		int k = m->wports[i];
+		const PortPlan *pp = &m->port[k];
+		const Request *r = pp->req;
+		if (!m->is_touched[k] || r->edge < 0 || !r->write)
+			continue;
+		int hit;
+		uint32_t addr = local_addr(pp, r->value, &hit);
+		if (!hit)
+			continue;
+		const EdgeState *es = &m->edge[r->edge];
+		int base = slot_base(pp, addr);
+		pp->op->wen = 1;
+		pp->op->addr = addr;
+		for (int w = 0; w < pp->width; w++) {
+			pp->op->wdata[w] = es->now[w];
+			pp->words[base + w] = es->now[w];
+			pp->flags[base + w] = es->now_flag;
 		}
+	}
+}
+
+/* The chain inputs (or 0 without chaining) at the outputs: what a tile
+ * delivers where it does not itself. */
+static void chain_outputs(MemModel *m, const uint64_t *chain_in, const int *chain_valid)
+{
+	int n = m->mi->nouts, chain = m->mi->chain;
+	int *valid = m->cyc.out_valid;
+	uint64_t *out = m->cyc.out, wmask = m->wmask;
+	for (int o = 0; o < n; o++)
+		valid[o] = chain && chain_valid && chain_valid[o] != 0;
+	for (int o = 0; o < n; o++)
+		out[o] = chain && chain_in ? chain_in[o] & wmask : 0;
 }
 
 static void drive_outputs(MemModel *m, const uint64_t *chain_in, const int *chain_valid)
 {
 	const MemInfo *mi = m->mi;
+	chain_outputs(m, chain_in, chain_valid);
 	for (int o = 0; o < mi->nouts; o++) {
-		int local = 0, edge = 0;
-		uint64_t data = 0;
-		for (int i = m->out_first[o]; i < m->out_first[o + 1] && !edge; i++) {
+		for (int i = m->out_first[o]; i < m->out_first[o + 1]; i++) {
 			const EdgeState *es = &m->edge[m->out_edges[i]];
 			if (es->delivered) {
-				edge = 1;
-				local = es->now_flag;
-				data = es->now[0];
+				if (es->now_flag) {
+					m->cyc.out_valid[o] = 1;
+					m->cyc.out[o] = es->now[0];
+				}
+				goto next;
 			}
 		}
-		if (!edge && m->lookup.delivered && o == mi->lookup.out) {
-			local = 1;
-			data = WORD(&m->lookup, mi->lookup.latency);
+		if (m->lookup.delivered && o == mi->lookup.out) {
+			m->cyc.out_valid[o] = 1;
+			m->cyc.out[o] = WORD(&m->lookup, mi->lookup.latency);
 		}
-		int cv = mi->chain && chain_valid ? chain_valid[o] != 0 : 0;
-		uint64_t cd = mi->chain && chain_in ? chain_in[o] & word_mask(mi) : 0;
-		m->cyc.out_valid[o] = local || cv;
-		m->cyc.out[o] = local ? data : cd;
+	next:;
 	}
 }
 
 static void count_ii(MemModel *m)
 {
-	const MemInfo *mi = m->mi;
-	for (int u = 0; u < mi->nunits; u++)
-		for (int p = 0; p < mi->units[u].nports; p++) {
-			const MemPortOp *op = &m->cyc.ports[u][p];
-			if (!m->is_touched[m->port_base[u] + p] || (!op->ren && !op->wen))
-				continue;
-			if (m->cycles - m->unit[u].last_op[p] < mi->units[u].ports[p].ii)
-				m->ii_violations++;
-			m->unit[u].last_op[p] = m->cycles;
-		}
+	for (int i = 0; i < m->ntouched; i++) {
+		const PortPlan *pp = &m->port[m->touched[i]];
+		if (!pp->op->ren && !pp->op->wen)
+			continue;
+		if (m->cycles - *pp->last_op < pp->ii)
+			m->ii_violations++;
+		*pp->last_op = m->cycles;
+	}
 }
 
-/* Ages the transfers in flight and keeps what was delivered. */
+/* Keeps what was delivered, clears what arrived (a ring holds only
+ * transfers still to come) and notes the cycle the transfers issued now
+ * arrive. */
 static void advance_edges(MemModel *m)
 {
-	const MemInfo *mi = m->mi;
-	for (int i = 0; i < m->nact_edge; i++) {
-		int e = m->act_edge[i];
-		EdgeState *es = &m->edge[e];
-		int w = mi->edges[e].width;
+	for (int i = 0; i < m->nbusy; i++) {
+		EdgeState *es = &m->edge[m->busy[i]];
 		if (es->delivered) {
-			for (int k = 0; k < w; k++)
+			for (int k = 0; k < es->width; k++)
 				es->hold[k] = es->now[k];
 			es->hold_flag = es->now_flag;
 		}
-		es->head = (es->head - 1) & es->mask;
-		LINE(es, 0)->live = LINE(es, 0)->write = 0;
+		Flight *arr = LINE(m, es, es->lat);
+		arr->live = arr->write = 0;
+		if (es->lat > 0 && LINE(m, es, 0)->live && m->cycles + es->lat > m->last_arrival)
+			m->last_arrival = m->cycles + es->lat;
 	}
 	LookupState *ls = &m->lookup;
 	ls->head = (ls->head - 1) & ls->mask;
 	LIVE(ls, 0) = 0;
+}
+
+/* Is this cycle quiet: no controller fires, no transfer arrives, no look-up
+ * reads? */
+static int quiet(const MemModel *m)
+{
+	return m->cycles < m->next_due && m->cycles > m->last_arrival && !m->lookup_on;
 }
 
 /* Everything of a cycle that leaves the tile's state as it was: which
@@ -693,23 +867,28 @@ static void advance_edges(MemModel *m)
  * cycle with other inputs. */
 const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *chain_in, const int *chain_valid)
 {
-	const MemInfo *mi = m->mi;
 	if (!m->prepared)
 		prepare(m);
-	m->running = m->regs[mi->tile_en] != 0;
+	m->running = m->regs[m->mi->tile_en] != 0;
 	m->cyc_conflicts = 0;
+	m->takes_inputs = 0;
 	clear_cycle(m);
 	m->cyc.t = m->t;
-	eval_ctrls(m, m->running);
-	if (!m->running) {
-		for (int i = 0; i < m->nact_edge; i++)
-			m->edge[m->act_edge[i]].delivered = 0;
+	m->quiet = m->running && quiet(m);
+	if (!m->running || m->quiet) {
+		if (m->fire_dirty)
+			eval_fires(m, 0);
 		m->lookup.delivered = 0;
-		drive_outputs(m, chain_in, chain_valid);
+		chain_outputs(m, chain_in, chain_valid);
 		return &m->cyc;
 	}
-	for (int i = 0; i < m->nact_edge; i++)
-		edge_requests(m, m->act_edge[i], in);
+	if (m->cycles >= m->next_due)
+		eval_fires(m, 1);
+	else if (m->fire_dirty)
+		eval_fires(m, 0);
+	find_busy(m);
+	for (int i = 0; i < m->nbusy; i++)
+		edge_requests(m, m->busy[i], in);
 	lookup_request(m, in);
 	do_reads(m);
 	deliver(m);
@@ -724,41 +903,54 @@ const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *
 static void take_inputs(MemModel *m, const uint64_t *in)
 {
 	const MemInfo *mi = m->mi;
-	for (int i = 0; i < m->nact_edge; i++) {
-		int e = m->act_edge[i];
-		const MemEdgeInfo *ei = &mi->edges[e];
+	for (int i = 0; i < m->nbusy; i++) {
+		int e = m->busy[i];
 		EdgeState *es = &m->edge[e];
-		if (ei->src.unit != MEM_TILE_IN || !LINE(es, 0)->live)
+		Flight *f0 = LINE(m, es, 0);
+		if (es->src >= 0 || !f0->live)
 			continue;
-		LINE(es, 0)->data[0] = in[ei->src.port] & word_mask(mi);
-		if (ei->latency == 0)
-			es->now[0] = LINE(es, 0)->data[0];
+		f0->data[0] = in[mi->edges[e].src.port] & m->wmask;   /* es->now with latency 0 */
 	}
 	const MemLookup *lk = &mi->lookup;
-	if (mem_has_lookup(mi) && LIVE(&m->lookup, 0)) {
+	if (m->lookup_port >= 0 && LIVE(&m->lookup, 0)) {
+		const PortPlan *pp = &m->port[m->lookup_port];
 		uint32_t a = (uint32_t)(in[lk->in] & (uint64_t)(lk->words - 1));
-		uint32_t w = (uint32_t)mi->units[lk->port.unit].ports[lk->port.port].width;
-		m->cyc.ports[lk->port.unit][lk->port.port].addr = a / w;
-		WORD(&m->lookup, 0) = m->unit[lk->port.unit].words[a];
+		pp->op->addr = a / (uint32_t)pp->width;
+		WORD(&m->lookup, 0) = pp->words[a];
 	}
+}
+
+/* The controllers that fired step; their values and dues follow (after the
+ * counter has advanced). */
+static void step_fired(MemModel *m)
+{
+	for (int i = 0; i < m->nfired; i++)
+		step_ctrl(m, m->fired[i]);
+	m->t = (m->t + 1) & m->tmask;
+	m->cycles++;
+	if (!m->nfired)
+		return;
+	for (int i = 0; i < m->nfired; i++)
+		ctrl_values(m, m->fired[i]);
+	find_next_due(m);
 }
 
 int memmodel_finish(MemModel *m, const uint64_t *in)
 {
-	const MemInfo *mi = m->mi;
 	if (!m->running)
 		return 0;
+	if (m->quiet) {
+		m->t = (m->t + 1) & m->tmask;
+		m->cycles++;
+		return 1;
+	}
 	if (in)
 		take_inputs(m, in);
 	m->conflicts += m->cyc_conflicts;
 	do_writes(m);
 	count_ii(m);
-	for (int i = 0; i < m->nact_ctrl; i++)
-		if (m->ctrl[m->act_ctrl[i]].fire)
-			step_ctrl(m, m->act_ctrl[i]);
 	advance_edges(m);
-	m->t = (m->t + 1) & mask32(mi->counter_bits);
-	m->cycles++;
+	step_fired(m);
 	return 1;
 }
 
@@ -770,9 +962,29 @@ const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *c
 	return c;
 }
 
+long memmodel_quiet(MemModel *m)
+{
+	if (!m->prepared)
+		prepare(m);
+	if (!m->regs[m->mi->tile_en] || !quiet(m))
+		return 0;
+	return m->next_due - m->cycles;
+}
+
+void memmodel_pass(MemModel *m, long n)
+{
+	m->t = (uint32_t)(((uint64_t)m->t + (uint64_t)n) & m->tmask);
+	m->cycles += n;
+}
+
 int memmodel_running(const MemModel *m)
 {
 	return m->regs[m->mi->tile_en] != 0;
+}
+
+int memmodel_takes_inputs(const MemModel *m)
+{
+	return m->running && !m->quiet && m->takes_inputs;
 }
 
 int memmodel_comb(const MemModel *m, int o, int i)
@@ -800,7 +1012,7 @@ uint64_t memmodel_skip(MemModel *m, uint64_t max)
 			return 0;
 	for (int e = 0; e < mi->nedges; e++)
 		for (int k = 1; k <= MAX_LAT; k++)
-			if (LINE(&m->edge[e], k)->live)
+			if (LINE(m, &m->edge[e], k)->live)
 				return 0;
 	uint64_t n = max, period = (uint64_t)mask32(mi->counter_bits) + 1;
 	for (int c = 0; c < mi->nctrls; c++) {

@@ -67,6 +67,20 @@ const MemCycle *memmodel_step(MemModel *m, const uint64_t *in, const uint64_t *c
 const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *chain_in,
 			       const int *chain_valid);
 int memmodel_finish(MemModel *m, const uint64_t *in);
+/* After memmodel_begin: 1 if memmodel_finish of this cycle reads in (a
+ * firing edge from a tile input, or the look-up); otherwise it may be given
+ * NULL whatever the inputs' final values. */
+int memmodel_takes_inputs(const MemModel *m);
+/* The cycles from the next memmodel_begin on that are quiet: the tile runs,
+ * no controller fires, no transfer arrives and the look-up does not read,
+ * so that its outputs are its chain inputs (0 without chaining) and nothing
+ * in it changes but its cycle counter; 0 if the next cycle is not quiet.
+ * Holds until a register is written, the tile is flushed or reset. */
+long memmodel_quiet(MemModel *m);
+/* Lets n quiet cycles pass at once (n at most what memmodel_quiet said):
+ * the tile as after n cycles of memmodel_begin and memmodel_finish. The
+ * MemCycle of the last memmodel_begin is not updated. */
+void memmodel_pass(MemModel *m, long n);
 /* 1 if tile_en is set: the tile runs (otherwise its outputs are its chain
  * inputs, and nothing in it changes). */
 int memmodel_running(const MemModel *m);

@@ -25,13 +25,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../collateral/bitstream.h"
+#include "../collateral/chip.h"
 #include "../common/arena.h"
 #include "../common/diag.h"
 #include "../common/image.h"
 #include "../common/util.h"
 #include "../common/vec.h"
 #include "../common/yamlr.h"
-#include "verif_design.h"
 
 #define MAX_CYCLES 100000000LL
 #define MAX_LOOPS 16
@@ -373,12 +374,12 @@ static int read_io(App *p, const YDoc *doc)
 
 /* ---- the design's ports, the bitstream, the images ---- */
 
-static int check_ports(App *p, const VerifDesign *v)
+static int check_ports(App *p, const Chip *chip)
 {
 	int ok = 1;
-	if (strcmp(p->design, v->m->name) != 0) {
-		ynode_error(p->d, p->design_node, "the application is compiled for '%s'; %s holds '%s'", p->design, v->m->dir,
-			    v->m->name);
+	if (strcmp(p->design, chip->m->name) != 0) {
+		ynode_error(p->d, p->design_node, "the application is compiled for '%s'; %s holds '%s'", p->design,
+			    chip->m->dir, chip->m->name);
 		return 0;
 	}
 	for (int i = 0; i < p->nstreams; i++) {
@@ -392,8 +393,8 @@ static int check_ports(App *p, const VerifDesign *v)
 			ok = 0;
 			continue;
 		}
-		if (rgraph_find(v->graph, arena_printf(p->a, "x%d_y0_%s_%d", x, s->out ? "f2io" : "io2f", w)) < 0) {
-			ynode_error(p->d, s->port_node, "%s has no port %s", v->m->name, s->port);
+		if (rgraph_find(chip->graph, arena_printf(p->a, "x%d_y0_%s_%d", x, s->out ? "f2io" : "io2f", w)) < 0) {
+			ynode_error(p->d, s->port_node, "%s has no port %s", chip->m->name, s->port);
 			ok = 0;
 		} else if (w != s->width) {
 			ynode_error(p->d, ymap_get(s->node, "width"), "port %s is %d bits wide, the stream %d", s->port, w,
@@ -416,7 +417,7 @@ static int check_ports(App *p, const VerifDesign *v)
 }
 
 /* The bitstream readable and every write a register of the design's. */
-static int check_bitstream(App *p, const VerifDesign *v)
+static int check_bitstream(App *p, const Chip *chip)
 {
 	const char *path = resolve(p, p->bitstream);
 	FILE *f = fopen(path, "r");
@@ -427,7 +428,7 @@ static int check_bitstream(App *p, const VerifDesign *v)
 	}
 	fclose(f);
 	uint32_t *a = NULL, *d = NULL;
-	long n = bitstream_read(path, v->map, &a, &d, p->d);
+	long n = bitstream_read(path, chip->map, &a, &d, p->d);
 	free(a);
 	free(d);
 	return n >= 0;
@@ -999,6 +1000,22 @@ static const char *seconds_text(App *p, double s)
 	return arena_printf(p->a, s < 1 ? "%.2f" : "%.1f", s);
 }
 
+/* The run's figures into the caller's result, when it asked for them; the
+ * fast simulator's utilization read from its own line ("U of T PEs used
+ * (X%), busy B% of their cycles; ..."). */
+static void put_result(const App *p, long npx, long nmis, const char *summary)
+{
+	VerifAppResult *r = p->opt->result;
+	if (!r)
+		return;
+	r->pixels = npx;
+	r->mismatches = nmis;
+	r->cycles = p->cycles;
+	r->util = p->util && sscanf(p->util, "%d of %d PEs used (%*d%%), busy %d%% of their cycles", &r->pes_used,
+				    &r->pes_total, &r->pe_busy) == 3;
+	snprintf(r->summary, sizeof r->summary, "%s", summary);
+}
+
 static int simulate(App *p, const char *vsim)
 {
 	if (!write_work(p))
@@ -1024,8 +1041,12 @@ static int simulate(App *p, const char *vsim)
 		return 1;
 	}
 	if (status != 0) {
-		fprintf(stderr, "verif app: %s %s (commands: %s/sim.cmd)\n", vsim,
-			status < 0 ? "could not run" : arena_printf(p->a, "failed with status %d", status), p->work);
+		const char *why = arena_printf(p->a, "%s %s (commands: %s/sim.cmd)", vsim,
+					       status < 0 ? "could not run" : arena_printf(p->a, "failed with status %d",
+											  status), p->work);
+		fprintf(stderr, "verif app: %s\n", why);
+		if (p->opt->result)
+			snprintf(p->opt->result->summary, sizeof p->opt->result->summary, "%s", why);
 		return 1;
 	}
 	for (int i = 0; i < p->nports; i++)
@@ -1064,6 +1085,7 @@ static int simulate(App *p, const char *vsim)
 	if (!write_outputs(p, summary))
 		return 1;
 	printf("%s\n", summary);
+	put_result(p, npx, nmis, summary);
 	return nmis ? 1 : 0;
 }
 
@@ -1106,8 +1128,13 @@ int verif_app_run(const VerifAppOptions *o)
 	p->work = arena_printf(p->a, "%s/sim", p->out);
 	p->work_tmp = arena_printf(p->a, "%s/sim.tmp", p->out);
 	p->d = diags_new(stderr);
+	if (o->result) {
+		memset(o->result, 0, sizeof *o->result);
+		snprintf(o->result->summary, sizeof o->result->summary, "the simulation did not run (the messages "
+			 "above say why)");
+	}
 	int status = 1;
-	VerifDesign *v = NULL;
+	Chip *chip = NULL;
 	unsigned char *seen = NULL;
 	YDoc *doc = NULL;
 	struct stat st;
@@ -1121,13 +1148,13 @@ int verif_app_run(const VerifAppOptions *o)
 	const char *ddir = o->design ? o->design : arena_printf(p->a, "rtl_out/%s", p->design);
 	p->ddir = ddir;
 	diags_flush(p->d);
-	if (!(v = verif_design_load(ddir, 0, p->d))) {
+	if (!(chip = chip_load(ddir, CHIP_INTERCONNECT, NULL, p->d))) {
 		diags_flush(p->d);
 		fprintf(stderr, "verif app: cannot read the design in %s (make rtl DESIGN=%s)\n", ddir, p->design);
 		goto done;
 	}
-	int ok = check_ports(p, v);
-	ok &= check_bitstream(p, v);
+	int ok = check_ports(p, chip);
+	ok &= check_bitstream(p, chip);
 	if (!ok || !load_images(p))
 		goto done;
 	seen = xmalloc((size_t)p->cycles);
@@ -1152,7 +1179,7 @@ done:
 	free(seen);
 	if (doc)
 		ydoc_free(doc);
-	verif_design_free(v);
+	chip_free(chip);
 	diags_free(p->d);
 	free_app(p);
 	return status;

@@ -7,6 +7,16 @@
 #ifndef VERIF_APP_H
 #define VERIF_APP_H
 
+/* What a run found, for a caller that reports it (cgrac --verify). */
+typedef struct VerifAppResult {
+	long pixels, mismatches;        /* compared, and differing from the golden image */
+	long long cycles;               /* after the flush */
+	int util;                       /* the fast simulator reported its PEs' utilization: */
+	int pes_used, pes_total;        /*   PEs the configuration uses, of the array's */
+	int pe_busy;                    /*   percentage of their cycles in which an output changed */
+	char summary[512];              /* the summary line, or why there is none */
+} VerifAppResult;
+
 typedef struct VerifAppOptions {
 	const char *io_yaml;    /* build/<design>/<app>/<app>.io.yaml */
 	const char *design;     /* the design's folder; NULL: rtl_out/<design of the io.yaml> */
@@ -17,6 +27,7 @@ typedef struct VerifAppOptions {
 	const char *trace;      /* a VCD waveform to write, or NULL */
 	const char *note;       /* appended to the summary line (the model's build), or NULL */
 	int quiet;              /* no progress, only the summary line and errors */
+	VerifAppResult *result; /* filled when not NULL */
 } VerifAppOptions;
 
 /* Checks the io.yaml against the design and its images, writes the input

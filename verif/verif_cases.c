@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../collateral/bitstream.h"
 #include "../common/bv.h"
 #include "../common/image.h"
 #include "../common/util.h"
@@ -31,7 +32,7 @@ typedef struct Stream {
 } Stream;
 
 typedef struct Case {
-	const VerifDesign *v;
+	const Chip *chip;
 	const char *name, *ext;
 	Bitstream *b;
 	unsigned char *used;    /* nodes taken by the case's routes */
@@ -52,7 +53,7 @@ static int is_routing(const RNode *n)
  * number of registers placed, or -1 if there is no route. */
 static int route(Case *k, int src, int dst, int nregs)
 {
-	const RGraph *g = k->v->graph;
+	const RGraph *g = k->chip->graph;
 	int *prev = xmalloc(sizeof(int) * (size_t)g->nnodes), *queue = xmalloc(sizeof(int) * (size_t)g->nnodes);
 	for (int i = 0; i < g->nnodes; i++)
 		prev[i] = -1;
@@ -102,7 +103,7 @@ static int node(const Case *k, const char *fmt, int x, int y, const char *port)
 {
 	char name[128];
 	snprintf(name, sizeof name, fmt, x, y, port);
-	return rgraph_find(k->v->graph, name);
+	return rgraph_find(k->chip->graph, name);
 }
 
 static int io_in(const Case *k, int x, int w)
@@ -123,7 +124,7 @@ static int io_out(const Case *k, int x, int w)
  * output nodes. 0 if the PE has no rule for ir. */
 static int pe(Case *k, int x, int y, const char *ir, uint64_t kval, int *in, int *out)
 {
-	const PeInfo *p = k->v->pe_info;
+	const PeInfo *p = k->chip->pe_info;
 	const PeRule *r = peinfo_rule(p, ir);
 	uint64_t word[BITS_WORDS(PE_MAX_INST_WIDTH)];
 	if (!r || r->ninputs != 1 || r->noutputs != 1 || r->nparams != 1 || !peinfo_encode(p, r, &kval, word))
@@ -143,8 +144,8 @@ static int pe(Case *k, int x, int y, const char *ir, uint64_t kval, int *in, int
 /* The first PE tile at or after column x of row y. */
 static int pe_tile(const Case *k, int x, int y, int *px)
 {
-	for (; x < k->v->m->cols; x++)
-		if (verif_design_tile(k->v, x, y) == 'P') {
+	for (; x < k->chip->m->cols; x++)
+		if (design_tile(k->chip->m, x, y) == 'P') {
 			*px = x;
 			return 1;
 		}
@@ -173,7 +174,8 @@ static Stream *raster(Case *k, const char *name, int out, const char *port, int 
 		       .start = start, .nloops = 2 };
 	for (int i = 0; i < im->dims; i++)
 		s->dims[i] = im->extent[i];
-	s->image = out ? arena_printf(k->v->m->arena, "golden.%s", k->ext) : arena_printf(k->v->m->arena, "%s.input.%s", k->name, k->ext);
+	s->image = out ? arena_printf(k->chip->m->arena, "golden.%s", k->ext)
+		       : arena_printf(k->chip->m->arena, "%s.input.%s", k->name, k->ext);
 	int w = im->extent[0], h = im->extent[1];
 	s->extent[0] = w, s->stride[0] = 1;
 	s->extent[1] = h, s->stride[1] = w;
@@ -208,10 +210,10 @@ static int write_case(Case *k, const char *dir)
 	char *cdir = util_path_join(dir, k->name);
 	int ok = util_mkdir_p(cdir) == 0;
 	OutSet *set = outset_new();
-	const char *bs = arena_printf(k->v->m->arena, "%s/%s.bs", cdir, k->name);
-	const char *io = arena_printf(k->v->m->arena, "%s/%s.io.yaml", cdir, k->name);
-	const char *in = arena_printf(k->v->m->arena, "%s/%s.input.%s", cdir, k->name, k->ext);
-	const char *gold = arena_printf(k->v->m->arena, "%s/golden.%s", cdir, k->ext);
+	const char *bs = arena_printf(k->chip->m->arena, "%s/%s.bs", cdir, k->name);
+	const char *io = arena_printf(k->chip->m->arena, "%s/%s.io.yaml", cdir, k->name);
+	const char *in = arena_printf(k->chip->m->arena, "%s/%s.input.%s", cdir, k->name, k->ext);
+	const char *gold = arena_printf(k->chip->m->arena, "%s/golden.%s", cdir, k->ext);
 	FILE *fb = ok ? outset_open(set, bs) : NULL, *fy = fb ? outset_open(set, io) : NULL;
 	FILE *fi = fy ? outset_open(set, in) : NULL, *fg = fi ? outset_open(set, gold) : NULL;
 	char *err = NULL;
@@ -220,7 +222,7 @@ static int write_case(Case *k, const char *dir)
 		bitstream_write(k->b, fb);
 		fprintf(fy, "# Written by bin/verif cases (format: verif/README.md, \"Applications\"): %s.\n"
 			    "app: %s\ndesign: %s\nbitstream: %s.bs\ncycles: %ld\nstreams:\n",
-			k->note, k->name, k->v->m->name, k->name, k->cycles);
+			k->note, k->name, k->chip->m->name, k->name, k->cycles);
 		for (int i = 0; i < k->nstreams; i++)
 			write_stream(fy, &k->streams[i]);
 	}
@@ -324,7 +326,7 @@ static int pipeline(Case *k)
  * third in parallel on another (streams with `fixed`). */
 static int rgb(Case *k)
 {
-	if (k->v->m->cols < 4 || route(k, io_in(k, 0, 16), io_out(k, 1, 16), 0) < 0 ||
+	if (k->chip->m->cols < 4 || route(k, io_in(k, 0, 16), io_out(k, 1, 16), 0) < 0 ||
 	    route(k, io_in(k, 2, 16), io_out(k, 3, 16), 0) < 0)
 		return 0;
 	k->ext = "ppm";
@@ -395,7 +397,7 @@ static int bits(Case *k)
 	return 1;
 }
 
-int verif_cases_write(const VerifDesign *v, const char *dir)
+int verif_cases_write(const Chip *chip, const char *dir)
 {
 	static const struct {
 		const char *name;
@@ -408,10 +410,10 @@ int verif_cases_write(const VerifDesign *v, const char *dir)
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		Case k = { .v = v, .name = cases[i].name, .ext = "pgm", .b = bitstream_new(v->map),
-			   .used = xcalloc((size_t)v->graph->nnodes, 1) };
-		if (v->graph->cols < 2 || io_in(&k, 0, 16) < 0 || io_out(&k, 1, 16) < 0 || !cases[i].make(&k)) {
-			printf("verif cases: %-9s cannot be built on %s (skipped)\n", k.name, v->m->name);
+		Case k = { .chip = chip, .name = cases[i].name, .ext = "pgm", .b = bitstream_new(chip->map),
+			   .used = xcalloc((size_t)chip->graph->nnodes, 1) };
+		if (chip->graph->cols < 2 || io_in(&k, 0, 16) < 0 || io_out(&k, 1, 16) < 0 || !cases[i].make(&k)) {
+			printf("verif cases: %-9s cannot be built on %s (skipped)\n", k.name, chip->m->name);
 		} else if (!write_case(&k, dir)) {
 			fprintf(stderr, "verif cases: cannot write %s/%s\n", dir, k.name);
 			status = 1;

@@ -7,11 +7,11 @@
 #ifndef VERIF_CASES_H
 #define VERIF_CASES_H
 
-#include "verif_design.h"
+#include "../collateral/chip.h"
 
 /* Writes DIR/<case>/<case>.bs, <case>.io.yaml, <case>.input.<ext> and
  * golden.<ext> for every case the design can hold, and prints one line per
  * case. 0 on success. */
-int verif_cases_write(const VerifDesign *v, const char *dir);
+int verif_cases_write(const Chip *chip, const char *dir);
 
 #endif

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../collateral/bitstream.h"
 #include "../common/bv.h"
 #include "../common/rng.h"
 #include "../common/util.h"
@@ -60,7 +61,7 @@ typedef struct IoOut {
 } IoOut;
 
 typedef struct Conn {
-	const VerifDesign *v;
+	const Chip *chip;
 	const RGraph *g;
 	const VerifConnOptions *opt;
 	Arena *a;
@@ -149,16 +150,16 @@ static void classify_output(Conn *c, int n)
 {
 	const RNode *nd = node(c, n);
 	const char *port = port_name(c, n);
-	char tile = verif_design_tile(c->v, nd->x, nd->y);
+	char tile = design_tile(c->chip->m, nd->x, nd->y);
 	if (tile == 'I') {
 		c->input[n] = arena_printf(c->a, "io_in_x%d_%d", nd->x, nd->width);
 	} else if (tile == 'P') {
-		int p = peinfo_output(c->v->pe_info, port);
-		c->rule[n] = p >= 0 ? const_rule(c->v->pe_info, p) : NULL;
-		if (configmap_find(c->v->map, arena_printf(c->a, "x%d_y%d.inst0", nd->x, nd->y)) < 0)
+		int p = peinfo_output(c->chip->pe_info, port);
+		c->rule[n] = p >= 0 ? const_rule(c->chip->pe_info, p) : NULL;
+		if (configmap_find(c->chip->map, arena_printf(c->a, "x%d_y%d.inst0", nd->x, nd->y)) < 0)
 			c->rule[n] = NULL;
-	} else if (tile == 'M' && c->v->mem_info && c->v->mem_info->chain) {
-		const MemInfo *mi = c->v->mem_info;
+	} else if (tile == 'M' && c->chip->mem_info && c->chip->mem_info->chain) {
+		const MemInfo *mi = c->chip->mem_info;
 		for (int i = 0; i < mi->nouts; i++) {
 			const char *chain = NULL;
 			if (strcmp(port, mi->outs[i]) == 0)
@@ -176,12 +177,12 @@ static void classify_output(Conn *c, int n)
 
 static void collect_outputs(Conn *c)
 {
-	c->outs = arena_alloc(c->a, (size_t)(c->v->m->cols * c->v->m->nwidths + 1) * sizeof(IoOut));
-	for (int x = 0; x < c->v->m->cols; x++)
-		for (int wi = 0; wi < c->v->m->nwidths; wi++) {
-			int n = rgraph_find(c->g, arena_printf(c->a, "x%d_y0_f2io_%d", x, c->v->m->widths[wi]));
+	c->outs = arena_alloc(c->a, (size_t)(c->chip->m->cols * c->chip->m->nwidths + 1) * sizeof(IoOut));
+	for (int x = 0; x < c->chip->m->cols; x++)
+		for (int wi = 0; wi < c->chip->m->nwidths; wi++) {
+			int n = rgraph_find(c->g, arena_printf(c->a, "x%d_y0_f2io_%d", x, c->chip->m->widths[wi]));
 			if (n >= 0)
-				c->outs[c->nouts++] = (IoOut){ arena_printf(c->a, "io_out_x%d_%d", x, c->v->m->widths[wi]), n };
+				c->outs[c->nouts++] = (IoOut){ arena_printf(c->a, "io_out_x%d_%d", x, c->chip->m->widths[wi]), n };
 		}
 }
 
@@ -680,19 +681,20 @@ static int open_edges(const Conn *c, int n)
  * alternate between configurations); its other outputs are unknown. */
 static void choose_pe_sources(Conn *c, int cfg)
 {
-	const VerifDesign *v = c->v;
-	int *best = xcalloc((size_t)(v->m->cols * v->m->rows), sizeof(int)), *most = xcalloc((size_t)(v->m->cols * v->m->rows), sizeof(int));
-	for (int t = 0; t < v->m->cols * v->m->rows; t++)
+	const Chip *chip = c->chip;
+	int ntiles = chip->m->cols * chip->m->rows;
+	int *best = xcalloc((size_t)ntiles, sizeof(int)), *most = xcalloc((size_t)ntiles, sizeof(int));
+	for (int t = 0; t < ntiles; t++)
 		best[t] = -1;
 	for (int n = 0; n < c->n; n++) {
 		if (!c->rule[n])
 			continue;
-		int t = node(c, n)->y * v->m->cols + node(c, n)->x, open = open_edges(c, n);
+		int t = node(c, n)->y * chip->m->cols + node(c, n)->x, open = open_edges(c, n);
 		if (best[t] < 0 || open > most[t] || (open == most[t] && (cfg + t) % 2 == 0))
 			best[t] = n, most[t] = open;
 		c->state[n] = S_UNKNOWN;
 	}
-	for (int t = 0; t < v->m->cols * v->m->rows; t++)
+	for (int t = 0; t < ntiles; t++)
 		if (best[t] >= 0)
 			c->state[best[t]] = S_UNSET;
 	free(best);
@@ -765,8 +767,8 @@ static int varied(uint64_t k, int w, int phases)
 static int count_phases(const Conn *c)
 {
 	int phases = 2;
-	for (int wi = 0; wi < c->v->m->nwidths; wi++) {
-		int w = c->v->m->widths[wi], k = 0;
+	for (int wi = 0; wi < c->chip->m->nwidths; wi++) {
+		int w = c->chip->m->widths[wi], k = 0;
 		if (w >= WIDE)
 			continue;
 		for (int i = 0; i < c->trees.len; i++)
@@ -804,7 +806,7 @@ static void assign_values(Conn *c)
 			continue;
 		}
 		int wi = 0;
-		while (c->v->m->widths[wi] != t->width)
+		while (c->chip->m->widths[wi] != t->width)
 			wi++;
 		do
 			next_code[wi]++;
@@ -838,7 +840,7 @@ static VerifModel *model_of(const Conn *c)
 /* The 32-bit registers inst0.. of PE output n's rule with value k. */
 static void pe_registers(const Conn *c, int n, uint64_t k, uint32_t *regs, int nregs)
 {
-	const PeInfo *pe = c->v->pe_info;
+	const PeInfo *pe = c->chip->pe_info;
 	uint64_t word[BITS_WORDS(PE_MAX_INST_WIDTH)];
 	ALWAYS(peinfo_encode(pe, c->rule[n], &k, word));
 	for (int r = 0; r < nregs; r++) {
@@ -850,7 +852,7 @@ static void pe_registers(const Conn *c, int n, uint64_t k, uint32_t *regs, int n
 /* The config.map field of register r of the instruction of PE output n. */
 static int pe_field(const Conn *c, int n, int r)
 {
-	int f = configmap_find(c->v->map, arena_printf(c->a, "x%d_y%d.inst%d", node(c, n)->x, node(c, n)->y, r));
+	int f = configmap_find(c->chip->map, arena_printf(c->a, "x%d_y%d.inst%d", node(c, n)->x, node(c, n)->y, r));
 	if (f < 0)
 		ICE("config.map has no register inst%d for the PE at %s", r, node(c, n)->name);
 	return f;
@@ -858,14 +860,14 @@ static int pe_field(const Conn *c, int n, int r)
 
 static int pe_nregs(const Conn *c)
 {
-	return (c->v->pe_info->inst_width + 31) / 32;
+	return (c->chip->pe_info->inst_width + 31) / 32;
 }
 
 /* The bitstream of configuration cfg into the output set; its file name, or
  * NULL (message printed) if it cannot be written. */
 static const char *write_bitstream(Conn *c, int cfg)
 {
-	Bitstream *b = bitstream_new(c->v->map);
+	Bitstream *b = bitstream_new(c->chip->map);
 	for (int n = 0; n < c->n; n++)
 		if (is_mux(c, n) && !bitstream_set(b, node(c, n)->name, (uint32_t)c->sel[n]))
 			ICE("config.map has no field for the select of %s", node(c, n)->name);
@@ -877,7 +879,7 @@ static const char *write_bitstream(Conn *c, int cfg)
 			continue;
 		pe_registers(c, n, c->trees.data[i].value[0], regs, nregs);
 		for (int r = 0; r < nregs; r++)
-			if (!bitstream_set(b, c->v->map->fields[pe_field(c, n, r)].target, regs[r]))
+			if (!bitstream_set(b, c->chip->map->fields[pe_field(c, n, r)].target, regs[r]))
 				ICE("the register inst%d of the PE at %s does not take %08" PRIx32, r, node(c, n)->name, regs[r]);
 	}
 	const char *name = arena_printf(c->a, "cfg%03d.bs", cfg);
@@ -943,7 +945,7 @@ static void check(Conn *c, const VerifModel *m, const char *label)
  * in two steps). */
 static uint64_t param_value(const Conn *c, int n, const uint32_t *regs)
 {
-	const PeInstField *f = &c->v->pe_info->fields[c->rule[n]->params[0].index];
+	const PeInstField *f = &c->chip->pe_info->fields[c->rule[n]->params[0].index];
 	uint64_t v = 0;
 	for (int b = f->width - 1; b >= 0; b--)
 		v = v << 1 | (regs[(f->offset + b) / 32] >> ((f->offset + b) % 32) & 1);
@@ -968,7 +970,7 @@ static void drive_phase(Conn *c, VerifModel *m, int p)
 		pe_registers(c, t->root, t->value[p], now, nregs);
 		for (int r = 0; r < nregs; r++)
 			if (old[r] != now[r]) {
-				const CfgField *f = &c->v->map->fields[pe_field(c, t->root, r)];
+				const CfgField *f = &c->chip->map->fields[pe_field(c, t->root, r)];
 				emit(c, "write %08" PRIx32 " %08" PRIx32, f->address, now[r] << f->lo);
 				c->t++;
 				old[r] = now[r];
@@ -1101,7 +1103,7 @@ static int open_out(Conn *c)
 			"# (verif/README.md): each configuration routes trees from driven sources, every\n"
 			"# probe and output is checked against the model of the configured graph.\n"
 			"expect-all 0\n",
-		c->v->m->name);
+		c->chip->m->name);
 	memset(c->exp_known, 1, (size_t)(c->n + c->nouts));
 	return 0;
 }
@@ -1126,9 +1128,9 @@ static int run_config(Conn *c, int cfg, int targets_first, Tally *tally)
 	return fresh;
 }
 
-int verif_conn_run(const VerifDesign *v, const VerifConnOptions *opt)
+int verif_conn_run(const Chip *chip, const VerifConnOptions *opt)
 {
-	Conn c = { .v = v, .g = v->graph, .opt = opt, .a = arena_new() };
+	Conn c = { .chip = chip, .g = chip->graph, .opt = opt, .a = arena_new() };
 	rng_seed(&c.rng, opt->seed);
 	setup(&c);
 	int status = open_out(&c), cfgs = 0, covered = 0, stalled = 0;
@@ -1147,7 +1149,7 @@ int verif_conn_run(const VerifDesign *v, const VerifConnOptions *opt)
 	}
 	if (status == 0 && covered < c.nedges) {
 		fprintf(stderr, "verif conn: %s: %d of %d edges exercised after %d configurations: the bench is "
-			"incomplete, nothing written\n", v->m->name, covered, c.nedges, cfgs);
+			"incomplete, nothing written\n", chip->m->name, covered, c.nedges, cfgs);
 		report_uncovered(&c);
 		status = -1;
 	}
@@ -1160,7 +1162,7 @@ int verif_conn_run(const VerifDesign *v, const VerifConnOptions *opt)
 		       "%d from inputs nothing drives (their constant 0); %d of %d selects distinguished from every other "
 		       "input the model knows; %d probes and %d outputs compared at %ld checks (%ld comparisons), %ld command "
 		       "lines in %.2f s -> %s/conn.cmd\n",
-		       v->m->name, cfgs, c.nedges, c.nedges, tally.driven, tally.dead, tally.distinguished, tally.selects, c.n,
+		       chip->m->name, cfgs, c.nedges, c.nedges, tally.driven, tally.dead, tally.distinguished, tally.selects, c.n,
 		       c.nouts, c.checks, c.compared, c.lines, util_now() - t0, opt->out);
 	for (int i = 0; i < c.trees.len; i++)
 		free(c.trees.data[i].value);

@@ -7,7 +7,7 @@
 #ifndef VERIF_CONN_H
 #define VERIF_CONN_H
 
-#include "verif_design.h"
+#include "../collateral/chip.h"
 
 typedef struct VerifConnOptions {
 	const char *out;        /* folder of conn.cmd and cfgNNN.bs */
@@ -15,9 +15,9 @@ typedef struct VerifConnOptions {
 	int quiet;              /* no line per configuration */
 } VerifConnOptions;
 
-/* Writes the bench of v (loaded with its cores) and prints its coverage;
- * 0 if every edge is exercised, -1 (listing uncovered edges) otherwise or on
- * error. */
-int verif_conn_run(const VerifDesign *v, const VerifConnOptions *opt);
+/* Writes the bench of chip (loaded with its interconnect and cores) and
+ * prints its coverage; 0 if every edge is exercised, -1 (listing uncovered
+ * edges) otherwise or on error. */
+int verif_conn_run(const Chip *chip, const VerifConnOptions *opt);
 
 #endif

@@ -8,17 +8,17 @@
 #ifndef VERIF_HARNESS_H
 #define VERIF_HARNESS_H
 
-#include "verif_design.h"
+#include "../collateral/chip.h"
 
 /* Which nodes the harness can read. */
 typedef enum { VERIF_PROBES_NONE, VERIF_PROBES_ALL } VerifProbes;
 
 /* Writes DIR/verif_ports.h and DIR/hier.vlt (atomically); 0 on success, -1
  * with a message on stderr. */
-int verif_harness_write(const VerifDesign *v, VerifProbes probes, const char *dir);
+int verif_harness_write(const Chip *chip, VerifProbes probes, const char *dir);
 
 /* Where node id lives: its tile's instance in the top module and its local
- * name there (in v's arena). */
-void verif_harness_signal(const VerifDesign *v, int id, const char **tile, const char **name);
+ * name there (in the arena of chip's manifest). */
+void verif_harness_signal(const Chip *chip, int id, const char **tile, const char **name);
 
 #endif

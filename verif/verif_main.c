@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../collateral/chip.h"
 #include "../common/diag.h"
 #include "../common/util.h"
 #include "verif_app.h"
 #include "verif_cases.h"
 #include "verif_conn.h"
-#include "verif_design.h"
 #include "verif_harness.h"
 
 static const char usage[] =
@@ -84,15 +84,17 @@ static int run(const Args *a)
 		return 1;
 	}
 	Diags *d = diags_new(stderr);
-	VerifDesign *v = verif_design_load(a->design, conn, d);
+	Chip *chip = chip_load(a->design, conn ? CHIP_INTERCONNECT | CHIP_CORES : CHIP_INTERCONNECT, NULL, d);
+	diags_flush(d);
 	int status = 1;
-	if (!v)
+	if (!chip)
 		fprintf(stderr, "verif: cannot read the design in %s\n", a->design);
 	else if (conn)
-		status = verif_conn_run(v, &(VerifConnOptions){ a->out, a->seed, a->quiet }) == 0 ? 0 : 1;
+		status = verif_conn_run(chip, &(VerifConnOptions){ a->out, a->seed, a->quiet }) == 0 ? 0 : 1;
 	else
-		status = verif_harness_write(v, strcmp(a->probes, "all") ? VERIF_PROBES_NONE : VERIF_PROBES_ALL, a->out) ? 1 : 0;
-	verif_design_free(v);
+		status = verif_harness_write(chip, strcmp(a->probes, "all") ? VERIF_PROBES_NONE : VERIF_PROBES_ALL,
+					     a->out) ? 1 : 0;
+	chip_free(chip);
 	diags_free(d);
 	return status;
 }
@@ -128,13 +130,14 @@ static int app_main(int argc, char **argv)
 static int cases_main(const Args *a)
 {
 	Diags *d = diags_new(stderr);
-	VerifDesign *v = verif_design_load(a->design, 1, d);
+	Chip *chip = chip_load(a->design, CHIP_INTERCONNECT | CHIP_CORES, NULL, d);
+	diags_flush(d);
 	int status = 1;
-	if (!v)
+	if (!chip)
 		fprintf(stderr, "verif: cannot read the design in %s\n", a->design);
 	else
-		status = verif_cases_write(v, a->out);
-	verif_design_free(v);
+		status = verif_cases_write(chip, a->out);
+	chip_free(chip);
 	diags_free(d);
 	return status;
 }

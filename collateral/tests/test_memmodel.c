@@ -1,7 +1,8 @@
 /* test_memmodel.c - unit tests of the memory tile's functional model
  * (memmodel.h) on small tiles built in code: a delay line at every delay and
- * latency, two inputs arbitrating for one port, two chained tiles, and
- * recurrence and multiplier address generators behaving alike.
+ * latency, two inputs arbitrating for one port, two chained tiles,
+ * recurrence and multiplier address generators behaving alike, and quiet
+ * stretches let pass at once as if stepped.
  *
  * Each test is a function run by main (check.h); the last line is
  * "memmodel: N passed, M failed"; the exit status is 1 if anything failed. */
@@ -194,11 +195,131 @@ static void test_memmodel_recurrence_is_multiply(void)
 	CHECK(bad == 0 && fires > 500, "%d cycles differ (%d firings)", bad, fires);
 }
 
+/* A random value for register i: mostly small (loop bounds, strides and
+ * offsets that make a tile fire), sometimes near or at its largest. */
+static uint32_t random_reg(Rng *r, const MemInfo *mi, int i)
+{
+	int w = mi->regs[i].width;
+	uint32_t mask = w >= 32 ? 0xffffffffu : (1u << w) - 1;
+	int k = (int)rng_below(r, 10);
+	if (k < 4)
+		return (uint32_t)rng_below(r, 4) & mask;
+	if (k < 7)
+		return (uint32_t)rng_below(r, 20) & mask;
+	if (k < 8)
+		return (mask - (uint32_t)rng_below(r, 3)) & mask;
+	return (uint32_t)rng_next(r) & mask;
+}
+
+/* 1 if a and b are the same cycle: the outputs, the firings, every port's
+ * operation. */
+static int same_cycle(const MemInfo *mi, const MemCycle *a, const MemCycle *b)
+{
+	int same = a->t == b->t;
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++) {
+			const MemPortOp *x = &a->ports[u][p], *y = &b->ports[u][p];
+			same &= x->ren == y->ren && x->wen == y->wen && (!(x->ren | x->wen) || x->addr == y->addr);
+			for (int w = 0; x->wen && w < mi->units[u].ports[p].width; w++)
+				same &= x->wdata[w] == y->wdata[w];
+		}
+	for (int o = 0; o < mi->nouts; o++)
+		same &= a->out_valid[o] == b->out_valid[o] && a->out[o] == b->out[o];
+	for (int c = 0; c < mi->nctrls; c++)
+		same &= a->fire[c] == b->fire[c];
+	return same;
+}
+
+/* 1 if c is a quiet cycle: no firing, no port operation, the outputs the
+ * chain inputs (nothing without chaining). */
+static int quiet_cycle(const MemInfo *mi, const MemCycle *c, const uint64_t *chain_in, const int *chain_valid)
+{
+	int quiet = 1;
+	for (int k = 0; k < mi->nctrls; k++)
+		quiet &= !c->fire[k];
+	for (int u = 0; u < mi->nunits; u++)
+		for (int p = 0; p < mi->units[u].nports; p++)
+			quiet &= !c->ports[u][p].ren && !c->ports[u][p].wen;
+	for (int o = 0; o < mi->nouts; o++)
+		quiet &= mi->chain ? c->out_valid[o] == (chain_valid[o] != 0) && c->out[o] == (chain_in[o] & 0xffff)
+				   : !c->out_valid[o] && !c->out[o];
+	return quiet;
+}
+
+/* Quiet stretches let pass at once (memmodel_quiet, memmodel_pass: what
+ * the fast simulator does while a tile waits) leave the tile as stepping
+ * through them does: random configurations of small tiles (both kinds of
+ * storage, latencies 0 to 2, one or two inputs, both address generators,
+ * chained or not), register writes, flushes and resets on the way, a
+ * stepped model beside a passing one; every stepped cycle of a stretch is
+ * quiet and every other cycle, both halves included, is the same. */
+static void test_memmodel_quiet_pass(void)
+{
+	Rng r;
+	rng_seed(&r, 29);
+	long cycles = 0, passed = 0, bad = 0, fires = 0;
+	for (int shape = 0; shape < 24; shape++) {
+		MemInfo *mi = tiny_mem(shape % 2 ? MEM_SRAM : MEM_REGFILE, 8 << (shape % 3), shape % 3, 1 + shape / 12,
+				       shape / 6 % 2 ? MEM_MULTIPLY : MEM_RECURRENCE, shape / 3 % 2, 8);
+		uint32_t *regs = xcalloc((size_t)mi->nregs, sizeof *regs);
+		for (int config = 0; config < 20; config++) {
+			for (int i = 0; i < mi->nregs; i++)
+				regs[i] = random_reg(&r, mi, i);
+			regs[mi->tile_en] = rng_below(&r, 8) != 0;
+			MemModel *a = memmodel_new(mi), *b = memmodel_new(mi);
+			memmodel_config(a, regs);
+			memmodel_config(b, regs);
+			memmodel_flush(a);
+			memmodel_flush(b);
+			uint64_t in[2], chain_in[1];
+			int chain_valid[1];
+			for (int t = 0; t < 300; t++, cycles++) {
+				in[0] = rng_next(&r) & 0xffff, in[1] = rng_next(&r) & 0xffff;
+				chain_in[0] = rng_next(&r) & 0xffff, chain_valid[0] = rng_below(&r, 3) == 0;
+				int event = (int)rng_below(&r, 100);
+				if (event == 0) {
+					int i = (int)rng_below(&r, (uint64_t)mi->nregs);
+					uint32_t v = random_reg(&r, mi, i), addr = mem_reg_address(&mi->regs[i]);
+					memmodel_config_write(a, addr, v);
+					memmodel_config_write(b, addr, v);
+				} else if (event == 1) {
+					memmodel_flush(a);
+					memmodel_flush(b);
+				} else if (event < 30) {
+					long n = memmodel_quiet(b);
+					n = n < 40 ? n : 40;
+					for (long k = 0; k < n; k++)
+						bad += !quiet_cycle(mi, memmodel_step(a, in, chain_in, chain_valid), chain_in,
+								    chain_valid);
+					memmodel_pass(b, n);
+					passed += n;
+				}
+				const MemCycle *x = memmodel_begin(a, in, chain_in, chain_valid);
+				const MemCycle *y = memmodel_begin(b, in, chain_in, chain_valid);
+				bad += !same_cycle(mi, x, y);
+				for (int c = 0; c < mi->nctrls; c++)
+					fires += x->fire[c];
+				int fa = memmodel_finish(a, in), fb = memmodel_finish(b, memmodel_takes_inputs(b) ? in : NULL);
+				bad += fa != fb || memmodel_conflicts(a) != memmodel_conflicts(b);
+				for (int c = 0; c < mi->nctrls; c++)
+					bad += memmodel_done(a, c) != memmodel_done(b, c);
+			}
+			memmodel_free(a);
+			memmodel_free(b);
+		}
+		free(regs);
+		meminfo_free(mi);
+	}
+	CHECK(bad == 0 && passed > 1000 && fires > 1000, "%ld of %ld cycles differ (%ld let pass, %ld firings)", bad,
+	      cycles, passed, fires);
+}
+
 static const TestCase tests[] = {
 	{ "memmodel_delay_line", test_memmodel_delay_line },
 	{ "memmodel_arbitration", test_memmodel_arbitration },
 	{ "memmodel_chain", test_memmodel_chain },
 	{ "memmodel_recurrence_is_multiply", test_memmodel_recurrence_is_multiply },
+	{ "memmodel_quiet_pass", test_memmodel_quiet_pass },
 };
 
 int main(void)
