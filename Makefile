@@ -24,7 +24,7 @@ lib_objs = $(patsubst %.c,build/$(1)/%.o,$(sort $(filter-out %_main.c,$(wildcard
 # ---- binaries: $(call bin,NAME,SOURCES,LIBS) declares bin/NAME, made of its
 # own sources and the libraries it links (highest layer first) ----
 bin = $(eval $(1).main := $(2))$(eval $(1).libs := $(3))$(1)
-compiler.libs := backend ubuf lower front collateral common
+compiler.libs := backend ubuf lower front verif collateral common
 TOOLS := $(call bin,peak,peak/peak_main.c,peak collateral common) \
          $(call bin,lake,lake/lake_main.c,lake collateral common) \
          $(call bin,canal,canal/canal_main.c,canal collateral common) \
@@ -58,9 +58,9 @@ build/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(SANFLAGS) -MMD -MP -c $< -o $@
 
-# Objects, archives, rules, designs and Verilator models are kept (not
+# Objects, archives, designs and Verilator models are kept (not
 # removed as intermediate files).
-.PRECIOUS: build/obj/%.o build/san/%.o build/obj/lib/lib%.a build/san/lib/lib%.a build/pe/%.rules.yaml build/pe/%.nf \
+.PRECIOUS: build/obj/%.o build/san/%.o build/obj/lib/lib%.a build/san/lib/lib%.a \
            rtl_out/%/design.yaml build/verilator/%/vsim
 .SECONDEXPANSION:
 build/obj/lib/lib%.a: $$(call lib_objs,obj,$$*)
@@ -222,24 +222,17 @@ test-build: test-build-tools $(TEST_MODELS)
 test-build-tools: build $(addprefix build/san/bin/,$(SAN)) bin/appref bin/halide_run $(call design,$(TEST_DESIGNS))
 .PHONY: test-build-tools
 
-# A design for the tests: scripts/rtl.sh, with the PE's files (its Verilog,
-# normal form, info and rules: rule synthesis takes seconds) made once into
-# build/pe/ for every design on that PE; one run of bin/peak makes both targets
-# of the pattern rule, so a build/pe/ without the .nf is made again. Its
-# prerequisites: the interconnect spec, the PE and MEM specs it names, the IR
-# and the generators.
+# A design for the tests: scripts/rtl.sh, which keeps peak's and lake's files
+# in build/cache/ by a hash of their inputs (rule synthesis takes seconds: once
+# per PE, however many designs use it; a lock lets -j wait rather than make
+# them twice). Its prerequisites: the interconnect spec, the PE and MEM specs
+# it names, the IR and the generators.
 IR_SPECS     := $(sort $(wildcard peak/ir/*.yaml))
 design_specs  = $(patsubst $(CURDIR)/%,%,$(abspath $(addprefix canal/specs/,$(shell \
                 sed -n 's/^ *[a-z]*: *{ *spec: *\([^ ,}]*\).*/\1/p' canal/specs/$(1).yaml 2>/dev/null))))
-design_pe     = $(foreach e,rules.yaml nf,$(patsubst peak/specs/%.yaml,build/pe/%.$(e),$(filter peak/specs/%,$(call design_specs,$(1)))))
 
-build/pe/%.rules.yaml build/pe/%.nf: peak/specs/%.yaml $(IR_SPECS) bin/peak
-	@mkdir -p $(@D)
-	bin/peak $< -o $(@D) $(addprefix --ir ,$(IR_SPECS)) -q
-
-rtl_out/%/design.yaml: canal/specs/%.yaml $$(call design_specs,$$*) $$(call design_pe,$$*) $(IR_SPECS) \
-                       bin/peak bin/lake bin/canal
-	bash scripts/rtl.sh $* --pe build/pe
+rtl_out/%/design.yaml: canal/specs/%.yaml $$(call design_specs,$$*) $(IR_SPECS) bin/peak bin/lake bin/canal
+	bash scripts/rtl.sh $*
 
 # A design's Verilator models (verif/build.sh, which also keeps a hash of what
 # went in and rebuilds nothing when only the dates changed).

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common/util.h"
+#include "../verif/verif_app.h"
 #include "front/front.h"
 #include "flow.h"
 
@@ -23,6 +24,7 @@ static void usage(FILE *f)
 	      "       cgrac APP.hl --design DIR --run-lowered|--sim-buffers IN[,IN...] -o OUT.pgm\n"
 	      "       cgrac APP.hl --gen-input -o IN.pgm [--seed S] [--range LO:HI]\n"
 	      "       cgrac APP.hl --golden DIR [--seed S] [--range LO:HI]\n"
+	      "       cgrac APP.hl --design DIR -o OUT --verify [--simulate] [--seed S] [--range LO:HI]\n"
 	      "       cgrac APP.hl --check\n"
 	      "       cgrac --stages\n"
 	      "\n"
@@ -74,16 +76,30 @@ static void usage(FILE *f)
 	      "                   register before a PE input is the PE's input register where its rule\n"
 	      "                   allows, per <pe>.rules.yaml's registered:)\n"
 	      "  --place-seed S   the placer's seed (default 1); the same seed, the same bitstream\n"
+	      "  --verify         the whole flow with its checks, into OUT: --golden's files, the\n"
+	      "                   compilation's files, the loop nest (<app>.lowered), the lowered kernels'\n"
+	      "                   and the buffers' outputs (lowered.<ext>, buffers.<ext>) compared with the\n"
+	      "                   golden image, and last OUT/app.txt, the application's line of a table:\n"
+	      "                   PEs, MEMs, registers, tracks (16-bit+1-bit), MHz, latency, compile ms and\n"
+	      "                   the verdict (same, DIFFERENT, bit-exact, or FAILED before the back end:,\n"
+	      "                   NOT MAPPED:, CHECK FAILED:, SIM FAILED: and why), tab-separated; exit\n"
+	      "                   status 0 when every check holds\n"
+	      "  --simulate       with --verify: the compiled application also run on the fast simulator\n"
+	      "                   (cgrasim beside cgrac) into OUT/fast/; a bit-exact run's line adds its\n"
+	      "                   cycles=N, pe_used=USED/TOTAL and pe_busy=PERCENT\n"
+	      "  --corrupt-golden with --verify: a bit of the golden image flipped before the checks (the\n"
+	      "                   test of a test: every check must then find a difference)\n"
 	      "  --check          parse and check only\n"
 	      "  -q               no progress or summary lines\n"
 	      "  -h, --help       this text\n"
 	      "\n"
-	      "Modes: --check, --emit, --run, --run-lowered, --sim-buffers, --gen-input, --golden, one at\n"
-	      "most (none: the compilation). An option the mode does not use is a usage error (exit\n"
+	      "Modes: --check, --emit, --run, --run-lowered, --sim-buffers, --gen-input, --golden, --verify,\n"
+	      "one at most (none: the compilation). An option the mode does not use is a usage error (exit\n"
 	      "status 2), as is an option with a value given twice: --design and the flow options\n"
 	      "(--no-pipeline, --hop-limit, --no-register-packing, --place-seed) are for the compilation,\n"
-	      "--emit, --run-lowered and --sim-buffers; --streams for --run; --seed and --range for\n"
-	      "--gen-input and --golden; -o for all but --check and --golden.\n"
+	      "--emit, --run-lowered, --sim-buffers and --verify; --streams for --run; --seed and --range\n"
+	      "for --gen-input, --golden and --verify; --simulate and --corrupt-golden for --verify; -o\n"
+	      "for all but --check and --golden.\n"
 	      "\n"
 	      "Images: .pgm (1 channel), .ppm (3 channels), .npy (NumPy, 1 to 4 dimensions), .raw\n"
 	      "(16-bit little-endian, no header); at most 16777216 samples, 65536 in a dimension.\n",
@@ -92,17 +108,18 @@ static void usage(FILE *f)
 
 /* ---- the command line: one mode, and the options that mode uses ---- */
 
-typedef enum { M_COMPILE, M_CHECK, M_EMIT, M_RUN, M_RUN_LOWERED, M_SIM_BUFFERS, M_GEN_INPUT, M_GOLDEN } Mode;
+typedef enum { M_COMPILE, M_CHECK, M_EMIT, M_RUN, M_RUN_LOWERED, M_SIM_BUFFERS, M_GEN_INPUT, M_GOLDEN, M_VERIFY } Mode;
 
 typedef enum {
 	O_DESIGN, O_OUT, O_EMIT, O_RUN, O_RUN_LOWERED, O_SIM_BUFFERS, O_STREAMS, O_SEED, O_RANGE, O_GEN_INPUT,
-	O_GOLDEN, O_NO_PIPELINE, O_HOP_LIMIT, O_NO_PACKING, O_PLACE_SEED, O_CHECK, O_QUIET, O_COUNT
+	O_GOLDEN, O_NO_PIPELINE, O_HOP_LIMIT, O_NO_PACKING, O_PLACE_SEED, O_CHECK, O_VERIFY, O_SIMULATE, O_CORRUPT_GOLDEN, O_QUIET,
+	O_COUNT
 } OptId;
 
 #define MB(m) (1u << (m))
-#define ALL_MODES 0xffu
-#define FLOW_MODES (MB(M_COMPILE) | MB(M_EMIT) | MB(M_RUN_LOWERED) | MB(M_SIM_BUFFERS))
-#define FLOW_WHERE "the compilation, --emit, --run-lowered and --sim-buffers"
+#define ALL_MODES 0x1ffu
+#define FLOW_MODES (MB(M_COMPILE) | MB(M_EMIT) | MB(M_RUN_LOWERED) | MB(M_SIM_BUFFERS) | MB(M_VERIFY))
+#define FLOW_WHERE "the compilation, --emit, --run-lowered, --sim-buffers and --verify"
 
 /* Each option: its name, what its value is (NULL: none), the mode it selects
  * (-1: none), else the modes it applies to and those modes in words. */
@@ -121,8 +138,10 @@ static const struct OptDef {
 	[O_RUN_LOWERED] = { "--run-lowered", "IN[,IN...]", M_RUN_LOWERED, 0, NULL },
 	[O_SIM_BUFFERS] = { "--sim-buffers", "IN[,IN...]", M_SIM_BUFFERS, 0, NULL },
 	[O_STREAMS] = { "--streams", "DIR", -1, MB(M_RUN), "--run (--golden writes the streams into its folder)" },
-	[O_SEED] = { "--seed", "S", -1, MB(M_GEN_INPUT) | MB(M_GOLDEN), "--gen-input and --golden" },
-	[O_RANGE] = { "--range", "LO:HI", -1, MB(M_GEN_INPUT) | MB(M_GOLDEN), "--gen-input and --golden" },
+	[O_SEED] = { "--seed", "S", -1, MB(M_GEN_INPUT) | MB(M_GOLDEN) | MB(M_VERIFY),
+		     "--gen-input, --golden and --verify" },
+	[O_RANGE] = { "--range", "LO:HI", -1, MB(M_GEN_INPUT) | MB(M_GOLDEN) | MB(M_VERIFY),
+		      "--gen-input, --golden and --verify" },
 	[O_GEN_INPUT] = { "--gen-input", NULL, M_GEN_INPUT, 0, NULL },
 	[O_GOLDEN] = { "--golden", "DIR", M_GOLDEN, 0, NULL },
 	[O_NO_PIPELINE] = { "--no-pipeline", NULL, -1, FLOW_MODES, FLOW_WHERE },
@@ -130,6 +149,9 @@ static const struct OptDef {
 	[O_NO_PACKING] = { "--no-register-packing", NULL, -1, FLOW_MODES, FLOW_WHERE },
 	[O_PLACE_SEED] = { "--place-seed", "S", -1, FLOW_MODES, FLOW_WHERE },
 	[O_CHECK] = { "--check", NULL, M_CHECK, 0, NULL },
+	[O_VERIFY] = { "--verify", NULL, M_VERIFY, 0, NULL },
+	[O_SIMULATE] = { "--simulate", NULL, -1, MB(M_VERIFY), "--verify" },
+	[O_CORRUPT_GOLDEN] = { "--corrupt-golden", NULL, -1, MB(M_VERIFY), "--verify" },
 	[O_QUIET] = { "-q", NULL, -1, ALL_MODES, NULL },
 };
 
@@ -141,6 +163,8 @@ typedef struct Opts {
 	int emit;               /* the stage --emit stops after, or -1 */
 	int lowered;            /* 1: --run-lowered, 2: --sim-buffers */
 	int quiet;
+	int simulate;           /* --verify --simulate */
+	int corrupt_golden;     /* --verify --corrupt-golden */
 	long seed;              /* -1: from input.yaml */
 	int range_lo, range_hi; /* range_hi < 0: from input.yaml */
 	CgracFlags flags;
@@ -198,6 +222,8 @@ static int take_option(Opts *o, OptId k, const char *v)
 	case O_NO_PACKING: o->flags.pack = 0; break;
 	case O_PLACE_SEED: o->flags.place_seed = util_option_number("cgrac", "--place-seed", v, 0, 2147483647L); break;
 	case O_QUIET: o->quiet = 1; break;
+	case O_SIMULATE: o->simulate = 1; break;
+	case O_CORRUPT_GOLDEN: o->corrupt_golden = 1; break;
 	default: break;
 	}
 	return 1;
@@ -256,7 +282,7 @@ static int parse_arg(int argc, char **argv, int *i, Opts *o)
 	}
 	if (def->mode >= 0 && o->mode != M_COMPILE && o->mode_opt != (OptId)k) {
 		fprintf(stderr, "cgrac: %s and %s are two modes: give one of --check, --emit, --run, --run-lowered, "
-				"--sim-buffers, --gen-input and --golden (none: the compilation)\n",
+				"--sim-buffers, --gen-input, --golden and --verify (none: the compilation)\n",
 			opt_defs[o->mode_opt].name, a);
 		return 0;
 	}
@@ -281,12 +307,12 @@ static int check_opts(const Opts *o)
 				opt_defs[k].where);
 			return 0;
 		}
-	if ((o->mode == M_RUN || o->mode == M_RUN_LOWERED || o->mode == M_SIM_BUFFERS || o->mode == M_GEN_INPUT) &&
-	    !o->out) {
+	if ((o->mode == M_RUN || o->mode == M_RUN_LOWERED || o->mode == M_SIM_BUFFERS || o->mode == M_GEN_INPUT ||
+	     o->mode == M_VERIFY) && !o->out) {
 		fprintf(stderr, "cgrac: %s needs -o %s\n", mode_name(o), o->mode == M_GEN_INPUT ? "IN" : "OUT");
 		return 0;
 	}
-	if ((o->mode == M_RUN_LOWERED || o->mode == M_SIM_BUFFERS) && !o->design) {
+	if ((o->mode == M_RUN_LOWERED || o->mode == M_SIM_BUFFERS || o->mode == M_VERIFY) && !o->design) {
 		fprintf(stderr, "cgrac: %s needs --design DIR\n", mode_name(o));
 		return 0;
 	}
@@ -611,7 +637,8 @@ static int compute(HProgram *p, const Opts *o, Image **inputs, Image *out, const
 		}
 	} else if (ok && o->lowered) {
 		image_free(out);
-		FlowRequest fr = { o->design, NULL, o->lowered == 2 ? FS_UBUF : FS_DFG, 0, *inputs, out, &o->flags };
+		FlowRequest fr = { .design = o->design, .goal = o->lowered == 2 ? FS_UBUF : FS_DFG, .inputs = *inputs,
+				   .result = out, .flags = &o->flags };
 		ok = flow_run(p, &fr, d);
 	} else if (ok) {
 		ok = hli_run(p, *inputs, out, d);
@@ -714,6 +741,253 @@ static int golden(HProgram *p, const Opts *o, Diags *d)
 	return ok;
 }
 
+/* ---- --verify: the whole flow with its checks, and the application's
+ * line in a table of applications (OUT/app.txt) ---- */
+
+/* --corrupt-golden: the lowest bit of the golden image's last byte
+ * flipped, so that every check must find a difference (the test of the
+ * tests that rely on it). 0 with a message. */
+static int corrupt(const char *path)
+{
+	size_t n;
+	char *b = util_read_file(path, &n);
+	FILE *f = b && n ? fopen(path, "wb") : NULL;
+	int ok = f != NULL;
+	if (ok) {
+		b[n - 1] ^= 1;
+		ok = fwrite(b, 1, n, f) == n;
+		ok &= fclose(f) == 0;
+	}
+	if (!ok)
+		fprintf(stderr, "cgrac: error: --corrupt-golden: cannot rewrite %s\n", path);
+	free(b);
+	return ok;
+}
+
+/* The first error reported to d from diagnostic `from` on, or NULL. */
+static const char *first_error(const Diags *d, int from)
+{
+	for (int i = from; i < diags_count(d); i++)
+		if (diags_get(d, i)->sev == DIAG_ERROR)
+			return diags_get(d, i)->msg;
+	return NULL;
+}
+
+/* A step's failure in a line: its first error, else what failed. */
+static char *failure(const Diags *d, int from, const char *what)
+{
+	const char *e = first_error(d, from);
+	return e ? xstrdup(e) : xasprintf("%s failed (the messages above say why)", what);
+}
+
+/* 1 if the files a and b hold the same bytes. */
+static int same_file(const char *a, const char *b)
+{
+	size_t na, nb;
+	char *x = util_read_file(a, &na), *y = util_read_file(b, &nb);
+	int same = x && y && na == nb && !memcmp(x, y, na);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* --run-lowered (lowered 1) or --sim-buffers (2) of the inputs in o->out
+ * into OUT/<name>.<ext>; 1 if it ran and equals golden. *why: the reason it
+ * did not run. */
+static int check_against(const char *text, const Opts *o, int lowered, const char *name, const char *ext,
+			 const char *golden_path, char **why, Diags *d)
+{
+	int from = diags_count(d);
+	HProgram *q = hl_parse(o->app, text, d);
+	Opts r = *o;
+	char *out = xasprintf("%s/%s.%s", o->out, name, ext);
+	r.mode = lowered == 1 ? M_RUN_LOWERED : M_SIM_BUFFERS;
+	r.mode_opt = lowered == 1 ? O_RUN_LOWERED : O_SIM_BUFFERS;
+	r.lowered = lowered;
+	r.run = o->out;
+	r.out = out;
+	int ran = q && run(q, &r, d);
+	diags_flush(d);
+	if (!ran)
+		*why = failure(d, from, lowered == 1 ? "running the lowered kernels" : "the buffer-level simulation");
+	int same = ran && same_file(golden_path, out);
+	hl_free(q);
+	free(out);
+	return same;
+}
+
+/* The whole compilation into o->out (of its own parse of text: each step
+ * prepares the program in place), its figures and milliseconds; NULL, or
+ * why it failed. */
+static char *compile_all(const char *text, const Opts *o, FlowFigures *fig, long *ms, Diags *d)
+{
+	int from = diags_count(d);
+	HProgram *q = hl_parse(o->app, text, d);
+	FlowRequest fr = { .design = o->design, .out = o->out, .goal = FS_BITSTREAM, .flags = &o->flags,
+			   .figures = fig };
+	double t0 = util_now();
+	int ok = q && flow_run(q, &fr, d);
+	*ms = (long)(1000 * (util_now() - t0) + 0.5);
+	diags_flush(d);
+	hl_free(q);
+	return ok ? NULL : failure(d, from, "the compilation");
+}
+
+/* The fast simulator beside this cgrac (bin/cgrasim), or NULL with a
+ * message. */
+static char *fast_simulator(void)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		fprintf(stderr, "cgrac: error: --simulate: cannot find its own program (/proc/self/exe)\n");
+		return NULL;
+	}
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	char *path = xasprintf("%s/cgrasim", self);
+	if (access(path, X_OK) != 0) {
+		fprintf(stderr, "cgrac: error: --simulate: no fast simulator %s beside cgrac (make build)\n", path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* The compiled application on the fast simulator, into OUT/fast/ (the
+ * output image, sim.log, sim/, activity.yaml); the verdict's fields. */
+static char *simulate_fast(const Opts *o)
+{
+	char *sim = fast_simulator();
+	if (!sim)
+		return xstrdup("SIM FAILED: no fast simulator (make build)");
+	char *dir = xasprintf("%s/fast", o->out), *io = xasprintf("%s/%s.io.yaml", o->out, app_base(o->app));
+	char *activity = xasprintf("%s/activity.yaml", dir);
+	VerifAppResult res;
+	VerifAppOptions vo = { .io_yaml = io, .design = o->design, .fast = sim, .activity = activity, .out = dir,
+			       .note = "fast simulator", .quiet = 1, .result = &res };
+	char *v;
+	if (util_mkdir_p(dir) != 0)
+		v = xasprintf("SIM FAILED: %s: cannot create the folder: %s", dir, strerror(errno));
+	else if (verif_app_run(&vo) != 0)
+		v = xasprintf("SIM FAILED: %s", res.summary);
+	else if (res.util)
+		v = xasprintf("bit-exact\tcycles=%lld\tpe_used=%d/%d\tpe_busy=%d", res.cycles, res.pes_used,
+			      res.pes_total, res.pe_busy);
+	else
+		v = xasprintf("bit-exact\tcycles=%lld", res.cycles);
+	free(sim);
+	free(dir);
+	free(io);
+	free(activity);
+	return v;
+}
+
+/* OUT/app.txt, the line a table of applications shows: PEs, MEMs,
+ * registers, tracks (16-bit+1-bit), MHz, latency, compile milliseconds and
+ * the verdict, tab-separated; '-' for the figures of a compilation that did
+ * not finish (its milliseconds when it ran). A message's tabs and line
+ * breaks become spaces: one line, its fields where a reader expects them. */
+static int write_line(const Opts *o, const FlowFigures *f, long ms, const char *verdict, const char *message)
+{
+	char *path = xasprintf("%s/app.txt", o->out), *m = xstrdup(message ? message : "");
+	for (char *c = m; *c; c++)
+		if (*c == '\t' || *c == '\n' || *c == '\r')
+			*c = ' ';
+	OutSet *set = outset_new();
+	FILE *fp = outset_open(set, path);
+	if (fp && f)
+		fprintf(fp, "%d\t%d\t%d\t%d+%d\t%.1f\t%lld\t", f->pes, f->mems, f->registers, f->tracks16, f->tracks1,
+			f->clock_mhz, f->latency);
+	else if (fp)
+		fputs("-\t-\t-\t-\t-\t-\t", fp);
+	if (fp && ms >= 0)
+		fprintf(fp, "%ld\t%s%s\n", ms, verdict, m);
+	else if (fp)
+		fprintf(fp, "-\t%s%s\n", verdict, m);
+	int ok = fp ? outset_commit(set) == 0 : (outset_abort(set), 0);
+	free(path);
+	free(m);
+	return ok;
+}
+
+/* The golden set in o->out (--golden's files), corrupted on request: the
+ * golden image's path, or NULL with *why. */
+static char *golden_set(HProgram *p, const Opts *o, char **why, Diags *d)
+{
+	int from = diags_count(d);
+	HRegions r;
+	char *path = NULL;
+	if (hl_bounds(p, &r, d)) {
+		path = xasprintf("%s/golden.%s", o->out, hl_region_ext(p->funcs.data[p->output].dims, r.func[p->output], 0));
+		hl_bounds_free(&r);
+	}
+	if (path && golden(p, o, d) && (!o->corrupt_golden || corrupt(path)))
+		return path;
+	*why = failure(d, from, "writing the golden image");
+	free(path);
+	return NULL;
+}
+
+/* The loop nest's file (<app>.lowered, as --emit lowered writes it), then
+ * the lowered kernels' and the buffers' outputs compared with the golden
+ * image: 1 if both equal it; *why if a step could not run. */
+static int checks(const char *text, const Opts *o, const char *golden_path, char **why, Diags *d)
+{
+	int from = diags_count(d);
+	HProgram *q = hl_parse(o->app, text, d);
+	FlowRequest fr = { .design = o->design, .out = o->out, .goal = FS_LOWERED, .emit = 1, .flags = &o->flags,
+			   .no_print = 1 };
+	if (!q || !flow_run(q, &fr, d))
+		*why = failure(d, from, "lowering");
+	hl_free(q);
+	const char *ext = strrchr(golden_path, '.') + 1;
+	int lowered = !*why && check_against(text, o, 1, "lowered", ext, golden_path, why, d);
+	int buffers = !*why && check_against(text, o, 2, "buffers", ext, golden_path, why, d);
+	return lowered && buffers;
+}
+
+/* --verify: in OUT, the golden set; the whole compilation; the lowered
+ * kernels and the buffers checked against the golden image; with
+ * --simulate the bitstream's run on the fast simulator; then the line
+ * app.txt, written last, whatever the verdict. 1 when every check holds. */
+static int verify(HProgram *p, const char *text, const Opts *o, Diags *d)
+{
+	double t0 = util_now();
+	int made;
+	if (!make_dir(o->out, "-o", &made))
+		return 0;
+	char *app_txt = xasprintf("%s/app.txt", o->out);
+	remove(app_txt);
+	free(app_txt);
+	char *why = NULL, *unmapped = NULL, *sim = NULL, *golden_path = golden_set(p, o, &why, d);
+	FlowFigures fig;
+	long ms = -1;
+	int same = golden_path && !(unmapped = compile_all(text, o, &fig, &ms, d)) &&
+		   checks(text, o, golden_path, &why, d);
+	const char *verdict = "same", *message = NULL;
+	if (!golden_path)
+		verdict = "FAILED before the back end: ", message = why;
+	else if (unmapped)
+		verdict = "NOT MAPPED: ", message = unmapped;
+	else if (why)
+		verdict = "CHECK FAILED: ", message = why;
+	else if (!same)
+		verdict = "DIFFERENT";
+	else if (o->simulate)
+		verdict = sim = simulate_fast(o);
+	int ok = write_line(o, !golden_path || unmapped ? NULL : &fig, ms, verdict, message) &&
+		 (!strcmp(verdict, "same") || !strncmp(verdict, "bit-exact", 9));
+	if (!o->quiet)
+		fprintf(stderr, "cgrac: %s: verified in %.2f s: %.*s%s -> %s/app.txt\n", o->app, util_now() - t0,
+			(int)strcspn(verdict, "\t"), verdict, message ? message : "", o->out);
+	free(sim);
+	free(why);
+	free(unmapped);
+	free(golden_path);
+	return ok;
+}
+
 int main(int argc, char **argv)
 {
 	Opts o;
@@ -732,19 +1006,21 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	HProgram *p = hl_parse(o.app, text, d);
-	free(text);
 	int ok = p != NULL;
-	if (ok && o.mode == M_GOLDEN)
+	if (ok && o.mode == M_VERIFY)
+		ok = verify(p, text, &o, d);
+	else if (ok && o.mode == M_GOLDEN)
 		ok = golden(p, &o, d);
 	else if (ok && o.mode == M_GEN_INPUT)
 		ok = gen_input(p, &o, d);
 	else if (ok && (o.mode == M_RUN || o.mode == M_RUN_LOWERED || o.mode == M_SIM_BUFFERS))
 		ok = run(p, &o, d);
 	else if (ok && o.mode != M_CHECK) {
-		FlowRequest fr = { o.design, o.out, o.emit >= 0 ? (FlowStage)o.emit : FS_BITSTREAM, o.emit >= 0, NULL,
-				   NULL, &o.flags };
+		FlowRequest fr = { .design = o.design, .out = o.out, .goal = o.emit >= 0 ? (FlowStage)o.emit : FS_BITSTREAM,
+				   .emit = o.emit >= 0, .flags = &o.flags };
 		ok = flow_run(p, &fr, d);
 	}
+	free(text);
 	diags_flush(d);
 	hl_free(p);
 	diags_free(d);

@@ -176,7 +176,8 @@ static int lowered_files(Flow *F, BeFile *f)
 
 static int lowered_emit(Flow *F)
 {
-	hl_lower_print(&F->L, stdout);
+	if (!F->r->no_print)
+		hl_lower_print(&F->L, stdout);
 	return write_out(F->r->out, F->p->file, "lowered", print_lowered, &F->L);
 }
 
@@ -480,6 +481,12 @@ static int write_all(Flow *F)
 		return 0;
 	if (!F->fl->quiet)
 		be_summary(F->be, &sec, util_now() - F->t0, stderr);
+	if (F->r->figures) {
+		BeFigures b;
+		be_figures(F->be, &b);
+		*F->r->figures = (FlowFigures){ b.pes, b.mems, b.registers, b.tracks16, b.tracks1, b.clock_mhz,
+						b.latency };
+	}
 	return 1;
 }
 

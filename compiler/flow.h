@@ -36,6 +36,15 @@ typedef struct CgracFlags {
 	uint64_t place_seed;
 } CgracFlags;
 
+/* What a whole compilation used and reached: the figures of its
+ * <app>.report.yaml that a table of applications shows. */
+typedef struct FlowFigures {
+	int pes, mems, registers;
+	int tracks16, tracks1;          /* routing tracks used, per network width */
+	double clock_mhz;
+	long long latency;              /* cycles from the first input to the last output */
+} FlowFigures;
+
 /* What to do: run the stages up to and including `goal`, then
  *   - with emit, print (and for lowered, dfg and ubuf, write into out) the
  *     goal's result;
@@ -52,6 +61,8 @@ typedef struct FlowRequest {
 	const Image *inputs;    /* one per ImageParam, in declaration order */
 	Image *result;
 	const CgracFlags *flags;
+	int no_print;           /* with emit: write the files, print nothing */
+	FlowFigures *figures;   /* the whole flow: its figures, once its files are written */
 } FlowRequest;
 
 /* Runs p through the stages; 0 with errors in d. p is prepared in place. */

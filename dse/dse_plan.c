@@ -474,7 +474,8 @@ static char *points_mk(const Sweep *s, const char *dir)
 	StrBuf mk = { 0 };
 	sb_printf(&mk, "# The points of the sweep %s, written by bin/dse plan: each a target that\n"
 		  "# scripts/dse_point.sh makes, run through $(LAUNCH) (e.g. srun -N1 -n1).\n"
-		  "DSE_TOOLS := bin/peak bin/lake bin/canal bin/cgrac bin/cgrasim scripts/dse_point.sh scripts/area.sh\n"
+		  "DSE_TOOLS := bin/peak bin/lake bin/canal bin/cgrac bin/cgrasim scripts/dse_point.sh scripts/rtl.sh \\\n"
+		  "             scripts/area.sh\n"
 		  "DSE_APPS :=", s->name);
 	for (int i = 0; i < s->napps; i++)
 		sb_printf(&mk, " $(wildcard apps/%s/*)", s->apps[i]);

@@ -192,7 +192,7 @@ static int write_collateral(const Loaded *l, PeakRuleInfo *rules, const PeakGenO
 	char *ipath = out_path(o->dir, l->pe->name, ".info.yaml");
 	char *rpath = out_path(o->dir, l->pe->name, ".rules.yaml");
 	char *npath = out_path(o->dir, l->pe->name, ".nf");
-	/* the marker, the file make waits for: the rules (build/pe/%.rules.yaml), else the info */
+	/* the marker, the file a caller takes as done: the rules, else the info */
 	FILE *fv = outset_open(out, vpath);
 	FILE *fn = fv ? outset_open(out, npath) : NULL;
 	FILE *fi = !fn ? NULL : o->no_rules ? outset_open_marker(out, ipath) : outset_open(out, ipath);

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Compiles applications for a design into build/<design>/<app>/ (make app):
-# the input images (<app>.<image>.pgm/.ppm/.raw, one per ImageParam) and the
-# streams the host computes (<app>.<func>.*: cgrac --golden), the golden output of the reference
-# interpreter (golden.*), the lowered kernels on hardware words (lowered.*)
-# and the buffer-level simulation (buffers.*), both checked against the
-# golden image, then the whole flow: <app>.bs, .io.yaml, .report.yaml, .svg
-# and the intermediate files (compile.log). Each application's table line is
-# kept in app.txt; prints the table. Exit status 1 if any step failed.
+# Compiles applications for a design into build/<design>/<app>/ (make app)
+# with cgrac --verify, which writes there the input images, the host's
+# streams and the golden output of the reference interpreter (golden.*), the
+# lowered kernels' and the buffer-level simulation's outputs (lowered.*,
+# buffers.*), both compared with the golden image, the whole flow's files
+# (<app>.bs, .io.yaml, .report.yaml, .svg, ...) and last the application's
+# table line, app.txt; its messages go to compile.log. Prints the table;
+# exit status 1 if any step failed.
 #   usage: scripts/app.sh DESIGN APP...
 #          scripts/app.sh --table [--sim] DESIGN APP...
 # --table prints the table from the app.txt files alone, compiling nothing;
@@ -44,13 +44,6 @@ sim_result() {
 	else
 		echo "not run"
 	fi
-}
-
-# golden_ext DIR: the extension of DIR/golden.* (cgrac --golden chose it).
-golden_ext() {
-	local g
-	g=$(ls "$1"/golden.* 2>/dev/null | head -1)
-	[ -n "$g" ] && echo "${g##*.}"
 }
 
 # The table line of an application from its app.txt (and sim.ok); 1 if it
@@ -91,14 +84,6 @@ if [ $table = 1 ]; then
 fi
 
 [ -f "$dir/design.yaml" ] || bash scripts/rtl.sh "$design" >/dev/null || exit 1
-# put_app_txt OUT: stdin into OUT/app.txt, the file make waits for, whole or
-# not at all (a full disk leaves no empty app.txt that make would take as done)
-put_app_txt() {
-	cat >"$1/app.txt.tmp" && mv -f "$1/app.txt.tmp" "$1/app.txt" && return 0
-	rm -f "$1/app.txt.tmp"
-	echo "app: error: $1/app.txt: cannot write" >&2
-	return 1
-}
 header
 for app in "$@"; do
 	hl=apps/$app/$app.hl
@@ -106,36 +91,10 @@ for app in "$@"; do
 	out=build/$design/$app
 	[ -f "$hl" ] || { echo "app: no application $hl" >&2; status=1; continue; }
 	mkdir -p "$out"
-	rm -f "$out/app.txt" "$out/sim.ok" "$out"/golden.*
-	# the inputs (<app>.<image>.<ext>), the host's streams and golden.<ext>; then
-	# the same through the lowered kernels and through the buffers
-	if ! bin/cgrac "$hl" -q --golden "$out" ||
-		! ext=$(golden_ext "$out") ||
-		! bin/cgrac "$hl" -q --design "$dir" -o "$out" --emit lowered >/dev/null ||
-		! bin/cgrac "$hl" -q --design "$dir" --run-lowered "$out" -o "$out/lowered.$ext" ||
-		! bin/cgrac "$hl" -q --design "$dir" --sim-buffers "$out" -o "$out/buffers.$ext"; then
-		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "FAILED before the back end (see the messages above)" | put_app_txt "$out"
-		line "$app"
-		status=1
-		continue
-	fi
-	same=same
-	cmp -s "$out/golden.$ext" "$out/lowered.$ext" || same=DIFFERENT
-	cmp -s "$out/golden.$ext" "$out/buffers.$ext" || same=DIFFERENT
-	t0=$(date +%s%N)
-	if ! bin/cgrac "$hl" --design "$dir" -o "$out" 2>"$out/compile.log" >/dev/null; then
-		printf -- '-\t-\t-\t-\t-\t-\t-\t%s\n' "NOT MAPPED: $(grep -m1 'error:' "$out/compile.log" | sed 's/.*error: //')" \
-			| put_app_txt "$out"
-		line "$app"
-		status=1
-		continue
-	fi
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	r=$out/$app.report.yaml
-	get() { sed -n "s/^$1: //p" "$r"; }
-	tracks=$(sed -n 's/^tracks: { 16: \([0-9]*\), 1: \([0-9]*\) }/\1+\2/p' "$r")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(get pes)" "$(get mems)" "$(get registers)" "$tracks" \
-		"$(get clock_mhz)" "$(get latency_cycles)" "$ms" "$same" | put_app_txt "$out"
+	rm -f "$out/sim.ok" "$out"/golden.*
+	# every step and the table line app.txt (cgrac --verify); its messages in compile.log
+	bin/cgrac "$hl" --design "$dir" -o "$out" --verify 2>"$out/compile.log" >/dev/null
+	[ -f "$out/app.txt" ] || { echo "app: $app: cgrac wrote no $out/app.txt (see $out/compile.log)" >&2; status=1; continue; }
 	line "$app" || status=1
 done
 exit $status

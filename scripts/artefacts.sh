@@ -2,10 +2,11 @@
 # Records every artefact the flow produces for the application suite into one
 # folder, so that two trees (before and after a change that should not change
 # behaviour) can be compared with `diff -r`: each design's collateral (all of
-# rtl_out/<design>/), and per design and application the input, the golden
-# image, --emit lowered/dfg/ubuf/mapped/place/route, --run-lowered,
-# --sim-buffers, the whole flow's outputs (the report without its stage
-# times) and the variants --hop-limit 1, --no-register-packing and
+# rtl_out/<design>/), and per design and application --emit
+# lowered/dfg/ubuf/mapped/place/route, cgrac --verify's files (the input, the
+# golden image, the lowered kernels' and the buffers' outputs, the whole
+# flow's, the report and table line without their times) and the variants
+# --hop-limit 1, --no-register-packing and
 # --no-pipeline. A compile that fails records its exit status and error lines.
 #   usage: scripts/artefacts.sh OUT [DESIGN...]   (default: every canal/specs design)
 set -u
@@ -39,6 +40,17 @@ full() {
 	[ -f "$d/$app.report.yaml" ] && sed -i '/^seconds:/,$d' "$d/$app.report.yaml"
 }
 
+# verify DIR: cgrac --verify into DIR, the report and app.txt without their times.
+verify() {
+	local d=$1
+	mkdir -p "$d"
+	run "$d/verify" bin/cgrac "$hl" --design "$rtl" -o "$d" -q --verify
+	rm -f "$d/verify.stdout"
+	[ -f "$d/$app.report.yaml" ] && sed -i '/^seconds:/,$d' "$d/$app.report.yaml"
+	[ -f "$d/app.txt" ] && awk -F'\t' -v OFS='\t' '{ $7 = "-"; print }' "$d/app.txt" >"$d/app.txt.untimed" &&
+		mv "$d/app.txt.untimed" "$d/app.txt"
+}
+
 for design in "${designs[@]}"; do
 	rtl=rtl_out/$design
 	bash scripts/rtl.sh "$design" >/dev/null 2>&1 || { echo "artefacts: $design does not generate" >&2; continue; }
@@ -48,15 +60,12 @@ for design in "${designs[@]}"; do
 		app=$(basename "$hl" .hl)
 		o=$out/$design/$app
 		mkdir -p "$o/emit"
-		run "$o/golden" bin/cgrac "$hl" -q --golden "$o"
-		g=$(echo "$o"/golden.*)
-		ext=${g##*.} in=$o
 		for stage in lowered dfg ubuf mapped place route; do
 			run "$o/emit/$stage" bin/cgrac "$hl" -q --design "$rtl" -o "$o/emit" --emit $stage
 		done
-		run "$o/lowered" bin/cgrac "$hl" -q --design "$rtl" --run-lowered "$in" -o "$o/lowered.$ext"
-		run "$o/buffers" bin/cgrac "$hl" -q --design "$rtl" --sim-buffers "$in" -o "$o/buffers.$ext"
-		full "$o/flow"
+		# the input, golden image, lowered kernels' and buffers' outputs, the whole flow and
+		# the table line (without its compile time)
+		verify "$o/flow"
 		full "$o/hop1" --hop-limit 1
 		full "$o/nopack" --no-register-packing
 		full "$o/nopipe" --no-pipeline

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # One point of a design-space sweep (make dse; dse/README.md), in the folder
 # that bin/dse plan wrote (spec.yaml, the interconnect spec; point.env, its
-# settings): regenerates the chip into DIR/rtl/ (the PE's files and the
-# MEM's from build/dse/cache/, keyed by a hash of the spec, the IR and the
-# generator, so a sweep that changes only the interconnect synthesizes no
-# rule), measures its area (scripts/area.sh, when yosys is there), then
-# compiles every application into DIR/apps/<app>/ and checks it at the
-# buffer level against the golden image and at cycle level on the configured
-# array (bin/cgrasim, the fast simulator). Writes DIR/result.txt last, in
+# settings): regenerates the chip into DIR/rtl/ with scripts/rtl.sh (the
+# PE's files and the MEM's from build/cache/, keyed by a hash of the spec, the
+# IR and the generator, so a sweep that changes only the interconnect
+# synthesizes no rule), measures its area (scripts/area.sh, when yosys is there), then
+# compiles and checks every application into DIR/apps/<app>/ with cgrac
+# --verify --simulate (the lowered kernels and the buffers against the golden
+# image, then the run on the configured array by the fast simulator, its
+# table line in app.txt). Writes DIR/result.txt last, in
 # one rename, so an interrupted point is redone and a finished one is not:
 #   generate ok|failed SECONDS [MESSAGE]
 #   area ok|failed|skipped [MESSAGE]
@@ -37,7 +38,6 @@ res=$dir/result.txt.tmp
 : >"$res"
 rtl=$dir/rtl
 rm -rf "$rtl" "$dir/apps" "$dir/area.yaml"
-mkdir -p "$rtl" build/dse/cache
 
 secs() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
 # The first error of a log without its position; the router's report (the
@@ -51,56 +51,33 @@ reason() {
 	printf '%s\n' "$m"
 }
 
-# Runs a generator into the cache folder named by the hash of its inputs,
-# unless it is there; copies its files into the point's rtl/.
-#   cached TOOL SPEC INPUT...
-cached() {
-	local tool=$1 spec=$2
-	shift 2
-	local key
-	key=$(cat "$spec" "$@" "bin/$tool" | sha256sum | cut -c1-20)
-	local c=build/dse/cache/$tool-$key
-	if [ ! -f "$c/ok" ]; then
-		local t
-		t=$(mktemp -d build/dse/cache/tmp.XXXXXX)
-		local args=("$spec" -o "$t")
-		[ "$tool" = peak ] && args+=($(printf -- '--ir %s ' peak/ir/*.yaml) -q)
-		if ! "bin/$tool" "${args[@]}" >"$t/log" 2>&1; then
-			cp "$t/log" "$dir/generate.log"
-			rm -rf "$t"
-			return 1
-		fi
-		touch "$t/ok"
-		mv -T "$t" "$c" 2>/dev/null || rm -rf "$t"
-	fi
-	find "$c" -maxdepth 1 -type f ! -name ok ! -name log -exec cp {} "$rtl/" \;
-}
-
+# The point's chip (scripts/rtl.sh: peak's and lake's files from build/cache/).
 generate() {
-	local cores
-	mapfile -t cores < <(bin/canal cores "$dir/spec.yaml" 2>"$dir/generate.log") &&
-		[ ${#cores[@]} -ge 1 ] &&
-		cached peak "${cores[0]}" peak/ir/*.yaml &&
-		{ [ ${#cores[@]} -lt 2 ] || cached lake "${cores[1]}"; } &&
-		bin/canal "$dir/spec.yaml" -o "$rtl" -q 2>"$dir/generate.log"
+	bash scripts/rtl.sh "$dir/spec.yaml" -o "$rtl" -q >"$dir/generate.log" 2>&1
 }
 
-# The fast simulator's figures of a bit-exact run, from its summary line
-# (cgrasim/README.md: "sim APP on DESIGN: P pixels bit-exact, C cycles in
-# ...; U of T PEs used (X%), busy B% of their cycles; ..."), as the fields
-# that follow a bit-exact row's seconds; nothing, and a warning, if the
-# line is not there or not in that form.
-#   sim_figures APP FAST_OUT
-sim_figures() {
-	local re="^sim $1 on .*: [0-9]+ pixels bit-exact, ([0-9]+) cycles in .*; ([0-9]+) of ([0-9]+) PEs used \\([0-9]+%\\), busy ([0-9]+)% of their cycles(;|\$)"
-	local line
-	line=$(grep -m1 "^sim $1 on " "$2")
-	if [[ $line =~ $re ]]; then
-		printf '\tcycles=%s\tpe_used=%s/%s\tpe_busy=%s' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" \
-			"${BASH_REMATCH[3]}" "${BASH_REMATCH[4]}"
-	else
-		echo "dse_point.sh: warning: $1: no cycles or PE utilization in the fast simulator's summary ($2)" >&2
-	fi
+# The result row of an application from the table line cgrac --verify
+# wrote (app.txt: seven figures, the verdict, and a bit-exact run's
+# cycles=N, pe_used=U/T and pe_busy=P, the row's own fields); the router's
+# report (the first line of its log) appended where the error points to it.
+#   row APP OUT
+row() {
+	local pes ms verdict figures why
+	IFS=$'\t' read -r pes _ _ _ _ _ ms verdict figures <"$2/app.txt" || return 1
+	local secs
+	secs=$(awk -v ms="$ms" 'BEGIN { printf "%.3f", (ms ~ /^[0-9]+$/ ? ms : 0) / 1000 }')
+	case $verdict in
+	*"report is above"*) verdict="$verdict: $(head -n 1 "$2/compile.log" | tr '\t' ' ')" ;;
+	esac
+	case $pes/$verdict in
+	-/"NOT MAPPED: "*) printf 'app\t%s\tnot-mapped\t%s\t%s\n' "$1" "$secs" "${verdict#NOT MAPPED: }" ;;
+	-/*) printf 'app\t%s\tdifferent\t%s\t%s\n' "$1" "$secs" "${verdict#FAILED before the back end: }" ;;
+	*/bit-exact) printf 'app\t%s\tbit-exact\t%s%s\n' "$1" "$secs" "${figures:+$'\t'$figures}" ;;
+	*/DIFFERENT) printf 'app\t%s\tdifferent\t%s\t%s\n' "$1" "$secs" \
+		"the lowered kernels' or the buffer-level output differs from the golden image" ;;
+	*/"CHECK FAILED: "*) printf 'app\t%s\tdifferent\t%s\t%s\n' "$1" "$secs" "${verdict#CHECK FAILED: }" ;;
+	*) printf 'app\t%s\tdifferent\t%s\tthe fast simulator: %s\n' "$1" "$secs" "${verdict#SIM FAILED: }" ;;
+	esac
 }
 
 g0=$(date +%s%N)
@@ -139,32 +116,13 @@ for app in $APPS; do
 		continue
 	fi
 	mkdir -p "$out"
-	c0=$(date +%s%N)
-	if ! bin/cgrac "$hl" -q --design "$rtl" -o "$out" ${CGRAC_OPTS[@]+"${CGRAC_OPTS[@]}"} 2>"$out/compile.log"; then
-		printf 'app\t%s\tnot-mapped\t%s\t%s\n' "$app" "$(secs "$c0")" "$(reason "$out/compile.log")" >>"$res"
-		bad=$((bad + 1))
-		continue
-	fi
-	ct=$(secs "$c0")
-	# the inputs and golden image (cgrac --golden), then the buffers' output
-	rm -f "$out"/golden.*
-	if bin/cgrac "$hl" -q --golden "$out" 2>"$out/check.log" && g=$(echo "$out"/golden.*) && ext=${g##*.} &&
-		bin/cgrac "$hl" -q --design "$rtl" ${CGRAC_OPTS[@]+"${CGRAC_OPTS[@]}"} --sim-buffers "$out" \
-			-o "$out/buffers.$ext" 2>>"$out/check.log" &&
-		cmp -s "$out/golden.$ext" "$out/buffers.$ext"; then
-		# then at cycle level, on the configured array (the fast simulator)
-		mkdir -p "$out/fast"
-		if bin/cgrasim "$out/$app.io.yaml" --design "$rtl" -o "$out/fast" -q >"$out/fast.out" 2>&1; then
-			printf 'app\t%s\tbit-exact\t%s%s\n' "$app" "$ct" "$(sim_figures "$app" "$out/fast.out")" >>"$res"
-			ok=$((ok + 1))
-		else
-			printf 'app\t%s\tdifferent\t%s\tthe fast simulator: %s\n' "$app" "$ct" \
-				"$(grep -m1 -e 'error' -e 'FAILED' "$out/fast.out" | tr '\t' ' ')" >>"$res"
-			bad=$((bad + 1))
-		fi
+	# every check, then the run on the configured array (the fast simulator)
+	bin/cgrac "$hl" -q --design "$rtl" -o "$out" --verify --simulate ${CGRAC_OPTS[@]+"${CGRAC_OPTS[@]}"} \
+		2>"$out/compile.log" >"$out/fast.out"
+	if [ -f "$out/app.txt" ] && row "$app" "$out" >>"$res"; then
+		case $(tail -n 1 "$res") in *$'\t'bit-exact$'\t'*) ok=$((ok + 1)) ;; *) bad=$((bad + 1)) ;; esac
 	else
-		why=$(reason "$out/check.log")
-		printf 'app\t%s\tdifferent\t%s\t%s\n' "$app" "$ct" "${why:-the buffer-level output differs from the golden image}" >>"$res"
+		printf 'app\t%s\tdifferent\t0\tcgrac wrote no table line (see %s)\n' "$app" "$out/compile.log" >>"$res"
 		bad=$((bad + 1))
 	fi
 done

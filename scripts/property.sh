@@ -2,9 +2,9 @@
 # The flow's property test (dse/README.md, "Random chips"): any legal chip
 # compiles and runs an application, or refuses it with a precise reason.
 # For each seed, bin/dse random writes a random PE and chip into
-# build/property/<seed>/; peak, lake and canal regenerate the chip into
+# build/property/<seed>/; scripts/rtl.sh regenerates the chip into
 # <seed>/rtl/ (peak's and lake's files cached by a hash of the spec, the IR
-# and the generator in build/property/cache/); a sample of 2 or 3
+# and the generator in build/cache/); a sample of 2 or 3
 # applications chosen by the seed (one of apps/property/, the rest of those
 # and the suite's) is compiled by cgrac and checked at the buffer level
 # against the golden image and at cycle level on the configured array by the
@@ -91,7 +91,7 @@ main() {
 	for b in bin/dse bin/peak bin/lake bin/canal "$CGRAC" bin/verif; do
 		[ -x "$b" ] || { echo "property: $b is missing (make build)" >&2; exit 2; }
 	done
-	mkdir -p build/property/cache "$root"
+	mkdir -p "$root"
 	t0=$(date +%s%N)
 	suite_apps=(apps/*/*.hl)
 	prop_apps=(apps/property/*/*.hl)
@@ -162,43 +162,14 @@ repro() {
 # The first error message of a log without its file and position.
 first_error() { grep -m1 'error: ' "$1" | sed 's/^.*error: //; s/\t/ /g'; }
 
-# Runs a generator into the cache folder named by the hash of its inputs
-# unless it is there, then copies its files into the seed's rtl/.
-#   from_cache TOOL SPEC INPUT...
-from_cache() {
-	local tool=$1 spec=$2 key c t args ir
-	shift 2
-	key=$(cat "$spec" "$@" "bin/$tool" | sha256sum | cut -c1-20)
-	c=build/property/cache/$tool-$key
-	if [ ! -f "$c/ok" ]; then
-		t=$(mktemp -d build/property/cache/tmp.XXXXXX)
-		args=("$spec" -o "$t" -q)
-		if [ "$tool" = peak ]; then
-			for ir in peak/ir/*.yaml; do args+=(--ir "$ir"); done
-		fi
-		if ! "bin/$tool" "${args[@]}" >"$t/log" 2>&1; then
-			echo "bin/$tool rejects $spec: $(first_error "$t/log")" >"$dir/chip.why"
-			cp "$t/log" "$dir/$tool.log"
-			rm -rf "$t"
-			return 1
-		fi
-		touch "$t/ok"
-		mv -T "$t" "$c" 2>/dev/null || rm -rf "$t"
-	fi
-	find "$c" -maxdepth 1 -type f ! -name ok ! -name log -exec cp {} "$rtl/" \;
-}
-
 chip() {
-	local cores
 	bin/dse random --seed "$seed" -o "$dir" "${gen_opts[@]}" >/dev/null 2>"$dir/dse.log" ||
 		{ echo "bin/dse random failed: $(head -n 1 "$dir/dse.log")" >"$dir/chip.why"; return 1; }
-	mapfile -t cores < <(bin/canal cores "$dir/spec.yaml" 2>"$dir/canal.log")
-	[ ${#cores[@]} -ge 1 ] ||
-		{ echo "bin/canal rejects the spec: $(first_error "$dir/canal.log")" >"$dir/chip.why"; return 1; }
-	from_cache peak "${cores[0]}" peak/ir/*.yaml || return 1
-	[ ${#cores[@]} -lt 2 ] || from_cache lake "${cores[1]}" || return 1
-	bin/canal "$dir/spec.yaml" -o "$rtl" -q 2>"$dir/canal.log" ||
-		{ echo "bin/canal rejects the spec: $(first_error "$dir/canal.log")" >"$dir/chip.why"; return 1; }
+	# the one chip step (peak's and lake's files from build/cache/); which tool rejects the
+	# spec, and its first error
+	bash scripts/rtl.sh "$dir/spec.yaml" -o "$rtl" -q >"$dir/chip.log" 2>&1 ||
+		{ echo "$(sed -n 's/^rtl: error: //p' "$dir/chip.log" | head -n 1): $(first_error "$dir/chip.log")" \
+			>"$dir/chip.why"; return 1; }
 }
 
 # The seed's applications: one of apps/property/, then one or two of all
@@ -248,17 +219,10 @@ claim_holds() {
 	esac
 }
 
-# The outcome of a compile that failed: "refused\tCLASS\tMESSAGE" or
+# The outcome of a compile that failed with MESSAGE (app.txt's): "refused\tCLASS\tMESSAGE" or
 # "FAILED\tWHY".
 refusal() {
-	local log=$1 st=$2 msg r class
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$log"; then
-		printf 'FAILED\tsanitizer report: %s\n' "$(grep -m1 -E 'Sanitizer|runtime error:' "$log")"
-		return
-	fi
-	[ "$st" -eq 1 ] || { printf 'FAILED\tcgrac exited with status %s: %s\n' "$st" "$(tail -n 1 "$log")"; return; }
-	msg=$(first_error "$log")
-	[ -n "$msg" ] || { printf 'FAILED\tcgrac failed with no error message\n'; return; }
+	local log=$1 msg=$2 r class
 	for r in "${REFUSALS[@]}"; do
 		class=${r%%|*}
 		if [[ $msg =~ ${r#*|} ]]; then
@@ -284,34 +248,35 @@ corrupt_image() {
 	printf "\\$(printf '%03o' $((byte ^ 1)))" | dd of="$f" bs=1 seek=$((size - 1)) conv=notrunc status=none
 }
 
-# check_app HL: compile, then the buffer-level check; one result line.
+# check_app HL: every check of cgrac --verify --simulate (the lowered
+# kernels and the buffers against the golden image, the compilation, the
+# fast simulator's run), its verdict read from app.txt; one result line.
 check_app() {
-	local hl=$1 app out ext st
+	local hl=$1 app out st verdict
 	app=$(basename "$hl" .hl)
 	out=$dir/apps/$app
 	mkdir -p "$out"
-	if ! "$CGRAC" "$hl" -q --golden "$out" 2>"$out/check.log" || ! ext=$(ls "$out"/golden.* 2>/dev/null) ||
-		[ -z "$ext" ] || ! ext=${ext##*.}; then
-		printf 'app\t%s\tFAILED\tno golden image: %s\n' "$app" "$(first_error "$out/check.log")"
-		return
-	fi
-	[ "$corrupt" != buffers ] || corrupt_image "$out/golden.$ext"
-	"$CGRAC" "$hl" -q --design "$rtl" -o "$out" 2>"$out/compile.log" >/dev/null
+	local flags=(--verify --simulate -q)
+	[ "$corrupt" != buffers ] || flags+=(--corrupt-golden)
+	"$CGRAC" "$hl" --design "$rtl" -o "$out" "${flags[@]}" 2>"$out/compile.log" >"$out/fast.out"
 	st=$?
-	if [ $st -ne 0 ]; then
-		printf 'app\t%s\t%s\n' "$app" "$(refusal "$out/compile.log" $st)"
-	elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$out/compile.log"; then
-		printf 'app\t%s\tFAILED\tsanitizer report while compiling\n' "$app"
-	elif ! "$CGRAC" "$hl" -q --design "$rtl" --sim-buffers "$out" -o "$out/buffers.$ext" \
-		2>>"$out/check.log"; then
-		printf 'app\t%s\tFAILED\tthe buffer-level simulation failed: %s\n' "$app" "$(first_error "$out/check.log")"
-	elif ! cmp -s "$out/golden.$ext" "$out/buffers.$ext"; then
-		printf 'app\t%s\tFAILED\tthe buffer-level output differs from the golden image\n' "$app"
-	elif ! mkdir -p "$out/fast" || ! bin/cgrasim "$out/$app.io.yaml" --design "$rtl" -o "$out/fast" -q \
-		>"$out/fast.out" 2>&1; then
-		printf 'app\t%s\tFAILED\tthe fast simulator: %s\n' "$app" "$(grep -m1 -e error -e FAILED "$out/fast.out")"
+	verdict=
+	[ -f "$out/app.txt" ] && IFS=$'\t' read -r _ _ _ _ _ _ _ verdict _ <"$out/app.txt"
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$out/compile.log" "$out/fast.out"; then
+		printf 'app\t%s\tFAILED\tsanitizer report: %s\n' "$app" \
+			"$(grep -h -m1 -E 'Sanitizer|runtime error:' "$out/compile.log" "$out/fast.out" | head -n 1)"
+	elif [ -z "$verdict" ] || { [ $st != 0 ] && [ $st != 1 ]; }; then
+		printf 'app\t%s\tFAILED\tcgrac exited with status %s: %s\n' "$app" "$st" "$(tail -n 1 "$out/compile.log")"
 	else
-		printf 'app\t%s\tbit-exact\n' "$app"
+		case $verdict in
+		bit-exact) printf 'app\t%s\tbit-exact\n' "$app" ;;
+		"NOT MAPPED: "*) printf 'app\t%s\t%s\n' "$app" "$(refusal "$out/compile.log" "${verdict#NOT MAPPED: }")" ;;
+		DIFFERENT) printf 'app\t%s\tFAILED\t%s\n' "$app" \
+			"the lowered kernels' or the buffer-level output differs from the golden image" ;;
+		"SIM FAILED: "*) printf 'app\t%s\tFAILED\tthe fast simulator: %s\n' "$app" "${verdict#SIM FAILED: }" ;;
+		"CHECK FAILED: "*) printf 'app\t%s\tFAILED\t%s\n' "$app" "${verdict#CHECK FAILED: }" ;;
+		*) printf 'app\t%s\tFAILED\t%s\n' "$app" "$verdict" ;;
+		esac
 	fi
 }
 

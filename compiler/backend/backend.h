@@ -207,5 +207,13 @@ int be_write(const Backend *B, const char *out, const BeFile *extra, int nextra,
 /* One line: what the application uses of the array, its clock and latency,
  * and how long placement, routing and the whole compile (total) took. */
 void be_summary(const Backend *B, const BeSeconds *s, double total, FILE *f);
+/* The figures of <app>.report.yaml a table of applications shows, once the
+ * bitstream is made. */
+typedef struct BeFigures {
+	int pes, mems, registers, tracks16, tracks1;
+	double clock_mhz;
+	long long latency;
+} BeFigures;
+void be_figures(const Backend *B, BeFigures *f);
 
 #endif

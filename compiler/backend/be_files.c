@@ -126,6 +126,12 @@ typedef struct Report {
 	const BeSeconds *s;
 } Report;
 
+void be_figures(const Backend *B, BeFigures *f)
+{
+	*f = (BeFigures){ B->nl.pes, B->nl.mems, B->regs_used + B->nl.packed, B->rr.tracks16, B->rr.tracks1,
+			  B->crit > 0 ? 1000.0 / B->crit : 0.0, (long long)B->latency };
+}
+
 static void write_report(const void *arg, FILE *f)
 {
 	const Report *r = arg;

@@ -30,7 +30,11 @@
 #    stream; input.yaml as a dangling link;
 #  - an error the lowering meets on several copies of one expression (a
 #    sum(), an Expr used twice, a Func inlined twice) or on both levels one
-#    compute_at sets is shown once.
+#    compute_at sets is shown once;
+#  - --verify: every step's files and the table line app.txt (bit-exact on the
+#    fast simulator with its figures, DIFFERENT with a corrupted golden
+#    image, NOT MAPPED and FAILED before the back end with their reasons),
+#    the bitstream of the plain compilation.
 #   usage: compiler/tests/cli.sh   (CGRAC=... picks the binary)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -380,8 +384,8 @@ refused "--run: /dev/zero as a PGM (a bounded read)" 1 \
 
 # ---- the command line: one mode, the options it uses, each once (exit status 2, nothing
 # written); every pair of options decided: see cgrac --help ----
-modes='give one of --check, --emit, --run, --run-lowered, --sim-buffers, --gen-input and --golden (none: the compilation)'
-flow_where='the compilation, --emit, --run-lowered and --sim-buffers'
+modes='give one of --check, --emit, --run, --run-lowered, --sim-buffers, --gen-input, --golden and --verify (none: the compilation)'
+flow_where='the compilation, --emit, --run-lowered, --sim-buffers and --verify'
 o_where='the compilation, --emit, --run, --run-lowered, --sim-buffers and --gen-input (--golden DIR names its folder; --check writes nothing)'
 bb=apps/brighten_blur/brighten_blur.hl
 $cgrac $hl --gen-input -o "$tmp/in.pgm" -q || fail "the input of $hl"
@@ -414,11 +418,11 @@ usage "--range -1:5" "cgrac: --range expects LO:HI, two numbers from 0 to 65535 
 	$hl --gen-input --range -1:5 -o "$out.pgm"
 usage "--range 0:65536" "cgrac: --range expects LO:HI, two numbers from 0 to 65535 with LO <= HI, got '0:65536'" \
 	$hl --golden "$out" --range 0:65536
-usage "--range with --run" "cgrac: --range does not apply to --run: it is for --gen-input and --golden" \
+usage "--range with --run" "cgrac: --range does not apply to --run: it is for --gen-input, --golden and --verify" \
 	$hl --run "$tmp/in.pgm" --range 0:255 -o "$out.pgm"
-usage "--seed with --sim-buffers" "cgrac: --seed does not apply to --sim-buffers: it is for --gen-input and --golden" \
+usage "--seed with --sim-buffers" "cgrac: --seed does not apply to --sim-buffers: it is for --gen-input, --golden and --verify" \
 	$hl --design $design --sim-buffers "$tmp/in.pgm" --seed 3 -o "$out.pgm"
-usage "--seed with the compilation" "cgrac: --seed does not apply to the compilation: it is for --gen-input and --golden" \
+usage "--seed with the compilation" "cgrac: --seed does not apply to the compilation: it is for --gen-input, --golden and --verify" \
 	$bb --design $design --seed 3 -o "$out"
 usage "--design with --run" \
 	"cgrac: --design does not apply to --run: it is for $flow_where (which read the chip)" \
@@ -542,5 +546,49 @@ refused "--streams of a program without streams" 1 \
 accepted "--streams into a new folder" $sapp -q --run "$tmp/sin.pgm" --streams "$tmp/s2" -o "$tmp/sout.pgm"
 [ -s "$tmp/s2/blur_u8.hw_input.pgm" ] && [ -s "$tmp/sout.pgm" ] && pass "--streams: the stream and the output" ||
 	fail "--streams: $(ls "$tmp/s2")"
+
+# ---- --verify: every check and the table line app.txt, whatever the verdict ----
+usage "--simulate without --verify" "cgrac: --simulate does not apply to the compilation: it is for --verify" \
+	$bb --design $design --simulate -o "$out"
+usage "--corrupt-golden with --golden" "cgrac: --corrupt-golden does not apply to --golden: it is for --verify" \
+	$bb --golden "$out" --corrupt-golden
+usage "--verify without --design" "cgrac: --verify needs --design DIR" $bb --verify -o "$out"
+usage "--verify without -o" "cgrac: --verify needs -o OUT" $bb --verify --design $design
+# field N of app.txt in DIR
+field() { cut -f"$2" "$1/app.txt"; }
+v=$tmp/verify
+accepted "--verify --simulate of brighten_blur on cgra_4x4" $bb -q --design $design -o "$v" --verify --simulate
+missing=
+for f in golden.pgm lowered.pgm buffers.pgm brighten_blur.lowered brighten_blur.bs brighten_blur.io.yaml \
+	brighten_blur.report.yaml fast/output.pgm fast/activity.yaml fast/sim.log; do
+	[ -s "$v/$f" ] || missing="$missing $f"
+done
+pes=$(sed -n 's/^pes: //p' "$v/brighten_blur.report.yaml")
+if [ -z "$missing" ] && [ "$(field "$v" 8)" = bit-exact ] && [ "$(field "$v" 1)" = "$pes" ] &&
+	[[ $(field "$v" 9-11) =~ ^cycles=[0-9]+$'\t'pe_used=$pes/[0-9]+$'\t'pe_busy=[0-9]+$ ]] &&
+	cmp -s "$v/golden.pgm" "$v/fast/output.pgm"; then
+	pass "--verify --simulate: every step's files, and app.txt's line: $(tr '\t' ' ' <"$v/app.txt")"
+else
+	fail "--verify --simulate: missing$missing; app.txt: $(cat "$v/app.txt" 2>/dev/null)"
+fi
+$cgrac $bb -q --design $design -o "$tmp/plain" >/dev/null 2>&1
+cmp -s "$v/brighten_blur.bs" "$tmp/plain/brighten_blur.bs" && cmp -s "$v/brighten_blur.io.yaml" "$tmp/plain/brighten_blur.io.yaml" &&
+	pass "--verify: the bitstream and io.yaml of the plain compilation, byte for byte" ||
+	fail "--verify: the bitstream or io.yaml differs from the plain compilation's"
+run $bb --design $design -o "$v" --verify --simulate --corrupt-golden -q
+[ "$status" = 1 ] && [ "$(field "$v" 8)" = DIFFERENT ] &&
+	pass "--verify --corrupt-golden: DIFFERENT, exit status 1" ||
+	fail "--verify --corrupt-golden: exit status $status, app.txt: $(cat "$v/app.txt" 2>/dev/null)"
+run $hl --design $design -o "$tmp/nm" --verify -q
+[ "$status" = 1 ] && [ "$(field "$tmp/nm" 1)" = - ] && [[ $(field "$tmp/nm" 7) =~ ^[0-9]+$ ]] &&
+	[ "$(field "$tmp/nm" 8)" = "NOT MAPPED: the application does not fit cgra_4x4: needs 18 PE tiles, the array has 12" ] &&
+	[ ! -e "$tmp/nm/gaussian.bs" ] && [ -s "$tmp/nm/golden.pgm" ] &&
+	pass "--verify of an application larger than the chip: NOT MAPPED and the reason, no bitstream, exit status 1" ||
+	fail "--verify of an application larger than the chip: exit status $status, app.txt: $(cat "$tmp/nm/app.txt" 2>/dev/null)"
+run "$tmp/wide.hl" --design $design -o "$tmp/wv" --verify -q
+[ "$status" = 1 ] && [ "$(field "$tmp/wv" 7)" = - ] &&
+	[[ $(field "$tmp/wv" 8) == "FAILED before the back end: the output 'f' has type uint32"* ]] &&
+	pass "--verify of a program the interpreter refuses: FAILED before the back end, its first error" ||
+	fail "--verify of a program the interpreter refuses: exit status $status, app.txt: $(cat "$tmp/wv/app.txt" 2>/dev/null)"
 
 suite_end "cgrac command line"

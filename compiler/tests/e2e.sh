@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# End to end (the whole array): applications compiled to bitstreams and run on the
-# configured array by the fast simulator (bin/cgrasim), bit for bit against the
-# reference interpreter's golden image; a subset also under Verilator, whose output
+# End to end (the whole array): applications compiled and checked by cgrac --verify
+# --simulate (the lowered kernels and the buffers against the reference interpreter's
+# golden image, the bitstream run on the configured array by the fast simulator, bit for
+# bit); a subset also under Verilator, whose output
 # streams must equal the fast simulator's value for value in every cycle
 # (VERILATOR below: one application or more on every design and every PE and MEM
 # spec here; make bench runs every application under both).
@@ -50,18 +51,11 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 # and its look-up table); cgra_12x12's own Verilog is co-simulated by make bench.
 VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp "
 
-# sim_check NAME DESIGN APP DIR PAIR: the compile in DIR on the fast simulator, bit-exact;
-# for a pair of VERILATOR also under Verilator, with the output streams of both (every
-# output port's value in every cycle: DIR/sim/out_*.hex, DIR/fast/sim/out_*.hex) equal.
-sim_check() {
+# verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
+# under Verilator too, bit-exact, with the output streams of both simulators (every output
+# port's value in every cycle: DIR/sim/out_*.hex, DIR/fast/sim/out_*.hex) equal.
+verilator_check() {
 	local name=$1 d=$2 a=$3 dir=$4 f n=0 same=1
-	if APP_DIR=$dir SIM=fast bash verif/sim.sh "$d" "$a" >"$tmp/sim" 2>&1; then
-		pass "$name: $(grep '^sim ' "$tmp/sim" | tail -1)"
-	else
-		cat "$tmp/sim"
-		fail "$name: not bit-exact on the fast simulator"
-		return
-	fi
 	case $VERILATOR in *" $5 "*) ;; *) return ;; esac
 	if ! APP_DIR=$dir bash verif/sim.sh "$d" "$a" >"$tmp/sim" 2>&1; then
 		cat "$tmp/sim"
@@ -80,21 +74,39 @@ sim_check() {
 	fi
 }
 
-# compile DESIGN APP DIR: inputs, host streams, golden (cgrac --golden) and the whole flow into DIR.
+# sim_check NAME DESIGN APP DIR PAIR: the compile in DIR (its inputs and golden image beside
+# it) on the fast simulator, bit-exact; then verilator_check.
+sim_check() {
+	if APP_DIR=$4 SIM=fast bash verif/sim.sh "$2" "$3" >"$tmp/sim" 2>&1; then
+		pass "$1: $(grep '^sim ' "$tmp/sim" | tail -1)"
+	else
+		cat "$tmp/sim"
+		fail "$1: not bit-exact on the fast simulator"
+		return
+	fi
+	verilator_check "$@"
+}
+
+# compile DESIGN APP DIR: every check of the flow into DIR (cgrac --verify --simulate: the
+# golden image, the lowered kernels and the buffers against it, the compilation, the fast
+# simulator's run, the line DIR/app.txt), its summary line in DIR/verify.out.
 compile() {
 	local d=$1 a=$2 o=$3
 	mkdir -p "$o"
 	[ -f "rtl_out/$d/design.yaml" ] || bash scripts/rtl.sh "$d" >/dev/null 2>&1 || return 1
-	$cgrac "apps/$a/$a.hl" -q --golden "$o" && $cgrac "apps/$a/$a.hl" -q --design "rtl_out/$d" -o "$o"
+	$cgrac "apps/$a/$a.hl" -q --design "rtl_out/$d" -o "$o" --verify --simulate >"$o/verify.out"
 }
+# The verdict of app.txt in DIR.
+verdict() { cut -f8 "$1/app.txt" 2>/dev/null; }
 
 declare -A pes
 for pair in "${pairs[@]}"; do
 	d=${pair%%:*} a=${pair#*:}
 	o=$tmp/$d/$a
-	if ! compile "$d" "$a" "$o" 2>"$tmp/err"; then
+	compile "$d" "$a" "$o" 2>"$tmp/err"
+	if [ ! -s "$o/$a.bs" ]; then
 		cat "$tmp/err"
-		fail "$a on $d: does not compile"
+		fail "$a on $d: does not compile: $(verdict "$o")"
 		continue
 	fi
 	missing=
@@ -116,7 +128,13 @@ for pair in "${pairs[@]}"; do
 			fail "$a on $d: a second compile differs"
 		fi ;;
 	esac
-	sim_check "$a on $d" "$d" "$a" "$o" "$pair"
+	if [ "$(verdict "$o")" = bit-exact ]; then
+		pass "$a on $d: the lowered kernels and the buffers as the golden image, $(grep '^sim ' "$o/verify.out")"
+		verilator_check "$a on $d" "$d" "$a" "$o" "$pair"
+	else
+		cat "$tmp/err"
+		fail "$a on $d: $(verdict "$o")"
+	fi
 	# a second input, random over 16 bits (unsharp: every entry of its table)
 	if [ "$pair" = cgra_4x4:brighten_blur ] || [ "$pair" = cgra_12x12:unsharp ]; then
 		$cgrac "apps/$a/$a.hl" -q --golden "$o" --seed 7 --range 0:65535

@@ -14,6 +14,8 @@
 #  - SIGINT and SIGTERM while the files are written: no temporary;
 #  - inputs without end (/dev/zero as a spec, an application, an input.yaml)
 #    or too large: refused with the size and the limit, naming the file;
+#  - scripts/rtl.sh's cache: an entry made once and taken after, a spec
+#    given as a path, a PE spec peak rejects named with nothing left behind;
 #  - make rtl_out/cgra_4x4/design.yaml in a copy of the tree (the real
 #    rtl_out/ is not touched): redone after each of these, not redone when
 #    complete; scripts/rtl.sh killed by SIGTERM or failing to put its files in
@@ -61,11 +63,9 @@ old_set() {
 	for f in $canal_files; do echo "# old $f" >>"$1/$f"; done
 }
 
-# ---- the reference chip, made here (the PE's files from build/pe/ if there)
+# ---- the reference chip, made here (the PE's files from build/cache/ if there)
 ref=$tmp/ref
-pe_opt=()
-[ -f build/pe/pe_base.rules.yaml ] && pe_opt=(--pe build/pe)
-if bash scripts/rtl.sh $d "${pe_opt[@]}" -o "$ref" >"$tmp/rtl.log" 2>&1 && [ -f "$ref/design.yaml" ] &&
+if bash scripts/rtl.sh $d -o "$ref" >"$tmp/rtl.log" 2>&1 && [ -f "$ref/design.yaml" ] &&
 	[ -z "$(ls -A "$tmp" | grep '^\.ref\.tmp')" ]; then
 	pass "scripts/rtl.sh -o: a complete chip, no staging folder left"
 else
@@ -73,6 +73,35 @@ else
 	sed 's/^/    | /' "$tmp/rtl.log" | tail -5
 	suite_end "faults"
 	exit
+fi
+
+# ---- the chip step's cache (scripts/rtl.sh --cache): made once, then taken; a spec given as a
+# path; a generator that rejects its spec named, nothing left behind
+c=$tmp/cache
+mkdir -p "$c" && cp -a build/cache/peak-* build/cache/lake-* "$c/" 2>/dev/null
+rm -f "$c"/*.lock
+keys() { find "$c" -maxdepth 1 -mindepth 1 -type d | sort | tr '\n' ' '; }
+bash scripts/rtl.sh $d -o "$tmp/c1" --cache "$c" >"$tmp/c1.log" 2>&1
+before=$(keys)
+sed -e "s#\.\./\.\./#$root/#" $spec >"$tmp/spec_copy.yaml"
+if bash scripts/rtl.sh "$tmp/spec_copy.yaml" -o "$tmp/c2" --cache "$c" >"$tmp/c2.log" 2>&1 &&
+	grep -q "^rtl: peak's files for pe_base.yaml from $c/peak-" "$tmp/c2.log" && [ "$(keys)" = "$before" ] &&
+	diff -r -x design.yaml -x cgra.v -x routing.graph -x config.map "$tmp/c1" "$tmp/c2" >/dev/null &&
+	[ "$(ls "$c" | grep -c '^tmp\.')" = 0 ]; then
+	pass "rtl.sh: an interconnect spec given as a path takes the PE's and MEM's files from the cache, no new entry"
+else
+	fail "rtl.sh with a cache: $(tail -n 3 "$tmp/c2.log" | tr '\n' ' ')"
+fi
+{ cat peak/specs/pe_base.yaml; echo 'this is not yaml: ['; } >"$tmp/pe_bad.yaml"
+sed -e "s#pe: *{ spec: [^ ,}]*#pe:  { spec: $tmp/pe_bad.yaml#" "$tmp/spec_copy.yaml" >"$tmp/spec_bad.yaml"
+bash scripts/rtl.sh "$tmp/spec_bad.yaml" -o "$tmp/c3" --cache "$c" -q >"$tmp/c3.log" 2>&1
+st=$?
+if [ $st = 1 ] && grep -q "^rtl: error: bin/peak rejects $tmp/pe_bad.yaml$" "$tmp/c3.log" &&
+	grep -q "pe_bad.yaml:[0-9]*:[0-9]*: error: " "$tmp/c3.log" && [ ! -e "$tmp/c3/design.yaml" ] &&
+	[ "$(ls "$c" | grep -c '^tmp\.')" = 0 ] && [ -z "$(ls -A "$tmp" | grep '^\.c3\.tmp')" ]; then
+	pass "rtl.sh: a PE spec peak rejects: its message, then which tool rejected which spec; no chip, nothing in the cache"
+else
+	fail "rtl.sh with a PE spec peak rejects (exit $st): $(tail -n 3 "$tmp/c3.log" | tr '\n' ' ')"
 fi
 
 # ---- 1. an output that cannot be written: a folder in the way
@@ -233,10 +262,7 @@ mkdir -p "$t/build" "$t/bin" "$t/canal" "$t/peak" "$t/lake" "$t/fuzz"
 cp -a Makefile "$t/" && cp -a fuzz/fuzz.mk "$t/fuzz/" && cp -a scripts "$t/" && cp -a canal/specs "$t/canal/" &&
 	cp -a peak/specs peak/ir "$t/peak/" && cp -a lake/specs "$t/lake/" && cp -a bin/peak bin/lake bin/canal "$t/bin/"
 keep=(-o bin/peak -o bin/lake -o bin/canal)
-if [ -d build/pe ]; then
-	cp -a build/pe "$t/build/"
-	for f in build/pe/*.rules.yaml; do keep+=(-o "$f"); done
-fi
+[ ! -d build/cache ] || cp -a build/cache "$t/build/"
 target=rtl_out/$d/design.yaml
 mk() { make -C "$t" --no-print-directory "${keep[@]}" "$target" >"$tmp/make.out" 2>&1; }
 mk
@@ -273,8 +299,8 @@ mk
 st=$?
 [ $st -eq 0 ] && [ "$(state "$t/rtl_out/$d")" = new ] && pass "make after that: redone, the chip complete" ||
 	fail "make after the folder in the way went (exit $st, set $(state "$t/rtl_out/$d"))"
-# SIGTERM to scripts/rtl.sh and its tools (peak's rule synthesis runs: no --pe)
-(cd "$t" && exec setsid bash scripts/rtl.sh $d >"$tmp/rtl.out" 2>&1) &
+# SIGTERM to scripts/rtl.sh and its tools (peak's rule synthesis runs: an empty cache)
+(cd "$t" && exec setsid bash scripts/rtl.sh $d --cache "$t/empty_cache" >"$tmp/rtl.out" 2>&1) &
 pid=$!
 sleep 1
 kill -TERM -- -$pid 2>/dev/null || kill -TERM $pid

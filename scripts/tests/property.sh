@@ -81,7 +81,7 @@ seed=${seed:-1}
 run() { bash scripts/property.sh --out "$tmp/prop" "$@" "$seed" >"$tmp/run.out" 2>&1; }
 run --corrupt-golden buffers
 st=$?
-if [ $st = 1 ] && grep -q "FAILED: the buffer-level output differs from the golden image" "$tmp/run.out" &&
+if [ $st = 1 ] && grep -q "FAILED: the lowered kernels' or the buffer-level output differs from the golden image" "$tmp/run.out" &&
 	grep -q "reproduce: scripts/property.sh --out $tmp/prop --corrupt-golden buffers $seed" "$tmp/run.out" &&
 	grep -qE '^property: [0-9]+ passed, [1-9][0-9]* failed$' "$tmp/run.out"; then
 	pass "a golden image corrupted before the buffer check: FAILED, seed $seed and its command printed, exit 1"
