@@ -28,7 +28,7 @@ compiler.libs := backend ubuf lower front verif collateral common
 TOOLS := $(call bin,peak,peak/peak_main.c,peak collateral common) \
          $(call bin,lake,lake/lake_main.c,lake collateral common) \
          $(call bin,canal,canal/canal_main.c,canal collateral common) \
-         $(call bin,cgrac,compiler/cgrac_main.c compiler/flow.c,$(compiler.libs)) \
+         $(call bin,cgrac,compiler/cgrac_main.c compiler/flow.c compiler/verify.c,$(compiler.libs)) \
          $(call bin,verif,verif/verif_main.c,verif collateral common) \
          $(call bin,cgrasim,cgrasim/cgrasim_main.c,cgrasim verif collateral common) \
          $(call bin,dse,dse/dse_main.c,dse common)
@@ -203,12 +203,12 @@ test-canal:      bin/peak bin/lake bin/canal build/san/bin/canal $(call design,c
                  bin/verif $(call model_np,cgra_4x4)
 test-verif:      bin/verif build/san/bin/verif $(call model,cgra_4x4_disjoint cgra_4x4_wilton cgra_4x4) \
                  $(call model_np,cgra_4x4) build/verilator/cgra_4x4-trace/vsim
-test-compiler:   bin/cgrac build/san/bin/cgrac $(call design,cgra_4x4 cgra_8x8_mac_dp)
+test-compiler:   bin/cgrac build/san/bin/cgrac bin/cgrasim build/san/bin/cgrasim $(call design,cgra_4x4 cgra_8x8_mac_dp cgra_4x4_nomem)
 test-cgrasim:    bin/cgrasim build/san/bin/cgrasim bin/cgrac bin/verif $(call design,cgra_4x4 cgra_12x12) \
                  $(call model,cgra_4x4)
 test-e2e:        bin/cgrac bin/peak bin/lake bin/canal bin/verif bin/cgrasim \
                  $(call model_np,cgra_16x8_mac_dp cgra_4x4 cgra_6x5_noreg cgra_4x4_nomem)
-test-e2e-san:    build/san/bin/cgrac bin/verif bin/cgrasim $(call model_np,cgra_16x8_mac_dp cgra_4x4)
+test-e2e-san:    build/san/bin/cgrac build/san/bin/cgrasim bin/verif bin/cgrasim $(call model_np,cgra_16x8_mac_dp cgra_4x4)
 test-halide:     bin/halide_run bin/appref bin/cgrac
 test-property:   bin/dse bin/peak bin/lake bin/canal bin/cgrac bin/verif bin/cgrasim
 test-fuzz:       $(FUZZ_BINS) $(call design,cgra_4x4)

@@ -782,7 +782,7 @@ int cs_cmd_run(Cs *s, const char *path, const CsCmdOptions *o)
 	}
 	CsStats st;
 	cs_stats(s, &st);
-	if (!status && !o->quiet && st.pes + st.mems) {
+	if (!status && !o->quiet) {
 		char util[256];
 		cs_utilization(s, util, sizeof util);
 		printf("cgrasim: compiled array: %d of %d PEs, %d of %d MEMs, %d registers, %d nodes, %d PE operations "

@@ -1,5 +1,5 @@
 /* cgrac_main.c - the application compiler's command line: one mode (the
- * compilation, --check, --emit, the runs, --gen-input, --golden), the options
+ * compilation, --check, --emit, the runs, --gen-input, --golden, --verify), the options
  * that mode uses and nothing else, and every file a mode writes kept until
  * the whole step has succeeded, then written at once (one OutSet). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "../common/util.h"
-#include "../verif/verif_app.h"
 #include "front/front.h"
 #include "flow.h"
+#include "verify.h"
 
 static void usage(FILE *f)
 {
@@ -76,10 +76,11 @@ static void usage(FILE *f)
 	      "                   register before a PE input is the PE's input register where its rule\n"
 	      "                   allows, per <pe>.rules.yaml's registered:)\n"
 	      "  --place-seed S   the placer's seed (default 1); the same seed, the same bitstream\n"
-	      "  --verify         the whole flow with its checks, into OUT: --golden's files, the\n"
-	      "                   compilation's files, the loop nest (<app>.lowered), the lowered kernels'\n"
-	      "                   and the buffers' outputs (lowered.<ext>, buffers.<ext>) compared with the\n"
-	      "                   golden image, and last OUT/app.txt, the application's line of a table:\n"
+	      "  --verify         the whole flow with its checks, into OUT (an earlier run's outputs removed\n"
+	      "                   first): --golden's files, the loop nest (<app>.lowered), the lowered\n"
+	      "                   kernels' and the buffers' outputs (lowered.<ext>, buffers.<ext>) compared\n"
+	      "                   with the golden image, the compilation's files, and last OUT/app.txt,\n"
+	      "                   also when the program cannot be read, the application's line of a table:\n"
 	      "                   PEs, MEMs, registers, tracks (16-bit+1-bit), MHz, latency, compile ms and\n"
 	      "                   the verdict (same, DIFFERENT, bit-exact, or FAILED before the back end:,\n"
 	      "                   NOT MAPPED:, CHECK FAILED:, SIM FAILED: and why), tab-separated; exit\n"
@@ -697,9 +698,9 @@ static int run(HProgram *p, const Opts *o, Diags *d)
 
 /* --golden DIR: what a run of the application on the chip needs, in DIR:
  * the generated inputs, the host's streams and the interpreter's output
- * DIR/golden.<ext>, all or nothing. The interpreter reads the inputs as
- * they are in their files. */
-static int golden(HProgram *p, const Opts *o, Diags *d)
+ * DIR/golden.<ext> (its path into *golden_path unless NULL, to free), all
+ * or nothing. The interpreter reads the inputs as they are in their files. */
+static int golden(HProgram *p, const Opts *o, char **golden_path, Diags *d)
 {
 	HRegions r;
 	if (!hl_bounds(p, &r, d))
@@ -736,68 +737,28 @@ static int golden(HProgram *p, const Opts *o, Diags *d)
 	free(gen);
 	free(inputs);
 	free(paths);
-	free(out_path);
+	if (golden_path)
+		*golden_path = out_path;
+	else
+		free(out_path);
 	image_free(&out);
 	return ok;
 }
 
 /* ---- --verify: the whole flow with its checks, and the application's
- * line in a table of applications (OUT/app.txt) ---- */
+ * line in a table of applications (OUT/app.txt, verify.h) ---- */
 
-/* --corrupt-golden: the lowest bit of the golden image's last byte
- * flipped, so that every check must find a difference (the test of the
- * tests that rely on it). 0 with a message. */
-static int corrupt(const char *path)
-{
-	size_t n;
-	char *b = util_read_file(path, &n);
-	FILE *f = b && n ? fopen(path, "wb") : NULL;
-	int ok = f != NULL;
-	if (ok) {
-		b[n - 1] ^= 1;
-		ok = fwrite(b, 1, n, f) == n;
-		ok &= fclose(f) == 0;
-	}
-	if (!ok)
-		fprintf(stderr, "cgrac: error: --corrupt-golden: cannot rewrite %s\n", path);
-	free(b);
-	return ok;
-}
-
-/* The first error reported to d from diagnostic `from` on, or NULL. */
-static const char *first_error(const Diags *d, int from)
-{
-	for (int i = from; i < diags_count(d); i++)
-		if (diags_get(d, i)->sev == DIAG_ERROR)
-			return diags_get(d, i)->msg;
-	return NULL;
-}
-
-/* A step's failure in a line: its first error, else what failed. */
-static char *failure(const Diags *d, int from, const char *what)
-{
-	const char *e = first_error(d, from);
-	return e ? xstrdup(e) : xasprintf("%s failed (the messages above say why)", what);
-}
-
-/* 1 if the files a and b hold the same bytes. */
-static int same_file(const char *a, const char *b)
-{
-	size_t na, nb;
-	char *x = util_read_file(a, &na), *y = util_read_file(b, &nb);
-	int same = x && y && na == nb && !memcmp(x, y, na);
-	free(x);
-	free(y);
-	return same;
-}
+/* Each step after the golden set parses the program again (each prepares
+ * it in place) and reports into diagnostics of its own, as a command of its
+ * own would: an error a step repeats from an earlier one is its reason too. */
 
 /* --run-lowered (lowered 1) or --sim-buffers (2) of the inputs in o->out
  * into OUT/<name>.<ext>; 1 if it ran and equals golden. *why: the reason it
  * did not run. */
 static int check_against(const char *text, const Opts *o, int lowered, const char *name, const char *ext,
-			 const char *golden_path, char **why, Diags *d)
+			 const char *golden_path, char **why)
 {
-	int from = diags_count(d);
+	Diags *d = diags_new(stderr);
 	HProgram *q = hl_parse(o->app, text, d);
 	Opts r = *o;
 	char *out = xasprintf("%s/%s.%s", o->out, name, ext);
@@ -807,108 +768,30 @@ static int check_against(const char *text, const Opts *o, int lowered, const cha
 	r.run = o->out;
 	r.out = out;
 	int ran = q && run(q, &r, d);
-	diags_flush(d);
 	if (!ran)
-		*why = failure(d, from, lowered == 1 ? "running the lowered kernels" : "the buffer-level simulation");
-	int same = ran && same_file(golden_path, out);
+		*why = verify_failure(d, 0, lowered == 1 ? "running the lowered kernels" : "the buffer-level simulation");
+	int same = ran && verify_same(golden_path, out);
 	hl_free(q);
+	diags_free(d);
 	free(out);
 	return same;
 }
 
-/* The whole compilation into o->out (of its own parse of text: each step
- * prepares the program in place), its figures and milliseconds; NULL, or
- * why it failed. */
-static char *compile_all(const char *text, const Opts *o, FlowFigures *fig, long *ms, Diags *d)
+/* The whole compilation into o->out, its figures and milliseconds (from
+ * the parse to the files written); NULL, or why it failed. */
+static char *compile_all(const char *text, const Opts *o, FlowFigures *fig, long *ms)
 {
-	int from = diags_count(d);
+	Diags *d = diags_new(stderr);
+	double t0 = util_now();
 	HProgram *q = hl_parse(o->app, text, d);
 	FlowRequest fr = { .design = o->design, .out = o->out, .goal = FS_BITSTREAM, .flags = &o->flags,
 			   .figures = fig };
-	double t0 = util_now();
 	int ok = q && flow_run(q, &fr, d);
 	*ms = (long)(1000 * (util_now() - t0) + 0.5);
-	diags_flush(d);
+	char *why = ok ? NULL : verify_failure(d, 0, "the compilation");
 	hl_free(q);
-	return ok ? NULL : failure(d, from, "the compilation");
-}
-
-/* The fast simulator beside this cgrac (bin/cgrasim), or NULL with a
- * message. */
-static char *fast_simulator(void)
-{
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0) {
-		fprintf(stderr, "cgrac: error: --simulate: cannot find its own program (/proc/self/exe)\n");
-		return NULL;
-	}
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	char *path = xasprintf("%s/cgrasim", self);
-	if (access(path, X_OK) != 0) {
-		fprintf(stderr, "cgrac: error: --simulate: no fast simulator %s beside cgrac (make build)\n", path);
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
-/* The compiled application on the fast simulator, into OUT/fast/ (the
- * output image, sim.log, sim/, activity.yaml); the verdict's fields. */
-static char *simulate_fast(const Opts *o)
-{
-	char *sim = fast_simulator();
-	if (!sim)
-		return xstrdup("SIM FAILED: no fast simulator (make build)");
-	char *dir = xasprintf("%s/fast", o->out), *io = xasprintf("%s/%s.io.yaml", o->out, app_base(o->app));
-	char *activity = xasprintf("%s/activity.yaml", dir);
-	VerifAppResult res;
-	VerifAppOptions vo = { .io_yaml = io, .design = o->design, .fast = sim, .activity = activity, .out = dir,
-			       .note = "fast simulator", .quiet = 1, .result = &res };
-	char *v;
-	if (util_mkdir_p(dir) != 0)
-		v = xasprintf("SIM FAILED: %s: cannot create the folder: %s", dir, strerror(errno));
-	else if (verif_app_run(&vo) != 0)
-		v = xasprintf("SIM FAILED: %s", res.summary);
-	else if (res.util)
-		v = xasprintf("bit-exact\tcycles=%lld\tpe_used=%d/%d\tpe_busy=%d", res.cycles, res.pes_used,
-			      res.pes_total, res.pe_busy);
-	else
-		v = xasprintf("bit-exact\tcycles=%lld", res.cycles);
-	free(sim);
-	free(dir);
-	free(io);
-	free(activity);
-	return v;
-}
-
-/* OUT/app.txt, the line a table of applications shows: PEs, MEMs,
- * registers, tracks (16-bit+1-bit), MHz, latency, compile milliseconds and
- * the verdict, tab-separated; '-' for the figures of a compilation that did
- * not finish (its milliseconds when it ran). A message's tabs and line
- * breaks become spaces: one line, its fields where a reader expects them. */
-static int write_line(const Opts *o, const FlowFigures *f, long ms, const char *verdict, const char *message)
-{
-	char *path = xasprintf("%s/app.txt", o->out), *m = xstrdup(message ? message : "");
-	for (char *c = m; *c; c++)
-		if (*c == '\t' || *c == '\n' || *c == '\r')
-			*c = ' ';
-	OutSet *set = outset_new();
-	FILE *fp = outset_open(set, path);
-	if (fp && f)
-		fprintf(fp, "%d\t%d\t%d\t%d+%d\t%.1f\t%lld\t", f->pes, f->mems, f->registers, f->tracks16, f->tracks1,
-			f->clock_mhz, f->latency);
-	else if (fp)
-		fputs("-\t-\t-\t-\t-\t-\t", fp);
-	if (fp && ms >= 0)
-		fprintf(fp, "%ld\t%s%s\n", ms, verdict, m);
-	else if (fp)
-		fprintf(fp, "-\t%s%s\n", verdict, m);
-	int ok = fp ? outset_commit(set) == 0 : (outset_abort(set), 0);
-	free(path);
-	free(m);
-	return ok;
+	diags_free(d);
+	return why;
 }
 
 /* The golden set in o->out (--golden's files), corrupted on request: the
@@ -916,15 +799,10 @@ static int write_line(const Opts *o, const FlowFigures *f, long ms, const char *
 static char *golden_set(HProgram *p, const Opts *o, char **why, Diags *d)
 {
 	int from = diags_count(d);
-	HRegions r;
 	char *path = NULL;
-	if (hl_bounds(p, &r, d)) {
-		path = xasprintf("%s/golden.%s", o->out, hl_region_ext(p->funcs.data[p->output].dims, r.func[p->output], 0));
-		hl_bounds_free(&r);
-	}
-	if (path && golden(p, o, d) && (!o->corrupt_golden || corrupt(path)))
+	if (golden(p, o, &path, d) && (!o->corrupt_golden || verify_corrupt(path)))
 		return path;
-	*why = failure(d, from, "writing the golden image");
+	*why = verify_failure(d, from, "writing the golden image");
 	free(path);
 	return NULL;
 }
@@ -932,39 +810,37 @@ static char *golden_set(HProgram *p, const Opts *o, char **why, Diags *d)
 /* The loop nest's file (<app>.lowered, as --emit lowered writes it), then
  * the lowered kernels' and the buffers' outputs compared with the golden
  * image: 1 if both equal it; *why if a step could not run. */
-static int checks(const char *text, const Opts *o, const char *golden_path, char **why, Diags *d)
+static int checks(const char *text, const Opts *o, const char *golden_path, char **why)
 {
-	int from = diags_count(d);
+	Diags *d = diags_new(stderr);
 	HProgram *q = hl_parse(o->app, text, d);
 	FlowRequest fr = { .design = o->design, .out = o->out, .goal = FS_LOWERED, .emit = 1, .flags = &o->flags,
 			   .no_print = 1 };
 	if (!q || !flow_run(q, &fr, d))
-		*why = failure(d, from, "lowering");
+		*why = verify_failure(d, 0, "lowering");
 	hl_free(q);
+	diags_free(d);
 	const char *ext = strrchr(golden_path, '.') + 1;
-	int lowered = !*why && check_against(text, o, 1, "lowered", ext, golden_path, why, d);
-	int buffers = !*why && check_against(text, o, 2, "buffers", ext, golden_path, why, d);
+	int lowered = !*why && check_against(text, o, 1, "lowered", ext, golden_path, why);
+	int buffers = !*why && check_against(text, o, 2, "buffers", ext, golden_path, why);
 	return lowered && buffers;
 }
 
-/* --verify: in OUT, the golden set; the whole compilation; the lowered
- * kernels and the buffers checked against the golden image; with
- * --simulate the bitstream's run on the fast simulator; then the line
- * app.txt, written last, whatever the verdict. 1 when every check holds. */
+/* --verify, once the folder is cleared and the program parsed: in OUT, the
+ * golden set; the lowered kernels and the buffers checked against the
+ * golden image; the whole compilation; with --simulate the bitstream's run
+ * on the fast simulator; then the line app.txt, written last, whatever the
+ * verdict (a refusal of the compilation before a failed check). 1 when
+ * every check holds. */
 static int verify(HProgram *p, const char *text, const Opts *o, Diags *d)
 {
 	double t0 = util_now();
-	int made;
-	if (!make_dir(o->out, "-o", &made))
-		return 0;
-	char *app_txt = xasprintf("%s/app.txt", o->out);
-	remove(app_txt);
-	free(app_txt);
 	char *why = NULL, *unmapped = NULL, *sim = NULL, *golden_path = golden_set(p, o, &why, d);
+	int same = golden_path && checks(text, o, golden_path, &why);
 	FlowFigures fig;
 	long ms = -1;
-	int same = golden_path && !(unmapped = compile_all(text, o, &fig, &ms, d)) &&
-		   checks(text, o, golden_path, &why, d);
+	if (golden_path)
+		unmapped = compile_all(text, o, &fig, &ms);
 	const char *verdict = "same", *message = NULL;
 	if (!golden_path)
 		verdict = "FAILED before the back end: ", message = why;
@@ -975,8 +851,8 @@ static int verify(HProgram *p, const char *text, const Opts *o, Diags *d)
 	else if (!same)
 		verdict = "DIFFERENT";
 	else if (o->simulate)
-		verdict = sim = simulate_fast(o);
-	int ok = write_line(o, !golden_path || unmapped ? NULL : &fig, ms, verdict, message) &&
+		verdict = sim = verify_simulate(o->out, app_base(o->app), o->design, o->quiet);
+	int ok = verify_write_line(o->out, !golden_path || unmapped ? NULL : &fig, ms, verdict, message) &&
 		 (!strcmp(verdict, "same") || !strncmp(verdict, "bit-exact", 9));
 	if (!o->quiet)
 		fprintf(stderr, "cgrac: %s: verified in %.2f s: %.*s%s -> %s/app.txt\n", o->app, util_now() - t0,
@@ -988,6 +864,16 @@ static int verify(HProgram *p, const char *text, const Opts *o, Diags *d)
 	return ok;
 }
 
+/* --verify of a program that could not be read or parsed: its line, with
+ * the first error. */
+static int verify_unparsed(const Opts *o, const Diags *d)
+{
+	char *why = verify_failure(d, 0, "reading the program");
+	verify_write_line(o->out, NULL, -1, "FAILED before the back end: ", why);
+	free(why);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	Opts o;
@@ -995,22 +881,29 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cgrac: --help for usage\n");
 		return 2;
 	}
+	int made;
+	if (o.mode == M_VERIFY && (!make_dir(o.out, "-o", &made) || !verify_clear(o.out, app_base(o.app))))
+		return 1;
 	size_t len;
 	char *text = util_read_file(o.app, &len);
 	Diags *d = diags_new(stderr);
 	if (!text || !diags_check_nul(d, o.app, text, len)) {
 		if (!text)
 			diag_error(d, o.app, 0, 0, "cannot read file: %s", util_read_why(errno));
+		if (o.mode == M_VERIFY)
+			verify_unparsed(&o, d);
 		free(text);
 		diags_free(d);
 		return 1;
 	}
 	HProgram *p = hl_parse(o.app, text, d);
 	int ok = p != NULL;
-	if (ok && o.mode == M_VERIFY)
+	if (!ok && o.mode == M_VERIFY)
+		verify_unparsed(&o, d);
+	else if (ok && o.mode == M_VERIFY)
 		ok = verify(p, text, &o, d);
 	else if (ok && o.mode == M_GOLDEN)
-		ok = golden(p, &o, d);
+		ok = golden(p, &o, NULL, d);
 	else if (ok && o.mode == M_GEN_INPUT)
 		ok = gen_input(p, &o, d);
 	else if (ok && (o.mode == M_RUN || o.mode == M_RUN_LOWERED || o.mode == M_SIM_BUFFERS))

@@ -91,7 +91,7 @@ for app in "$@"; do
 	out=build/$design/$app
 	[ -f "$hl" ] || { echo "app: no application $hl" >&2; status=1; continue; }
 	mkdir -p "$out"
-	rm -f "$out/sim.ok" "$out"/golden.*
+	rm -f "$out/app.txt" "$out/sim.ok"
 	# every step and the table line app.txt (cgrac --verify); its messages in compile.log
 	bin/cgrac "$hl" --design "$dir" -o "$out" --verify 2>"$out/compile.log" >/dev/null
 	[ -f "$out/app.txt" ] || { echo "app: $app: cgrac wrote no $out/app.txt (see $out/compile.log)" >&2; status=1; continue; }

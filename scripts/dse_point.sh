@@ -40,15 +40,9 @@ rtl=$dir/rtl
 rm -rf "$rtl" "$dir/apps" "$dir/area.yaml"
 
 secs() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
-# The first error of a log without its position; the router's report (the
-# log's first line) appended where the error points to it.
+# The first error of a log (the chip step's) without its position.
 reason() {
-	local m
-	m=$(grep -m1 'error' "$1" | sed 's/^[^ ]*: error: //; s/\t/ /g')
-	case $m in
-	*"report is above"*) m="$m: $(head -n 1 "$1" | tr '\t' ' ')" ;;
-	esac
-	printf '%s\n' "$m"
+	grep -m1 'error' "$1" | sed 's/^[^ ]*: error: //; s/\t/ /g'
 }
 
 # The point's chip (scripts/rtl.sh: peak's and lake's files from build/cache/).
@@ -58,17 +52,13 @@ generate() {
 
 # The result row of an application from the table line cgrac --verify
 # wrote (app.txt: seven figures, the verdict, and a bit-exact run's
-# cycles=N, pe_used=U/T and pe_busy=P, the row's own fields); the router's
-# report (the first line of its log) appended where the error points to it.
+# cycles=N, pe_used=U/T and pe_busy=P, the row's own fields).
 #   row APP OUT
 row() {
-	local pes ms verdict figures why
+	local pes ms verdict figures
 	IFS=$'\t' read -r pes _ _ _ _ _ ms verdict figures <"$2/app.txt" || return 1
 	local secs
 	secs=$(awk -v ms="$ms" 'BEGIN { printf "%.3f", (ms ~ /^[0-9]+$/ ? ms : 0) / 1000 }')
-	case $verdict in
-	*"report is above"*) verdict="$verdict: $(head -n 1 "$2/compile.log" | tr '\t' ' ')" ;;
-	esac
 	case $pes/$verdict in
 	-/"NOT MAPPED: "*) printf 'app\t%s\tnot-mapped\t%s\t%s\n' "$1" "$secs" "${verdict#NOT MAPPED: }" ;;
 	-/*) printf 'app\t%s\tdifferent\t%s\t%s\n' "$1" "$secs" "${verdict#FAILED before the back end: }" ;;
@@ -118,7 +108,7 @@ for app in $APPS; do
 	mkdir -p "$out"
 	# every check, then the run on the configured array (the fast simulator)
 	bin/cgrac "$hl" -q --design "$rtl" -o "$out" --verify --simulate ${CGRAC_OPTS[@]+"${CGRAC_OPTS[@]}"} \
-		2>"$out/compile.log" >"$out/fast.out"
+		>"$out/compile.log" 2>&1
 	if [ -f "$out/app.txt" ] && row "$app" "$out" >>"$res"; then
 		case $(tail -n 1 "$res") in *$'\t'bit-exact$'\t'*) ok=$((ok + 1)) ;; *) bad=$((bad + 1)) ;; esac
 	else

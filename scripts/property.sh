@@ -88,7 +88,7 @@ main() {
 	mapfile -t seeds < <(printf '%s\n' "${seeds[@]}" | awk '!seen[$0]++')
 	CGRAC=${CGRAC:-bin/cgrac}
 	local b
-	for b in bin/dse bin/peak bin/lake bin/canal "$CGRAC" bin/verif; do
+	for b in bin/dse bin/peak bin/lake bin/canal "$CGRAC" "$(dirname "$CGRAC")/cgrasim" bin/verif; do
 		[ -x "$b" ] || { echo "property: $b is missing (make build)" >&2; exit 2; }
 	done
 	mkdir -p "$root"
@@ -234,9 +234,6 @@ refusal() {
 			return
 		fi
 	done
-	case $msg in
-	*"report is above"*) msg="$msg: $(head -n 1 "$log" | tr '\t' ' ')" ;;
-	esac
 	printf 'FAILED\t%s\n' "$msg"
 }
 
@@ -258,13 +255,13 @@ check_app() {
 	mkdir -p "$out"
 	local flags=(--verify --simulate -q)
 	[ "$corrupt" != buffers ] || flags+=(--corrupt-golden)
-	"$CGRAC" "$hl" --design "$rtl" -o "$out" "${flags[@]}" 2>"$out/compile.log" >"$out/fast.out"
+	"$CGRAC" "$hl" --design "$rtl" -o "$out" "${flags[@]}" >"$out/compile.log" 2>&1
 	st=$?
 	verdict=
 	[ -f "$out/app.txt" ] && IFS=$'\t' read -r _ _ _ _ _ _ _ verdict _ <"$out/app.txt"
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$out/compile.log" "$out/fast.out"; then
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$out/compile.log"; then
 		printf 'app\t%s\tFAILED\tsanitizer report: %s\n' "$app" \
-			"$(grep -h -m1 -E 'Sanitizer|runtime error:' "$out/compile.log" "$out/fast.out" | head -n 1)"
+			"$(grep -m1 -E 'Sanitizer|runtime error:' "$out/compile.log")"
 	elif [ -z "$verdict" ] || { [ $st != 0 ] && [ $st != 1 ]; }; then
 		printf 'app\t%s\tFAILED\tcgrac exited with status %s: %s\n' "$app" "$st" "$(tail -n 1 "$out/compile.log")"
 	else

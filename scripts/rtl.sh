@@ -21,7 +21,7 @@
 # is killed leaves either the old chip whole or no design.yaml, and make
 # redoes it. A generator that rejects its spec: its messages, then
 # "rtl: error: bin/TOOL rejects SPEC", exit status 1.
-set -eu
+set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() {
 	echo "usage: scripts/rtl.sh DESIGN|SPEC.yaml [-o OUT] [--cache DIR] [-q]" >&2
@@ -50,7 +50,8 @@ core_entry() {
 	local tool=$1 cspec=$2
 	shift 2
 	local ir args=()
-	entry=$cache/$tool-$(cat "$cspec" "$@" "bin/$tool" | sha256sum | cut -c1-20)
+	# the spec's name too: the generators write it into their files
+	entry=$cache/$tool-$({ basename "$cspec"; cat "$cspec" "$@" "bin/$tool"; } | sha256sum | cut -c1-20)
 	for ir in "$@"; do args+=(--ir "$ir"); done
 	mkdir -p "$cache"
 	(
@@ -102,7 +103,10 @@ mkdir "$stage"
 core() {
 	core_entry "$@"
 	[ ${#quiet[@]} -gt 0 ] || echo "rtl: $1's files for $(basename "$2") from $entry"
-	find "$entry" -maxdepth 1 -type f ! -name ok -exec cp {} "$stage/" \;
+	local f
+	for f in "$entry"/*; do
+		[ "${f##*/}" = ok ] || cp "$f" "$stage/" || { echo "rtl: error: cannot copy $f into $stage" >&2; return 1; }
+	done
 }
 core peak "${cores[0]}" peak/ir/*.yaml
 [ ${#cores[@]} -lt 2 ] || core lake "${cores[1]}"

@@ -1084,7 +1084,8 @@ static int simulate(App *p, const char *vsim)
 	free(mis);
 	if (!write_outputs(p, summary))
 		return 1;
-	printf("%s\n", summary);
+	if (!p->opt->silent)
+		printf("%s\n", summary);
 	put_result(p, npx, nmis, summary);
 	return nmis ? 1 : 0;
 }
@@ -1115,6 +1116,20 @@ static void remove_stale(App *p)
 		char *f = util_path_join(p->out, names[i]);
 		remove(f);
 		free(f);
+	}
+}
+
+/* The first error of the inputs' checks as the reason a run did not
+ * happen, when there is one. */
+static void first_error(const App *p, VerifAppResult *r)
+{
+	for (int i = 0; i < diags_count(p->d); i++) {
+		const Diag *g = diags_get(p->d, i);
+		if (g->sev == DIAG_ERROR) {
+			snprintf(r->summary, sizeof r->summary, "%s%s%s", g->file ? g->file : "", g->file ? ": " : "",
+				 g->msg);
+			return;
+		}
 	}
 }
 
@@ -1176,6 +1191,8 @@ int verif_app_run(const VerifAppOptions *o)
 	remove_dir(p->work_tmp);
 done:
 	diags_flush(p->d);
+	if (status && o->result && !o->result->cycles)
+		first_error(p, o->result);
 	free(seen);
 	if (doc)
 		ydoc_free(doc);

@@ -14,7 +14,7 @@ typedef struct VerifAppResult {
 	int util;                       /* the fast simulator reported its PEs' utilization: */
 	int pes_used, pes_total;        /*   PEs the configuration uses, of the array's */
 	int pe_busy;                    /*   percentage of their cycles in which an output changed */
-	char summary[512];              /* the summary line, or why there is none */
+	char summary[512];              /* the summary line, or why there is none (the first error) */
 } VerifAppResult;
 
 typedef struct VerifAppOptions {
@@ -27,6 +27,7 @@ typedef struct VerifAppOptions {
 	const char *trace;      /* a VCD waveform to write, or NULL */
 	const char *note;       /* appended to the summary line (the model's build), or NULL */
 	int quiet;              /* no progress, only the summary line and errors */
+	int silent;             /* not even the summary line (result has it; sim.log too) */
 	VerifAppResult *result; /* filled when not NULL */
 } VerifAppOptions;
 

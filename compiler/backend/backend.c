@@ -338,13 +338,18 @@ int be_route(Backend *B, Diags *d)
 	int ok = rt_route(B->g, B->rnets, B->nl.nets.len, &ro, &B->rr);
 	if (!ok) {
 		fputs(B->rr.report ? B->rr.report : "", stderr);
-		if (B->rr.overused > 0 && B->rr.over_node >= 0)
+		if (B->rr.overused > 0 && B->rr.over_node >= 0) {
+			/* the nets on the first node, from the report's first line, so that the
+			 * message says the whole reason wherever it is read */
+			const char *rep = B->rr.report ? B->rr.report : "", *used = strstr(rep, " is used by ");
+			int n = used && used < rep + strcspn(rep, "\n") ? (int)strcspn(used + 4, "\n") : 0;
 			diag_error(d, B->app, 0, 0, "the application cannot be routed on %s: too few %d-bit tracks for "
 				   "its placement, %d routing node%s still carrying two nets or more after %d iterations "
-				   "(the first %s; the router's report is above)", B->g->design,
+				   "(the first %s%s%.*s; the router's report is above)", B->g->design,
 				   B->g->nodes[B->rr.over_node].width, B->rr.overused, B->rr.overused == 1 ? "" : "s",
-				   B->rr.iterations, B->g->nodes[B->rr.over_node].name);
-		else {
+				   B->rr.iterations, B->g->nodes[B->rr.over_node].name, n ? ", " : "", n,
+				   n ? used + 4 : "");
+		} else {
 			const char *rep = B->rr.report ? B->rr.report : "";
 			diag_error(d, B->app, 0, 0, "the application cannot be routed on %s: %.*s", B->g->design,
 				   (int)strcspn(rep, "\n"), rep);

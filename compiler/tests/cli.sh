@@ -585,6 +585,21 @@ run $hl --design $design -o "$tmp/nm" --verify -q
 	[ ! -e "$tmp/nm/gaussian.bs" ] && [ -s "$tmp/nm/golden.pgm" ] &&
 	pass "--verify of an application larger than the chip: NOT MAPPED and the reason, no bitstream, exit status 1" ||
 	fail "--verify of an application larger than the chip: exit status $status, app.txt: $(cat "$tmp/nm/app.txt" 2>/dev/null)"
+# a refusal the buffers' check meets first and the compilation again: the compilation's reason
+nomem=rtl_out/cgra_4x4_nomem
+[ -f $nomem/design.yaml ] || bash scripts/rtl.sh cgra_4x4_nomem >/dev/null 2>&1
+run $bb --design $nomem -o "$tmp/nomem" --verify -q
+[ "$status" = 1 ] && [[ $(field "$tmp/nomem" 8) == "NOT MAPPED: the application needs 1 line buffer (brighten: "*"and the design has no MEM tile" ]] &&
+	pass "--verify on a chip without MEM tiles: NOT MAPPED with the reason the buffers' check also met" ||
+	fail "--verify on a chip without MEM tiles: exit status $status, app.txt: $(cat "$tmp/nomem/app.txt" 2>/dev/null)"
+# an earlier run's outputs in the folder: none taken for this run's
+mkdir -p "$tmp/stale" && cp -r "$v"/. "$tmp/stale/" && cp $bb "$tmp/stale_app.hl" && echo 'garbage(' >>"$tmp/stale_app.hl"
+mv "$tmp/stale/brighten_blur.bs" "$tmp/stale/stale_app.bs"
+run "$tmp/stale_app.hl" --design $design -o "$tmp/stale" --verify -q
+[ "$status" = 1 ] && [[ $(field "$tmp/stale" 8) == "FAILED before the back end: "* ]] && [ ! -e "$tmp/stale/stale_app.bs" ] &&
+	[ ! -e "$tmp/stale/golden.pgm" ] && [ ! -e "$tmp/stale/fast" ] &&
+	pass "--verify of a program that does not parse, into an earlier run's folder: its line, the old outputs gone" ||
+	fail "--verify of a program that does not parse: exit status $status, app.txt: $(cat "$tmp/stale/app.txt" 2>/dev/null), left: $(ls "$tmp/stale" | tr '\n' ' ')"
 run "$tmp/wide.hl" --design $design -o "$tmp/wv" --verify -q
 [ "$status" = 1 ] && [ "$(field "$tmp/wv" 7)" = - ] &&
 	[[ $(field "$tmp/wv" 8) == "FAILED before the back end: the output 'f' has type uint32"* ]] &&

@@ -191,8 +191,8 @@ if bin/canal "$tmp/t1/spec.yaml" -o "$tmp/t1" -q; then
 	if $cgrac apps/gaussian/gaussian.hl --design "$tmp/t1" -o "$tmp/t1/out" 2>"$tmp/err"; then
 		fail "gaussian on one_track: routed on one track"
 	else
-		grep -q "error: the application cannot be routed on one_track: too few 16-bit tracks for its placement, [0-9]* routing nodes still carrying two nets or more after 50 iterations (the first sb16_x[0-9]*_y[0-9]*_[NESW]_[a-z]*_t0; the router's report is above)" "$tmp/err" &&
-			pass "gaussian on one_track: refused, the tracks named" || fail "gaussian on one_track: $(grep -m1 error "$tmp/err")"
+		grep -q "error: the application cannot be routed on one_track: too few 16-bit tracks for its placement, [0-9]* routing nodes still carrying two nets or more after 50 iterations (the first sb16_x[0-9]*_y[0-9]*_[NESW]_[a-z]*_t0, used by [0-9]* nets: [^;]*; the router's report is above)" "$tmp/err" &&
+			pass "gaussian on one_track: refused, the tracks and the first node's nets named" || fail "gaussian on one_track: $(grep -m1 error "$tmp/err")"
 		[ -z "$(ls -A "$tmp/t1/out")" ] && pass "gaussian on one_track: nothing written" ||
 			fail "gaussian on one_track: files written"
 	fi

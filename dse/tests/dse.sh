@@ -105,8 +105,8 @@ else
 fi
 # The fast simulator's figures: its summary line's cycles and PE utilization,
 # the PEs used those cgrac placed, of the 12 PEs of cgra_4x4.
-fast=$out/tracks16_2/apps/brighten_blur/fast.out
-if [[ $(cat "$fast" 2>/dev/null) =~ bit-exact,\ ([0-9]+)\ cycles\ in\ .*\ ([0-9]+)\ of\ ([0-9]+)\ PEs\ used\ .*busy\ ([0-9]+)% ]] &&
+fast=$out/tracks16_2/apps/brighten_blur/fast/sim.log
+if [[ $(tail -n 1 "$fast" 2>/dev/null) =~ bit-exact,\ ([0-9]+)\ cycles\ in\ .*\ ([0-9]+)\ of\ ([0-9]+)\ PEs\ used\ .*busy\ ([0-9]+)% ]] &&
 	[ "$(col "$csv" 1 sim_cycles)" = "${BASH_REMATCH[1]}" ] && [ "${BASH_REMATCH[1]}" -gt 0 ] &&
 	[ "$(col "$csv" 1 sim_pes_used)" = "${BASH_REMATCH[2]}" ] && [ "$(col "$csv" 1 sim_pes_used)" = "$(col "$csv" 1 pes)" ] &&
 	[ "$(col "$csv" 1 sim_pes_total)" = "${BASH_REMATCH[3]}" ] && [ "${BASH_REMATCH[3]}" = 12 ] &&
