@@ -3,11 +3,9 @@
  * file of verif/README.md on a design read from rtl_out/<design>/. */
 #define _POSIX_C_SOURCE 200809L
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/diag.h"
 #include "../common/util.h"
@@ -97,14 +95,6 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return run_commands(argc, argv);
 	VerifAppOptions o = { 0 };
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0) {
-		fprintf(stderr, "cgrasim: cannot find its own program (/proc/self/exe)\n");
-		return 2;
-	}
-	self[n] = 0;
-	o.fast = self;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--design") && i + 1 < argc)
 			o.design = argv[++i];
@@ -129,5 +119,14 @@ int main(int argc, char **argv)
 	}
 	if (!o.note)
 		o.note = "fast simulator";
-	return verif_app_run(&o);
+	/* the simulator verif_app runs the commands on: this program */
+	char *self = util_exe_path();
+	if (!self) {
+		fprintf(stderr, "cgrasim: cannot find its own program (/proc/self/exe)\n");
+		return 2;
+	}
+	o.fast = self;
+	int status = verif_app_run(&o);
+	free(self);
+	return status;
 }

@@ -241,6 +241,14 @@ static int by_position(const Diags *d, const Diag *a, const Diag *b, int ia, int
 	return ia - ib;
 }
 
+const Diag *diags_first_error(const Diags *d, int from)
+{
+	for (int i = from; i < d->list.len; i++)
+		if (d->list.data[i].sev == DIAG_ERROR)
+			return &d->list.data[i];
+	return NULL;
+}
+
 void diags_flush(Diags *d)
 {
 	int n = d->list.len - d->printed;

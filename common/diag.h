@@ -54,6 +54,9 @@ void diag_vreport(__keep Diags *d, DiagSeverity sev, const char *file, int line,
 int diags_errors(const Diags *d);
 int diags_count(const Diags *d);
 const Diag *diags_get(const Diags *d, int i);
+/* The first error reported from diagnostic `from` on (a repeat of an
+ * earlier one is not listed again), or NULL. */
+const Diag *diags_first_error(const Diags *d, int from);
 /* Writes one diagnostic with its source line and caret. */
 void diags_print(const Diags *d, const Diag *g, FILE *out);
 

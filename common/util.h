@@ -84,6 +84,9 @@ __give char *util_path_join(const char *dir, const char *name);
 int util_mkdir_p(const char *dir);
 /* 1 if path names a directory. */
 int util_is_dir(const char *path);
+/* The running program's own file (/proc/self/exe), or NULL if it cannot be
+ * found. */
+__give char *util_exe_path(void);
 /* 1 if s is a C-style identifier: a letter or '_', then letters, digits, '_'. */
 int util_is_identifier(const char *s);
 /* A number written on the command line: decimal, 0x hex or 0b binary digits

@@ -1,6 +1,6 @@
 /* verify.c - cgrac --verify's folder, comparisons, fast simulator run and
  * table line (see verify.h). */
-#define _XOPEN_SOURCE 700 /* nftw, readlink */
+#define _XOPEN_SOURCE 700 /* nftw */
 
 #include "verify.h"
 
@@ -89,10 +89,8 @@ int verify_same(const char *a, const char *b)
 
 char *verify_failure(const Diags *d, int from, const char *what)
 {
-	for (int i = from; i < diags_count(d); i++)
-		if (diags_get(d, i)->sev == DIAG_ERROR)
-			return xstrdup(diags_get(d, i)->msg);
-	return xasprintf("%s failed (the messages above say why)", what);
+	const Diag *g = diags_first_error(d, from);
+	return g ? xstrdup(g->msg) : xasprintf("%s failed (the messages above say why)", what);
 }
 
 /* ---- the fast simulator ---- */
@@ -101,15 +99,14 @@ char *verify_failure(const Diags *d, int from, const char *what)
  * sanitized one), or NULL with a message. */
 static char *fast_simulator(void)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0) {
+	char *self = util_exe_path();
+	if (!self) {
 		fprintf(stderr, "cgrac: error: --simulate: cannot find its own program (/proc/self/exe)\n");
 		return NULL;
 	}
-	self[n] = 0;
 	*strrchr(self, '/') = 0;
 	char *path = xasprintf("%s/cgrasim", self);
+	free(self);
 	if (access(path, X_OK) != 0) {
 		fprintf(stderr, "cgrac: error: --simulate: no fast simulator %s beside cgrac (make build)\n", path);
 		free(path);

@@ -79,16 +79,15 @@ static int load_ir(Loaded *l, const char *const *ir, int nir)
 /* The IR files beside the executable (bin/../peak/ir/NAME.yaml), sorted. */
 static int default_ir(char ***paths)
 {
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *exe = util_exe_path();
 	*paths = NULL;
-	if (n <= 0)
+	if (!exe)
 		return 0;
-	exe[n] = '\0';
 	char *slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';
 	char *pattern = xasprintf("%s/../peak/ir/*.yaml", exe);
+	free(exe);
 	glob_t g;
 	int count = 0;
 	if (glob(pattern, 0, NULL, &g) == 0) {

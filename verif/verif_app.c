@@ -1123,14 +1123,9 @@ static void remove_stale(App *p)
  * happen, when there is one. */
 static void first_error(const App *p, VerifAppResult *r)
 {
-	for (int i = 0; i < diags_count(p->d); i++) {
-		const Diag *g = diags_get(p->d, i);
-		if (g->sev == DIAG_ERROR) {
-			snprintf(r->summary, sizeof r->summary, "%s%s%s", g->file ? g->file : "", g->file ? ": " : "",
-				 g->msg);
-			return;
-		}
-	}
+	const Diag *g = diags_first_error(p->d, 0);
+	if (g)
+		snprintf(r->summary, sizeof r->summary, "%s%s%s", g->file ? g->file : "", g->file ? ": " : "", g->msg);
 }
 
 int verif_app_run(const VerifAppOptions *o)

@@ -41,6 +41,19 @@ static void test_diag_collect(void)
 	diags_free(NULL);
 }
 
+/* The first error from a diagnostic on: warnings skipped, NULL past the last. */
+static void test_diag_first_error(void)
+{
+	Diags *d = diags_new(NULL);
+	diag_warning(d, "g.yaml", 1, 1, "odd");
+	diag_error(d, "f.yaml", 2, 5, "first");
+	diag_error(d, "f.yaml", 3, 1, "second");
+	const Diag *a = diags_first_error(d, 0), *b = diags_first_error(d, 2), *c = diags_first_error(d, 3);
+	CHECK(a && str_eq(a->msg, "first") && b && str_eq(b->msg, "second") && !c,
+	      "first errors from 0, 2 and 3: %s, %s, %s", a ? a->msg : "none", b ? b->msg : "none", c ? c->msg : "none");
+	diags_free(d);
+}
+
 static void test_diag_error_limit(void)
 {
 	Diags *d = diags_new(NULL);
@@ -287,6 +300,7 @@ static void test_diag_check_nul(void)
 
 static const TestCase tests[] = {
 	{ "diag_collect", test_diag_collect },
+	{ "diag_first_error", test_diag_first_error },
 	{ "diag_error_limit", test_diag_error_limit },
 	{ "diag_print_caret", test_diag_print_caret },
 	{ "diag_print_tab_and_replace", test_diag_print_tab_and_replace },
