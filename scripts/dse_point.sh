@@ -25,7 +25,7 @@ set -u
 main() {
 cd "$(dirname "$0")/.."
 case "${1:-}" in
--h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 [ $# -eq 1 ] && [ -f "$1/point.env" ] && [ -f "$1/spec.yaml" ] ||
 	{ echo "usage: scripts/dse_point.sh DIR (a point folder written by bin/dse plan)" >&2; exit 2; }

@@ -70,7 +70,7 @@ main() {
 		--no-register-pattern) gen_opts+=(--no-register-pattern); shift ;;
 		--corrupt-golden) corrupt=${2:-x}; shift 2 || break ;;
 		--out) root=${2:-}; shift 2 || break ;;
-		-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+		-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 		*)
 			if [[ $1 =~ ^([0-9]+)-([0-9]+)$ ]]; then
 				mapfile -t -O "${#seeds[@]}" seeds < <(seq "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}")

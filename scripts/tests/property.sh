@@ -75,6 +75,12 @@ st4=$?
 	pass "bad usage: dse random without a seed or with -1, property.sh with a bad option or range (exit 2)" ||
 	fail "bad usage: exit statuses $st1 $st2 $st3 $st4, expected 2 2 2 2"
 
+# --help: the whole of the script's header, its last line included
+[ "$(bash scripts/property.sh --help | tail -n 1)" = "the sanitizers." ] &&
+	[ "$(bash scripts/dse_point.sh --help | tail -n 1)" = "  usage: scripts/dse_point.sh DIR" ] &&
+	pass "property.sh --help and dse_point.sh --help: their whole headers" ||
+	fail "property.sh --help or dse_point.sh --help cuts its header short"
+
 # ---- the test can fail ----
 seed=${1:-$(ls -t build/property/*/sim.txt 2>/dev/null | head -n 1 | sed 's|build/property/\([0-9]*\)/.*|\1|')}
 seed=${seed:-1}
