@@ -25,7 +25,7 @@
  * from one step to the next with the cycle it fires next (CtrlState.due),
  * and the cycle the last transfer in flight arrives. In a cycle only the
  * edges a controller of theirs fires on or a transfer arrives on are visited
- * (find_busy; transfers in flight age without a visit). A cycle before both
+ * (edges_cycle; transfers in flight age without a visit). A cycle before both
  * (a quiet one: no controller fires, nothing arrives, no look-up reads)
  * only passes the chain inputs to the outputs and counts; memmodel_quiet
  * tells a simulator how many such cycles come, to let them pass at once. */
@@ -67,6 +67,7 @@ typedef struct EdgeState {
 	const uint64_t *now;    /* this cycle's data: the arriving flight's, or hold */
 	int now_flag;
 	int src, dst;           /* storage ends: flat port indices (PortPlan), -1 for a tile port */
+	long last_live;         /* the last cycle a flight that is still to arrive may have been issued in */
 } EdgeState;
 
 typedef struct CtrlState {
@@ -79,6 +80,13 @@ typedef struct CtrlState {
 	 * the schedule meets the counter: NEVER once done */
 	uint32_t sched_val, src_val, dst_val;
 	long due;
+	/* from the registers, for the enabled controllers (prepare): the
+	 * counters' extents minus one, each generator's start, steps per level
+	 * and mask (generator 0 the schedule, 1 the source's, 2 the
+	 * destination's), which generators there are */
+	uint32_t max[MEM_MAX_DIMS];
+	uint32_t start[3], step[3][MEM_MAX_DIMS], gmask[3];
+	int has[3];
 } CtrlState;
 
 typedef struct Request {
@@ -175,7 +183,9 @@ struct MemModel {
 	int *fired, nfired;             /* this cycle: the controllers that fire */
 	int fire_dirty;                 /* a controller's fire may be 1 */
 	long next_due;                  /* the earliest due of the enabled controllers */
+	long rest_due;                  /* this cycle: the earliest due of those that do not fire */
 	long last_arrival;              /* the last cycle a transfer in flight (or the look-up's) may arrive */
+	int any_ii;             /* a port's ii is above 1 */
 	long cyc_conflicts;     /* requests dropped this cycle (added at memmodel_finish) */
 	long conflicts, ii_violations;
 };
@@ -263,8 +273,10 @@ static void new_units(MemModel *m)
 	}
 	m->port = xcalloc((size_t)m->nports + 1, sizeof *m->port);
 	for (int u = 0, k = 0; u < mi->nunits; u++)
-		for (int p = 0; p < mi->units[u].nports; p++)
-			m->port[k++] = port_plan(m, u, p);
+		for (int p = 0; p < mi->units[u].nports; p++, k++) {
+			m->port[k] = port_plan(m, u, p);
+			m->any_ii |= m->port[k].ii > 1;
+		}
 }
 
 MemModel *memmodel_new(const MemInfo *mi)
@@ -391,6 +403,7 @@ void memmodel_flush(MemModel *m)
 		}
 		memset(es->hold, 0, (size_t)w * sizeof(uint64_t));
 		es->hold_flag = 0;
+		es->last_live = -2 * (MAX_LAT + 1);
 	}
 	for (int k = 0; k < m->nports; k++)
 		*m->port[k].last_op = -1000000;
@@ -449,15 +462,45 @@ static uint32_t gen_value(const MemModel *m, const MemGen *g, const CtrlState *c
 	return v & mask32(g->width);
 }
 
+/* Enabled controller c's registers into its state, where a cycle reads
+ * them without looking them up (prepare). */
+static void ctrl_cache(MemModel *m, int c)
+{
+	const MemInfo *mi = m->mi;
+	const MemCtrl *ct = &mi->ctrls[c];
+	CtrlState *cs = &m->ctrl[c];
+	const MemGen *g[3] = { &ct->sched, ct->src ? &ct->src->gen : NULL, ct->dst ? &ct->dst->gen : NULL };
+	for (int l = 0; l < mi->dims; l++)
+		cs->max[l] = m->regs[ct->max[l]];
+	for (int k = 0; k < 3; k++) {
+		cs->has[k] = g[k] != NULL;
+		cs->start[k] = g[k] ? m->regs[g[k]->start] : 0;
+		cs->gmask[k] = g[k] ? mask32(g[k]->width) : 0;
+		for (int l = 0; l < mi->dims; l++)
+			cs->step[k][l] = g[k] ? m->regs[g[k]->step[l]] : 0;
+	}
+}
+
+/* gen_value from the controller's cached registers: generator k (0 the
+ * schedule, 1 the source's, 2 the destination's; 0 if there is none). */
+static uint32_t ctrl_gen(const MemModel *m, const CtrlState *cs, int k, uint32_t reg)
+{
+	if (m->mi->affine == MEM_RECURRENCE)
+		return reg & cs->gmask[k];
+	uint32_t v = cs->start[k];
+	for (int l = 0; l < m->mi->dims; l++)
+		v += cs->step[k][l] * cs->idx[l];
+	return v & cs->gmask[k];
+}
+
 /* Controller c's generator values and the cycle it fires next, from its
  * state, the registers and the counter as they are now. */
 static void ctrl_values(MemModel *m, int c)
 {
-	const MemCtrl *ct = &m->mi->ctrls[c];
 	CtrlState *cs = &m->ctrl[c];
-	cs->sched_val = gen_value(m, &ct->sched, cs, cs->sched);
-	cs->src_val = ct->src ? gen_value(m, &ct->src->gen, cs, cs->src) : 0;
-	cs->dst_val = ct->dst ? gen_value(m, &ct->dst->gen, cs, cs->dst) : 0;
+	cs->sched_val = ctrl_gen(m, cs, 0, cs->sched);
+	cs->src_val = ctrl_gen(m, cs, 1, cs->src);
+	cs->dst_val = ctrl_gen(m, cs, 2, cs->dst);
 	cs->due = cs->done || cs->sched_val > m->tmask ? NEVER
 						       : m->cycles + (long)((cs->sched_val - m->t) & m->tmask);
 }
@@ -470,9 +513,11 @@ static void find_next_due(MemModel *m)
 			m->next_due = m->ctrl[m->act_ctrl[i]].due;
 }
 
-/* Which enabled controllers fire this cycle (with tile_en 0: none). */
+/* Which enabled controllers fire this cycle (with tile_en 0: none), and
+ * the earliest due of those that do not (step_fired's next_due with theirs). */
 static void eval_fires(MemModel *m, int running)
 {
+	long rest = NEVER;
 	m->nfired = 0;
 	for (int i = 0; i < m->nact_ctrl; i++) {
 		int c = m->act_ctrl[i];
@@ -481,7 +526,10 @@ static void eval_fires(MemModel *m, int running)
 		m->cyc.fire[c] = cs->fire;
 		if (cs->fire)
 			m->fired[m->nfired++] = c;
+		else if (cs->due < rest)
+			rest = cs->due;
 	}
+	m->rest_due = rest;
 	m->fire_dirty = m->nfired > 0;
 }
 
@@ -494,6 +542,7 @@ static void prepare_ctrls(MemModel *m)
 		m->cyc.fire[c] = 0;
 		if (m->regs[mi->ctrls[c].en]) {
 			m->act_ctrl[m->nact_ctrl++] = c;
+			ctrl_cache(m, c);
 			ctrl_values(m, c);
 		}
 	}
@@ -562,31 +611,25 @@ static void touch(MemModel *m, int k)
 	}
 }
 
-static void step_gen(const MemModel *m, const MemGen *g, uint32_t *reg, int level)
-{
-	*reg = (*reg + m->regs[g->step[level]]) & mask32(g->width);
-}
-
+/* An enabled controller's step (its registers cached). */
 static void step_ctrl(MemModel *m, int c)
 {
-	const MemInfo *mi = m->mi;
-	const MemCtrl *ct = &mi->ctrls[c];
 	CtrlState *cs = &m->ctrl[c];
-	int l = 0;
-	while (l < mi->dims && cs->idx[l] == m->regs[ct->max[l]])
+	int dims = m->mi->dims, l = 0;
+	while (l < dims && cs->idx[l] == cs->max[l])
 		l++;
-	if (l == mi->dims) {
+	if (l == dims) {
 		cs->done = 1;
 		return;
 	}
-	cs->idx[l] = (cs->idx[l] + 1) & mask32(mi->counter_bits);
+	cs->idx[l] = (cs->idx[l] + 1) & m->tmask;
 	for (int k = 0; k < l; k++)
 		cs->idx[k] = 0;
-	step_gen(m, &ct->sched, &cs->sched, l);
-	if (ct->src)
-		step_gen(m, &ct->src->gen, &cs->src, l);
-	if (ct->dst)
-		step_gen(m, &ct->dst->gen, &cs->dst, l);
+	cs->sched = (cs->sched + cs->step[0][l]) & cs->gmask[0];
+	if (cs->has[1])
+		cs->src = (cs->src + cs->step[1][l]) & cs->gmask[1];
+	if (cs->has[2])
+		cs->dst = (cs->dst + cs->step[2][l]) & cs->gmask[2];
 }
 
 /* ---- ports ---- */
@@ -642,56 +685,87 @@ static void clear_cycle(MemModel *m)
 		int k = m->touched[i];
 		const PortPlan *pp = &m->port[k];
 		MemPortOp *op = pp->op;
+		if (op->wen)
+			for (int w = 0; w < pp->width; w++)
+				op->wdata[w] = 0;
 		op->ren = op->wen = 0;
 		op->addr = 0;
-		for (int w = 0; w < pp->width; w++)
-			op->wdata[w] = 0;
 		pp->req->edge = -1;
 		m->is_touched[k] = 0;
 	}
 	m->ntouched = 0;
 }
 
-/* Requests of edge e this cycle (reads of firing read sides, writes of
- * arriving transfers and firing write sides) in priority order. */
-static void edge_requests(MemModel *m, int e, const uint64_t *in)
+/* Edge e's granted read: the slot into the flight issued now (zeros and
+ * flag 0 where the port does not serve the address). Reads see the contents
+ * at the start of the cycle: writes come at memmodel_finish. */
+static void edge_read(MemModel *m, const EdgeState *es, Flight *f0)
 {
-	EdgeState *es = &m->edge[e];
+	const PortPlan *pp = &m->port[es->src];
+	int hit;
+	uint32_t addr = local_addr(pp, pp->req->value, &hit);
+	f0->flag = hit;
+	if (hit) {
+		/* flags live in register files, and only matter with chaining */
+		int stored = read_slot(pp, addr, f0->data);
+		f0->flag = pp->stored_flag ? stored : 1;
+		pp->op->ren = 1;
+		pp->op->addr = addr;
+	} else {
+		memset(f0->data, 0, (size_t)es->width * sizeof(uint64_t));
+	}
+}
+
+/* Edge e in a cycle where a controller of its fires or a flight arrives:
+ * its requests in priority order (the read of a firing read side, performed
+ * if granted; the write of the transfer arriving, or of a firing write
+ * side), then its delivery, the data it carries now. */
+static void edge_cycle(MemModel *m, int e, EdgeState *es, const uint64_t *in)
+{
 	const CtrlState *rs = &m->ctrl[es->c0];
 	Flight *f0 = LINE(m, es, 0);
 	f0->live = f0->write = 0;
-	if (rs->fire) {
+	if (m->cyc.fire[es->c0]) {
 		if (es->src < 0) {
 			f0->live = 1;
 			f0->flag = 1;
 			f0->data[0] = in[m->mi->edges[e].src.port] & m->wmask;
 			m->takes_inputs = 1;
-		} else {
-			f0->live = request(m, es->src, e, 0, rs->src_val);
+		} else if ((f0->live = request(m, es->src, e, 0, rs->src_val))) {
+			edge_read(m, es, f0);
 		}
 		f0->write = f0->live && es->c1 < 0 && es->dst >= 0;
 		f0->dst_addr = rs->dst_val;
 	}
-	/* the write of a transfer issued L cycles ago */
 	const Flight *arr = LINE(m, es, es->lat);
 	if (es->c1 < 0 && arr->write && arr->live)
 		request(m, es->dst, e, 1, arr->dst_addr);
-	if (es->c1 >= 0 && m->ctrl[es->c1].fire)
+	if (es->c1 >= 0 && m->cyc.fire[es->c1])
 		request(m, es->dst, e, 1, m->ctrl[es->c1].dst_val);
+	es->delivered = arr->live;
+	es->now = arr->live ? arr->data : es->hold;
+	es->now_flag = arr->live ? arr->flag : es->hold_flag;
 }
 
 /* The edges with something to do this cycle, in index order: a controller
- * of theirs fires or a flight arrives. The others deliver nothing. */
-static void find_busy(MemModel *m)
+ * of theirs fires or a flight arrives (one issued `latency` cycles ago:
+ * none if the last was issued before). The others deliver nothing. Requests
+ * of an edge depend only on grants of lower-numbered edges, so each edge's
+ * requests, read and delivery are done before the next edge's. */
+static void edges_cycle(MemModel *m, const uint64_t *in)
 {
+	const int *fire = m->cyc.fire;
 	m->nbusy = 0;
 	for (int i = 0; i < m->nact_edge; i++) {
 		int e = m->act_edge[i];
 		EdgeState *es = &m->edge[e];
-		if (m->ctrl[es->c0].fire || (es->c1 >= 0 && m->ctrl[es->c1].fire) || LINE(m, es, es->lat)->live)
+		if (fire[es->c0] || (es->c1 >= 0 && fire[es->c1]) ||
+		    (m->cycles - es->lat <= es->last_live && LINE(m, es, es->lat)->live)) {
 			m->busy[m->nbusy++] = e;
-		else
+			edge_cycle(m, e, es, in);
+		} else {
 			es->delivered = 0;
+		}
 	}
 }
 
@@ -717,45 +791,6 @@ static void lookup_request(MemModel *m, const uint64_t *in)
 	LIVE(&m->lookup, 0) = 1;
 	WORD(&m->lookup, 0) = pp->words[a];
 	m->takes_inputs = 1;
-}
-
-/* Performs the granted reads: data into the edge's flight of this cycle. */
-static void do_reads(MemModel *m)
-{
-	for (int i = 0; i < m->nbusy; i++) {
-		int e = m->busy[i];
-		const EdgeState *es = &m->edge[e];
-		Flight *f0 = LINE(m, es, 0);
-		if (es->src < 0 || !f0->live)
-			continue;
-		const PortPlan *pp = &m->port[es->src];
-		int hit;
-		uint32_t addr = local_addr(pp, pp->req->value, &hit);
-		f0->flag = hit;
-		if (hit) {
-			/* flags live in register files, and only matter with chaining */
-			int stored = read_slot(pp, addr, f0->data);
-			f0->flag = pp->stored_flag ? stored : 1;
-			pp->op->ren = 1;
-			pp->op->addr = addr;
-		} else {
-			memset(f0->data, 0, (size_t)es->width * sizeof(uint64_t));
-		}
-	}
-}
-
-/* Deliveries of this cycle: the data each edge carries now. */
-static void deliver(MemModel *m)
-{
-	const MemInfo *mi = m->mi;
-	for (int i = 0; i < m->nbusy; i++) {
-		EdgeState *es = &m->edge[m->busy[i]];
-		const Flight *arr = LINE(m, es, es->lat);
-		es->delivered = arr->live;
-		es->now = arr->live ? arr->data : es->hold;
-		es->now_flag = arr->live ? arr->flag : es->hold_flag;
-	}
-	m->lookup.delivered = m->lookup_port >= 0 && LIVE(&m->lookup, mi->lookup.latency);
 }
 
 /* The writes granted this cycle, in port order. */
@@ -790,10 +825,16 @@ static void chain_outputs(MemModel *m, const uint64_t *chain_in, const int *chai
 	int n = m->mi->nouts, chain = m->mi->chain;
 	int *valid = m->cyc.out_valid;
 	uint64_t *out = m->cyc.out, wmask = m->wmask;
-	for (int o = 0; o < n; o++)
-		valid[o] = chain && chain_valid && chain_valid[o] != 0;
-	for (int o = 0; o < n; o++)
-		out[o] = chain && chain_in ? chain_in[o] & wmask : 0;
+	if (chain && chain_valid)
+		for (int o = 0; o < n; o++)
+			valid[o] = chain_valid[o] != 0;
+	else
+		memset(valid, 0, (size_t)n * sizeof *valid);
+	if (chain && chain_in)
+		for (int o = 0; o < n; o++)
+			out[o] = chain_in[o] & wmask;
+	else
+		memset(out, 0, (size_t)n * sizeof *out);
 }
 
 static void drive_outputs(MemModel *m, const uint64_t *chain_in, const int *chain_valid)
@@ -819,11 +860,15 @@ static void drive_outputs(MemModel *m, const uint64_t *chain_in, const int *chai
 	}
 }
 
+/* The operations on ports closer than their ii to the last (an ii of 1
+ * holds whatever a cycle does: one operation per port and cycle). */
 static void count_ii(MemModel *m)
 {
+	if (!m->any_ii)
+		return;
 	for (int i = 0; i < m->ntouched; i++) {
 		const PortPlan *pp = &m->port[m->touched[i]];
-		if (!pp->op->ren && !pp->op->wen)
+		if (pp->ii <= 1 || (!pp->op->ren && !pp->op->wen))
 			continue;
 		if (m->cycles - *pp->last_op < pp->ii)
 			m->ii_violations++;
@@ -845,8 +890,11 @@ static void advance_edges(MemModel *m)
 		}
 		Flight *arr = LINE(m, es, es->lat);
 		arr->live = arr->write = 0;
-		if (es->lat > 0 && LINE(m, es, 0)->live && m->cycles + es->lat > m->last_arrival)
-			m->last_arrival = m->cycles + es->lat;
+		if (es->lat > 0 && LINE(m, es, 0)->live) {
+			es->last_live = m->cycles;
+			if (m->cycles + es->lat > m->last_arrival)
+				m->last_arrival = m->cycles + es->lat;
+		}
 	}
 	LookupState *ls = &m->lookup;
 	ls->head = (ls->head - 1) & ls->mask;
@@ -886,12 +934,9 @@ const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *
 		eval_fires(m, 1);
 	else if (m->fire_dirty)
 		eval_fires(m, 0);
-	find_busy(m);
-	for (int i = 0; i < m->nbusy; i++)
-		edge_requests(m, m->busy[i], in);
+	edges_cycle(m, in);
 	lookup_request(m, in);
-	do_reads(m);
-	deliver(m);
+	m->lookup.delivered = m->lookup_port >= 0 && LIVE(&m->lookup, m->mi->lookup.latency);
 	drive_outputs(m, chain_in, chain_valid);
 	return &m->cyc;
 }
@@ -930,9 +975,12 @@ static void step_fired(MemModel *m)
 	m->cycles++;
 	if (!m->nfired)
 		return;
-	for (int i = 0; i < m->nfired; i++)
+	m->next_due = m->rest_due;
+	for (int i = 0; i < m->nfired; i++) {
 		ctrl_values(m, m->fired[i]);
-	find_next_due(m);
+		if (m->ctrl[m->fired[i]].due < m->next_due)
+			m->next_due = m->ctrl[m->fired[i]].due;
+	}
 }
 
 int memmodel_finish(MemModel *m, const uint64_t *in)
