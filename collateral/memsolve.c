@@ -8,7 +8,9 @@
  *      innermost) or the event where the stream stops being affine;
  *   3. Z3: `<mem>.smt2` plus assertions (the nest's extents, unused levels'
  *      steps 0, and for a working set of events the model's cycle and address
- *      functions equal the requested values) gives the registers;
+ *      functions equal the requested values) gives the registers; the .smt2
+ *      is parsed once per controller and solver (MemSolver), its functions as
+ *      equations in placeholders that each event's values replace;
  *   4. confirmation: the functional model runs the whole stream with them; the
  *      first event it performs differently joins the working set and Z3 is
  *      asked again.
@@ -61,10 +63,29 @@ typedef struct Nest {
 	int64_t extent[MAX_LEVELS];
 } Nest;
 
+/* A controller's value functions as Z3 terms (parsed from the .smt2 on its
+ * first stream): eq[k] is (= (C_<fn k> i0 .. i<dims-1>) v<k>) in the
+ * placeholders, instantiated per event by substitution. */
+typedef struct CtrlTerms {
+	int state;              /* 0 not parsed yet, 1 parsed, -1 the parse failed (err) */
+	char err[300];
+	int ncomp;
+	Z3_ast eq[MAX_COMP];
+	Z3_ast val[MAX_COMP];   /* the placeholders v<k> */
+} CtrlTerms;
+
+struct MemSolver {
+	const MemInfo *mi;
+	const char *smt2;
+	Z3_context ctx;
+	Z3_ast idx[MEM_MAX_DIMS];      /* the placeholders i<l> (counter_bits wide) */
+	CtrlTerms *terms;              /* per controller */
+};
+
 typedef struct Solve {
 	Target tg;
+	MemSolver *ms;
 	const MemStream *s;
-	const char *smt2;
 	Nest nest;
 	VEC(long) work; /* event numbers given to Z3, ascending */
 	uint32_t *regs; /* the candidate, indexed like mi->regs */
@@ -341,58 +362,9 @@ static int in_work(const Solve *sv, long i)
 
 /* ---- 3. Z3 ---- */
 
-static const char *reg_name(const Solve *sv, int reg)
-{
-	return sv->tg.mi->regs[reg].name;
-}
-
-static void assert_reg(StrBuf *b, const Solve *sv, int reg, uint64_t v)
-{
-	int w = sv->tg.mi->regs[reg].width;
-	sb_printf(b, "(assert (= %s (_ bv%" PRIu64 " %d)))\n", reg_name(sv, reg), v & mask(w), w);
-}
-
-/* The query: the nest's shape, then the working set's events. */
-static void write_query(const Solve *sv, StrBuf *b)
-{
-	const Target *tg = &sv->tg;
-	const MemInfo *mi = tg->mi;
-	const MemCtrl *c = tg->c;
-	int cb = mi->counter_bits;
-	sb_printf(b, "\n; ---- memsolve: controller %s ----\n", c->name);
-	assert_reg(b, sv, c->en, 1);
-	for (int l = 0; l < mi->dims; l++)
-		assert_reg(b, sv, c->max[l], l < sv->nest.levels ? (uint64_t)sv->nest.extent[l] - 1 : 0);
-	for (int k = 0; k < tg->ncomp; k++)
-		for (int l = sv->nest.levels; l < mi->dims; l++)
-			assert_reg(b, sv, tg->gen[k]->step[l], 0);
-	int64_t idx[MEM_MAX_DIMS];
-	vec_foreach(&sv->work, w) {
-		long i = sv->work.data[w];
-		counters(&sv->nest, i, idx, mi->dims);
-		for (int k = 0; k < tg->ncomp; k++) {
-			sb_printf(b, "(assert (= (%s_%s", c->name, tg->fn[k]);
-			for (int l = 0; l < mi->dims; l++)
-				sb_printf(b, " (_ bv%" PRId64 " %d)", idx[l], cb);
-			sb_printf(b, ") (_ bv%" PRIu64 " %d))) ; event %ld\n",
-				   (uint64_t)value(sv->s, k, i) & mask(tg->width[k]), tg->width[k], i);
-		}
-	}
-}
-
-static Z3_context new_context(void)
-{
-	Z3_config cfg = Z3_mk_config();
-	Z3_set_param_value(cfg, "model", "true");
-	Z3_context ctx = Z3_mk_context_rc(cfg);
-	Z3_del_config(cfg);
-	Z3_set_error_handler(ctx, NULL);
-	return ctx;
-}
-
-/* Reports a Z3 error (the first line of its message, without the
- * `(error "...")` around it), if there is one. */
-static int z3_failed(Solve *sv, Z3_context ctx, const char *what)
+/* Z3's last error as a line (its message without the `(error "...")`
+ * around it) into buf; 0 if there is none. */
+static int z3_error(Z3_context ctx, char *buf, size_t len)
 {
 	Z3_error_code e = Z3_get_error_code(ctx);
 	if (e == Z3_OK)
@@ -401,11 +373,171 @@ static int z3_failed(Solve *sv, Z3_context ctx, const char *what)
 	const char *prefix = "(error \"";
 	if (strncmp(msg, prefix, strlen(prefix)) == 0)
 		msg += strlen(prefix);
-	size_t len = strcspn(msg, "\n");
-	if (len >= 2 && strncmp(msg + len - 2, "\")", 2) == 0)
-		len -= 2;
-	fail(sv, "Z3 failed %s: %.*s", what, (int)len, msg);
+	size_t n = strcspn(msg, "\n");
+	if (n >= 2 && strncmp(msg + n - 2, "\")", 2) == 0)
+		n -= 2;
+	snprintf(buf, len, "%.*s", (int)n, msg);
 	return 1;
+}
+
+static Z3_sort bv_sort(Z3_context ctx, int width)
+{
+	return Z3_mk_bv_sort(ctx, (unsigned)width);
+}
+
+static Z3_ast bv_const(Z3_context ctx, const char *name, int width)
+{
+	return Z3_mk_const(ctx, Z3_mk_string_symbol(ctx, name), bv_sort(ctx, width));
+}
+
+static Z3_ast bv_num(Z3_context ctx, uint64_t v, int width)
+{
+	return Z3_mk_unsigned_int64(ctx, v & mask(width), bv_sort(ctx, width));
+}
+
+MemSolver *memsolver_new(const MemInfo *mi, const char *smt2)
+{
+	MemSolver *ms = xcalloc(1, sizeof *ms);
+	ms->mi = mi;
+	ms->smt2 = smt2;
+	ms->terms = xcalloc((size_t)mi->nctrls + 1, sizeof *ms->terms);
+	Z3_config cfg = Z3_mk_config();
+	Z3_set_param_value(cfg, "model", "true");
+	ms->ctx = Z3_mk_context_rc(cfg);
+	Z3_del_config(cfg);
+	Z3_set_error_handler(ms->ctx, NULL);
+	for (int l = 0; l < mi->dims; l++) {
+		char name[32];
+		snprintf(name, sizeof name, "memsolve_i%d", l);
+		ms->idx[l] = bv_const(ms->ctx, name, mi->counter_bits);
+		Z3_inc_ref(ms->ctx, ms->idx[l]);
+	}
+	return ms;
+}
+
+void memsolver_free(MemSolver *ms)
+{
+	if (!ms)
+		return;
+	for (int c = 0; c < ms->mi->nctrls; c++)
+		for (int k = 0; ms->terms[c].state == 1 && k < ms->terms[c].ncomp; k++) {
+			Z3_dec_ref(ms->ctx, ms->terms[c].eq[k]);
+			Z3_dec_ref(ms->ctx, ms->terms[c].val[k]);
+		}
+	for (int l = 0; l < ms->mi->dims; l++)
+		Z3_dec_ref(ms->ctx, ms->idx[l]);
+	Z3_del_context(ms->ctx);
+	free(ms->terms);
+	free(ms);
+}
+
+/* The controller's value functions as terms: the .smt2 parsed with one
+ * equation per function in the placeholders (once per controller and
+ * solver; a failure is kept and reported again). */
+static CtrlTerms *ctrl_terms(Solve *sv)
+{
+	MemSolver *ms = sv->ms;
+	const Target *tg = &sv->tg;
+	CtrlTerms *t = &ms->terms[tg->c - tg->mi->ctrls];
+	if (t->state)
+		return t;
+	Z3_context ctx = ms->ctx;
+	StrBuf b = { 0 };
+	sb_printf(&b, "%s\n; ---- memsolve: the value functions of controller %s ----\n", ms->smt2, tg->c->name);
+	for (int l = 0; l < tg->mi->dims; l++)
+		sb_printf(&b, "(declare-const memsolve_i%d (_ BitVec %d))\n", l, tg->mi->counter_bits);
+	for (int k = 0; k < tg->ncomp; k++) {
+		sb_printf(&b, "(declare-const memsolve_v%d (_ BitVec %d))\n(assert (= (%s_%s", k, tg->width[k],
+			  tg->c->name, tg->fn[k]);
+		for (int l = 0; l < tg->mi->dims; l++)
+			sb_printf(&b, " memsolve_i%d", l);
+		sb_printf(&b, ") memsolve_v%d))\n", k);
+	}
+	Z3_ast_vector v = Z3_parse_smtlib2_string(ctx, b.s, 0, NULL, NULL, 0, NULL, NULL);
+	free(b.s);
+	t->state = -1;
+	if (z3_error(ctx, t->err, sizeof t->err))
+		return t;
+	Z3_ast_vector_inc_ref(ctx, v);
+	if (Z3_ast_vector_size(ctx, v) == (unsigned)tg->ncomp) {
+		t->state = 1;
+		t->ncomp = tg->ncomp;
+		for (int k = 0; k < tg->ncomp; k++) {
+			char name[32];
+			snprintf(name, sizeof name, "memsolve_v%d", k);
+			t->eq[k] = Z3_ast_vector_get(ctx, v, (unsigned)k);
+			t->val[k] = bv_const(ctx, name, tg->width[k]);
+			Z3_inc_ref(ctx, t->eq[k]);
+			Z3_inc_ref(ctx, t->val[k]);
+		}
+	} else {
+		snprintf(t->err, sizeof t->err, "it asserts something of its own (%u assertions, %d expected)",
+			 Z3_ast_vector_size(ctx, v), tg->ncomp);
+	}
+	Z3_ast_vector_dec_ref(ctx, v);
+	return t;
+}
+
+static void assert_eq(Z3_context ctx, Z3_solver s, Z3_ast a, Z3_ast b)
+{
+	Z3_ast eq = Z3_mk_eq(ctx, a, b);
+	Z3_inc_ref(ctx, eq);
+	Z3_solver_assert(ctx, s, eq);
+	Z3_dec_ref(ctx, eq);
+}
+
+static void assert_reg(Solve *sv, Z3_solver s, int reg, uint64_t v)
+{
+	const MemReg *r = &sv->tg.mi->regs[reg];
+	Z3_context ctx = sv->ms->ctx;
+	Z3_ast x = bv_const(ctx, r->name, r->width);
+	Z3_inc_ref(ctx, x);
+	Z3_ast n = bv_num(ctx, v, r->width);
+	Z3_inc_ref(ctx, n);
+	assert_eq(ctx, s, x, n);
+	Z3_dec_ref(ctx, n);
+	Z3_dec_ref(ctx, x);
+}
+
+/* The query: the nest's shape, then the working set's events, each value
+ * function's equation with the event's counters and value in place of the
+ * placeholders. */
+static void assert_query(Solve *sv, Z3_solver s, const CtrlTerms *t)
+{
+	const Target *tg = &sv->tg;
+	const MemInfo *mi = tg->mi;
+	const MemCtrl *c = tg->c;
+	Z3_context ctx = sv->ms->ctx;
+	assert_reg(sv, s, c->en, 1);
+	for (int l = 0; l < mi->dims; l++)
+		assert_reg(sv, s, c->max[l], l < sv->nest.levels ? (uint64_t)sv->nest.extent[l] - 1 : 0);
+	for (int k = 0; k < tg->ncomp; k++)
+		for (int l = sv->nest.levels; l < mi->dims; l++)
+			assert_reg(sv, s, tg->gen[k]->step[l], 0);
+	int64_t idx[MEM_MAX_DIMS];
+	Z3_ast from[MEM_MAX_DIMS + 1], to[MEM_MAX_DIMS + 1];
+	for (int l = 0; l < mi->dims; l++)
+		from[l] = sv->ms->idx[l];
+	vec_foreach(&sv->work, w) {
+		long i = sv->work.data[w];
+		counters(&sv->nest, i, idx, mi->dims);
+		for (int l = 0; l < mi->dims; l++) {
+			to[l] = bv_num(ctx, (uint64_t)idx[l], mi->counter_bits);
+			Z3_inc_ref(ctx, to[l]);
+		}
+		for (int k = 0; k < tg->ncomp; k++) {
+			from[mi->dims] = t->val[k];
+			to[mi->dims] = bv_num(ctx, (uint64_t)value(sv->s, k, i), tg->width[k]);
+			Z3_inc_ref(ctx, to[mi->dims]);
+			Z3_ast e = Z3_substitute(ctx, t->eq[k], (unsigned)mi->dims + 1, from, to);
+			Z3_inc_ref(ctx, e);
+			Z3_solver_assert(ctx, s, e);
+			Z3_dec_ref(ctx, e);
+			Z3_dec_ref(ctx, to[mi->dims]);
+		}
+		for (int l = 0; l < mi->dims; l++)
+			Z3_dec_ref(ctx, to[l]);
+	}
 }
 
 /* Reads the controller's registers from a model into sv->regs. */
@@ -424,8 +556,7 @@ static void read_model(Solve *sv, Z3_context ctx, Z3_model m)
 	}
 	for (int j = 0; j < n; j++) {
 		const MemReg *r = &mi->regs[ids[j]];
-		Z3_sort sort = Z3_mk_bv_sort(ctx, (unsigned)r->width);
-		Z3_ast x = Z3_mk_const(ctx, Z3_mk_string_symbol(ctx, r->name), sort);
+		Z3_ast x = bv_const(ctx, r->name, r->width);
 		Z3_inc_ref(ctx, x);
 		Z3_ast v = NULL;
 		uint64_t out = 0;
@@ -441,20 +572,17 @@ static void read_model(Solve *sv, Z3_context ctx, Z3_model m)
 
 /* Asks Z3 for registers that produce the working set's events; 1 and
  * sv->regs filled, or 0 with the reason. */
-static int ask_z3(Solve *sv, Z3_context ctx)
+static int ask_z3(Solve *sv)
 {
-	StrBuf b = { 0 };
-	sb_printf(&b, "%s", sv->smt2);
-	write_query(sv, &b);
+	Z3_context ctx = sv->ms->ctx;
 	sv->st.iterations++;
 	sv->st.events_used = sv->work.len;
-	Z3_ast_vector asserts = Z3_parse_smtlib2_string(ctx, b.s, 0, NULL, NULL, 0, NULL, NULL);
-	free(b.s);
-	if (z3_failed(sv, ctx,
-		      "to load the .smt2 model with the query (is it the one written with "
-		      "this info file?)"))
-		return 0;
-	Z3_ast_vector_inc_ref(ctx, asserts);
+	const CtrlTerms *t = ctrl_terms(sv);
+	if (t->state < 0)
+		return fail(sv,
+			    "Z3 failed to load the .smt2 model with the query (is it the one written with "
+			    "this info file?): %s",
+			    t->err);
 	Z3_solver s = Z3_mk_solver_for_logic(ctx, Z3_mk_string_symbol(ctx, "QF_BV"));
 	Z3_solver_inc_ref(ctx, s);
 	Z3_params p = Z3_mk_params(ctx);
@@ -462,8 +590,8 @@ static int ask_z3(Solve *sv, Z3_context ctx)
 	Z3_params_set_uint(ctx, p, Z3_mk_string_symbol(ctx, "rlimit"), SOLVER_RLIMIT);
 	Z3_solver_set_params(ctx, s, p);
 	Z3_params_dec_ref(ctx, p);
-	for (unsigned i = 0; i < Z3_ast_vector_size(ctx, asserts); i++)
-		Z3_solver_assert(ctx, s, Z3_ast_vector_get(ctx, asserts, i));
+	assert_query(sv, s, t);
+	char err[300];
 	Z3_lbool r = Z3_solver_check(ctx, s);
 	int ok = 0;
 	if (r == Z3_L_TRUE) {
@@ -472,7 +600,9 @@ static int ask_z3(Solve *sv, Z3_context ctx)
 		read_model(sv, ctx, m);
 		Z3_model_dec_ref(ctx, m);
 		ok = 1;
-	} else if (!z3_failed(sv, ctx, "to solve")) {
+	} else if (z3_error(ctx, err, sizeof err)) {
+		fail(sv, "Z3 failed to solve: %s", err);
+	} else {
 		char ext[160];
 		if (r == Z3_L_FALSE)
 			fail(sv,
@@ -483,7 +613,6 @@ static int ask_z3(Solve *sv, Z3_context ctx)
 			fail(sv, "Z3 gave up: %s", Z3_solver_get_reason_unknown(ctx, s));
 	}
 	Z3_solver_dec_ref(ctx, s);
-	Z3_ast_vector_dec_ref(ctx, asserts);
 	return ok;
 }
 
@@ -648,11 +777,10 @@ static long confirm(Solve *sv)
 
 static int solve_loop(Solve *sv)
 {
-	Z3_context ctx = new_context();
 	int ok = 0;
 	initial_work(sv);
 	for (int round = 0; round < MAX_ROUNDS; round++) {
-		if (!ask_z3(sv, ctx))
+		if (!ask_z3(sv))
 			break;
 		long bad = confirm(sv);
 		if (bad < 0) {
@@ -672,7 +800,6 @@ static int solve_loop(Solve *sv)
 		if (round == MAX_ROUNDS - 1)
 			fail(sv, "no configuration confirmed after %d Z3 calls", MAX_ROUNDS);
 	}
-	Z3_del_context(ctx);
 	return ok;
 }
 
@@ -691,14 +818,15 @@ static void write_regs(const Solve *sv, uint32_t *out)
 	}
 }
 
-int memsolve_stream(const MemInfo *mi, const char *smt2, int ctrl, const MemStream *s, uint32_t *regs,
-		    char *why, size_t whylen, MemSolveStats *st)
+int memsolver_stream(MemSolver *ms, int ctrl, const MemStream *s, uint32_t *regs, char *why, size_t whylen,
+		     MemSolveStats *st)
 {
+	const MemInfo *mi = ms->mi;
 	double t0 = util_now();
 	Solve sv;
 	memset(&sv, 0, sizeof sv);
+	sv.ms = ms;
 	sv.s = s;
-	sv.smt2 = smt2;
 	sv.why = why;
 	sv.whylen = whylen;
 	sv.st.event = -1;
@@ -722,6 +850,15 @@ int memsolve_stream(const MemInfo *mi, const char *smt2, int ctrl, const MemStre
 	sv.st.seconds = util_now() - t0;
 	if (st)
 		*st = sv.st;
+	return ok;
+}
+
+int memsolve_stream(const MemInfo *mi, const char *smt2, int ctrl, const MemStream *s, uint32_t *regs,
+		    char *why, size_t whylen, MemSolveStats *st)
+{
+	MemSolver *ms = memsolver_new(mi, smt2);
+	int ok = memsolver_stream(ms, ctrl, s, regs, why, whylen, st);
+	memsolver_free(ms);
 	return ok;
 }
 

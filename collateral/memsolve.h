@@ -58,6 +58,18 @@ typedef struct MemSolveStats {
  * chain_id set to each tile the stream addresses (up to 4 runs). */
 int memsolve_stream(const MemInfo *mi, const char *smt2, int ctrl, const MemStream *s,
 		    uint32_t *regs, char *why, size_t whylen, MemSolveStats *st);
+/* The same with a solver kept for many streams of one tile kind: a Z3
+ * context in which the .smt2 is parsed once per controller (on its first
+ * stream), each value function as an equation in placeholders that every
+ * event's counters and value replace, so that configuring a chip's many
+ * buffers parses nothing twice (memsolve_stream makes one for its call).
+ * mi and smt2 are __keep, and outlive the solver. */
+typedef struct MemSolver MemSolver;
+__give MemSolver *memsolver_new(__keep const MemInfo *mi, __keep const char *smt2);
+void memsolver_free(__take MemSolver *ms);
+int memsolver_stream(MemSolver *ms, int ctrl, const MemStream *s, uint32_t *regs, char *why, size_t whylen,
+		     MemSolveStats *st);
+
 /* The affine form is expanded (memsolve_expand) and solved as a stream;
  * event numbers in reasons count points of the domain in its order. A domain
  * with more points than the schedule counter has cycles is refused. */

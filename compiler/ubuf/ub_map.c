@@ -19,7 +19,7 @@ typedef struct Mapper {
 	UbProgram *u;
 	UbMap *m;
 	const MemInfo *mi;
-	const char *smt2;
+	MemSolver *solver;      /* the tile's controllers, solved for every bank */
 	Diags *d;
 	int fetch;
 	int retry;              /* a bank asked for later reads */
@@ -464,7 +464,7 @@ static int configure(Mapper *M)
 		UmRequest rq = { b->words, b->nw, b->nr, b->w, b->r };
 		char why[512];
 		int64_t later = 0;
-		if (um_configure(M->mi, M->smt2, &rq, &b->cfg, &later, why, sizeof why)) {
+		if (um_configure(M->mi, M->solver, &rq, &b->cfg, &later, why, sizeof why)) {
 			b->configured = 1;
 			continue;
 		}
@@ -584,6 +584,35 @@ static int map_without_memory(UbProgram *u, UbMap *m, const LProgram *L, Diags *
 	return 1;
 }
 
+/* Scheduling and mapping, again while a bank asks for later reads. */
+static int map_rounds(Mapper *M, const LProgram *L, const Collateral *c)
+{
+	UbProgram *u = M->u;
+	UbMap *m = M->m;
+	Diags *d = M->d;
+	int min_delay = um_min_delay(c->mem);
+	m->sr_max = min_delay > SR_MAX_DEFAULT ? min_delay : SR_MAX_DEFAULT;
+	m->src = xcalloc((size_t)u->ports.len + 1, sizeof *m->src);
+	int64_t max_cycle = ((int64_t)1 << c->mem->counter_bits) - 1;
+	for (m->iterations = 1; m->iterations <= MAX_ROUNDS; m->iterations++) {
+		clear_banks(m);
+		M->retry = 0;
+		if (!ub_schedule(u, max_cycle, d))
+			return 0;
+		map_shift_registers(M);
+		if (!map_general(M) || !configure(M))
+			return 0;
+		if (!M->retry)
+			break;
+	}
+	if (M->retry) {
+		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "the schedule cannot be met: the memories still "
+			    "ask for later reads after %d rounds", MAX_ROUNDS);
+		return 0;
+	}
+	return 1;
+}
+
 int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c, const int *latency,
 	     Diags *d)
 {
@@ -602,27 +631,11 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 		m->seconds = util_now() - t0;
 		return ok;
 	}
-	Mapper M = { u, m, c->mem, c->mem_smt2, d, c->mem->units[0].fetch, 0 };
-	int min_delay = um_min_delay(c->mem);
-	m->sr_max = min_delay > SR_MAX_DEFAULT ? min_delay : SR_MAX_DEFAULT;
-	m->src = xcalloc((size_t)u->ports.len + 1, sizeof *m->src);
-	int64_t max_cycle = ((int64_t)1 << c->mem->counter_bits) - 1;
-	for (m->iterations = 1; m->iterations <= MAX_ROUNDS; m->iterations++) {
-		clear_banks(m);
-		M.retry = 0;
-		if (!ub_schedule(u, max_cycle, d))
-			return 0;
-		map_shift_registers(&M);
-		if (!map_general(&M) || !configure(&M))
-			return 0;
-		if (!M.retry)
-			break;
-	}
-	if (M.retry) {
-		diag_report(d, DIAG_ERROR, L->p->file, 0, 0, "the schedule cannot be met: the memories still "
-			    "ask for later reads after %d rounds", MAX_ROUNDS);
+	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), d, c->mem->units[0].fetch, 0 };
+	int ok = map_rounds(&M, L, c);
+	memsolver_free(M.solver);
+	if (!ok)
 		return 0;
-	}
 	count(u, m);
 	m->seconds = util_now() - t0;
 	return 1;

@@ -951,7 +951,7 @@ static const char *ctrl_text(const Plan *pl, int c, char *buf, size_t len)
 	return buf;
 }
 
-static int solve_all(const Plan *pl, const char *smt2, UmConfig *cfg, uint32_t *regs, char *why,
+static int solve_all(const Plan *pl, MemSolver *solver, UmConfig *cfg, uint32_t *regs, char *why,
 		     size_t whylen)
 {
 	const MemInfo *mi = pl->mi;
@@ -972,7 +972,7 @@ static int solve_all(const Plan *pl, const char *smt2, UmConfig *cfg, uint32_t *
 		}
 		char msg[400], name[160];
 		cfg->solves++;
-		if (!memsolve_stream(mi, smt2, c, s, regs, msg, sizeof msg, NULL))
+		if (!memsolver_stream(solver, c, s, regs, msg, sizeof msg, NULL))
 			ok = util_why(why, whylen, "%s: %s", ctrl_text(pl, c, name, sizeof name), msg);
 	}
 	cfg->seconds = util_now() - t0;
@@ -1165,7 +1165,7 @@ static void tile_regs(const MemInfo *mi, UmConfig *cfg)
 	}
 }
 
-int um_configure(const MemInfo *mi, const char *smt2, const UmRequest *rq, UmConfig *cfg, int64_t *later,
+int um_configure(const MemInfo *mi, MemSolver *solver, const UmRequest *rq, UmConfig *cfg, int64_t *later,
 		 char *why, size_t whylen)
 {
 	Plan pl;
@@ -1192,7 +1192,7 @@ int um_configure(const MemInfo *mi, const char *smt2, const UmRequest *rq, UmCon
 	}
 	if (ok) {
 		fill_config(&pl, cfg, ntiles);
-		ok = solve_all(&pl, smt2, cfg, cfg->regs[0], why, whylen);
+		ok = solve_all(&pl, solver, cfg, cfg->regs[0], why, whylen);
 		if (ok) {
 			tile_regs(mi, cfg);
 			ok = confirm(&pl, cfg, why, whylen);

@@ -62,8 +62,10 @@ typedef struct UmRequest {
  * cycles and a uniform delay of every read cycle would make the plan
  * feasible (the delayed reads show the last write before their new cycles),
  * *later (if not NULL) gets the smallest such delay (>0, searched up to 512
- * cycles past a lower bound); otherwise 0. mi, smt2 and rq are __keep. */
-int um_configure(const MemInfo *mi, const char *smt2, const UmRequest *rq, UmConfig *cfg,
+ * cycles past a lower bound); otherwise 0. The controllers are solved with
+ * solver (memsolver_new of mi and its .smt2, shared by every bank of a
+ * mapping). mi and rq are __keep. */
+int um_configure(const MemInfo *mi, MemSolver *solver, const UmRequest *rq, UmConfig *cfg,
 		 int64_t *later, char *why, size_t whylen);
 /* Frees what um_configure gave cfg (safe on a zeroed or failed cfg). */
 void um_config_free(UmConfig *cfg);

@@ -6,15 +6,11 @@
  * valid flag are checked against the semantics of ub_mem.h (the last write of
  * the word before the read's cycle); the planner's vectorization is checked
  * against cycles worked out by hand, and refusals by their messages.
- * `-v` prints the time of each configuration (`-v -d` with glibc's default
- * heap trimming). */
+ * `-v` prints the time of each configuration. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "../../../collateral/memmodel.h"
 #include "../../../common/rng.h"
@@ -27,14 +23,21 @@ static int verbose;
 typedef struct Tile {
 	MemInfo *mi;
 	char *smt2;
+	MemSolver *solver;      /* of mi and smt2, for every um_configure of the tile */
 } Tile;
+
+/* The tile's solver, once its collateral is there. */
+static void tile_solver(Tile *t)
+{
+	t->solver = t->mi && t->smt2 ? memsolver_new(t->mi, t->smt2) : NULL;
+}
 
 static Tile pub, dp;
 
 /* Loads a design's memory collateral, generating the design if it is missing. */
 static Tile tile_load(const char *design, const char *mem)
 {
-	Tile t = { NULL, NULL };
+	Tile t = { NULL, NULL, NULL };
 	char info[256], smt[256], cmd[512];
 	snprintf(info, sizeof info, "rtl_out/%s/%s.info.yaml", design, mem);
 	snprintf(smt, sizeof smt, "rtl_out/%s/%s.smt2", design, mem);
@@ -50,11 +53,13 @@ static Tile tile_load(const char *design, const char *mem)
 	t.mi = meminfo_load(info, d);
 	diags_free(d);
 	t.smt2 = util_read_file(smt, NULL);
+	tile_solver(&t);
 	return t;
 }
 
 static void tile_free(Tile *t)
 {
+	memsolver_free(t->solver);
 	meminfo_free(t->mi);
 	free(t->smt2);
 }
@@ -175,7 +180,7 @@ static int configure_run(const Tile *t, const UmRequest *rq, UmConfig *cfg, cons
 {
 	char why[512];
 	double t0 = util_now();
-	int ok = um_configure(t->mi, t->smt2, rq, cfg, NULL, why, sizeof why);
+	int ok = um_configure(t->mi, t->solver, rq, cfg, NULL, why, sizeof why);
 	double dt = (util_now() - t0) * 1e3;
 	if (ms)
 		*ms = dt;
@@ -224,7 +229,7 @@ static void refuse_later(const Tile *t, const UmRequest *rq, const char *what, c
 	UmConfig cfg;
 	char why[512];
 	int64_t later = -1;
-	int ok = um_configure(t->mi, t->smt2, rq, &cfg, &later, why, sizeof why);
+	int ok = um_configure(t->mi, t->solver, rq, &cfg, &later, why, sizeof why);
 	CHECK(!ok && strstr(why, want) && later == 0, "%s: %s (later %lld), expected \"%s\"", what,
 	      ok ? "accepted" : why, (long long)later, want);
 	um_config_free(&cfg);
@@ -334,7 +339,7 @@ static void upsample_on(const Tile *t, int64_t ring, int64_t want_tiles)
 	char why[512], what[128];
 	int64_t later = -1;
 	UmRequest *rq = upsample(&q, 0, ring);
-	int ok = um_configure(t->mi, t->smt2, rq, &cfg, &later, why, sizeof why);
+	int ok = um_configure(t->mi, t->solver, rq, &cfg, &later, why, sizeof why);
 	CHECK(!ok && strstr(why, "comes before the word can be stored and fetched") && later > 0,
 	      "%s upsample without delay: %s (later %lld)", t->mi->name, ok ? "accepted" : why, (long long)later);
 	um_config_free(&cfg);
@@ -351,7 +356,7 @@ static void upsample_on(const Tile *t, int64_t ring, int64_t want_tiles)
 	req_free(&q);
 	/* one cycle less is not enough */
 	rq = upsample(&q, later - 1, ring);
-	CHECK(!um_configure(t->mi, t->smt2, rq, &cfg, NULL, why, sizeof why),
+	CHECK(!um_configure(t->mi, t->solver, rq, &cfg, NULL, why, sizeof why),
 	      "%s upsample: reads %lld later accepted, but *later said %lld", t->mi->name,
 	      (long long)later - 1, (long long)later);
 	um_config_free(&cfg);
@@ -412,7 +417,7 @@ static void test_two_ports(void)
 	UmRequest *rq = req_view(&q, 2048, 2, 2);
 	if (configure_run(&pub, rq, &cfg, "pub 2 writes and 2 reads a cycle", NULL)) {
 		char why[512];
-		int ok = um_configure(pub.mi, pub.smt2, rq, &again, NULL, why, sizeof why);
+		int ok = um_configure(pub.mi, pub.solver, rq, &again, NULL, why, sizeof why);
 		CHECK(ok && !memcmp(cfg.regs[0], again.regs[0], (size_t)pub.mi->nregs * sizeof(uint32_t)),
 		      "pub 2 writes and 2 reads: a second configuration differs (%s)", ok ? "registers" : why);
 		um_config_free(&again);
@@ -452,7 +457,7 @@ static void test_two_ports(void)
 /* Generates pub's collateral from its spec with `share: false` (bin/lake). */
 static Tile unshared_pub(void)
 {
-	Tile t = { NULL, NULL };
+	Tile t = { NULL, NULL, NULL };
 	char *spec = util_read_file("lake/specs/pub.yaml", NULL);
 	char *at = spec ? strstr(spec, "share: true") : NULL;
 	if (!at) {
@@ -473,6 +478,7 @@ static Tile unshared_pub(void)
 	t.mi = meminfo_load("build/test_ubmem/pub_unshared/pub.info.yaml", d);
 	diags_free(d);
 	t.smt2 = util_read_file("build/test_ubmem/pub_unshared/pub.smt2", NULL);
+	tile_solver(&t);
 	return t;
 }
 
@@ -523,7 +529,7 @@ static void test_min_delay(void)
 		req_free(&q);
 		dd = d - 1;
 		rq = delay_line(&q, 64 * 64, 256, &dd, 1);
-		CHECK(!um_configure(t->mi, t->smt2, rq, &cfg, &later, why, sizeof why) && later == 1,
+		CHECK(!um_configure(t->mi, t->solver, rq, &cfg, &later, why, sizeof why) && later == 1,
 		      "%s: delay line at %d accepted or later %lld is not 1", t->mi->name, d - 1, (long long)later);
 		um_config_free(&cfg);
 		req_free(&q);
@@ -539,7 +545,7 @@ static void refuse(const Tile *t, const UmRequest *rq, const char *want, const c
 {
 	UmConfig cfg;
 	char why[512];
-	int ok = um_configure(t->mi, t->smt2, rq, &cfg, NULL, why, sizeof why);
+	int ok = um_configure(t->mi, t->solver, rq, &cfg, NULL, why, sizeof why);
 	CHECK(!ok && strstr(why, want), "%s: %s, expected \"%s\"", what, ok ? "accepted" : why, want);
 	um_config_free(&cfg);
 }
@@ -596,7 +602,7 @@ static void test_refusals(void)
 	rq = delay_line(&q, 64 * 64, 256, &zero, 1);
 	UmConfig cfg;
 	char why[512];
-	int ok = um_configure(pub.mi, pub.smt2, rq, &cfg, &later, why, sizeof why);
+	int ok = um_configure(pub.mi, pub.solver, rq, &cfg, &later, why, sizeof why);
 	CHECK(!ok && !strcmp(why, "read 0 of word 0 at cycle 0 comes before the word can be stored and "
 			     "fetched (the earliest is cycle 7)") && later == um_min_delay(pub.mi),
 	      "pub read at the write: %s (later %lld)", ok ? "accepted" : why, (long long)later);
@@ -648,8 +654,10 @@ static void test_refusals(void)
 	if (CHECK(flat && !flat->chain, "dp without chaining: not derived")) {
 		int64_t delay = 3000;
 		rq = delay_line(&q, 4096, 4096, &delay, 1);
-		Tile t = { flat, dp.smt2 };
+		Tile t = { flat, dp.smt2, NULL };
+		tile_solver(&t);
 		refuse(&t, rq, "the bank needs 4096 words; dp holds 2048 and does not chain", "unchained dp");
+		memsolver_free(t.solver);
 		req_free(&q);
 	}
 	meminfo_free(flat);
@@ -658,15 +666,6 @@ static void test_refusals(void)
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
-#ifdef __GLIBC__
-	/* Every memsolve call builds a Z3 context and parses the .smt2 (some MB
-	 * of heap); with glibc's default trim threshold the heap is given back
-	 * and faulted in again on each call, which triples the solving time.
-	 * A compiler process configuring many banks wants the same setting
-	 * (`-d` keeps the default to measure it). */
-	if (!(argc > 2 && !strcmp(argv[2], "-d")))
-		mallopt(M_TRIM_THRESHOLD, 256 << 20), mallopt(M_MMAP_THRESHOLD, 32 << 20);
-#endif
 	pub = tile_load("cgra_4x4", "pub");
 	dp = tile_load("cgra_8x8_mac_dp", "dp");
 	if (!pub.mi || !pub.smt2 || !dp.mi || !dp.smt2) {
