@@ -118,8 +118,8 @@ group_e2e() {
 }
 
 group_e2e-san() {
-	suite "end to end under ASan+UBSan: the compiler on brighten_blur, upsample, vignette (cgra_4x4, index streams) and unsharp (cgra_16x8_mac_dp, a table look-up)" \
-		env CGRAC=build/san/bin/cgrac bash compiler/tests/e2e.sh cgra_4x4:brighten_blur cgra_4x4:upsample cgra_4x4:vignette cgra_16x8_mac_dp:unsharp
+	suite "end to end under ASan+UBSan: the compiler on brighten_blur, upsample, vignette (cgra_4x4, index streams), matmul_time (cgra_4x4, a reduction kept in time) and unsharp (cgra_16x8_mac_dp, a table look-up)" \
+		env CGRAC=build/san/bin/cgrac bash compiler/tests/e2e.sh cgra_4x4:brighten_blur cgra_4x4:upsample cgra_4x4:vignette cgra_4x4:matmul_time cgra_16x8_mac_dp:unsharp
 }
 
 group_halide() {

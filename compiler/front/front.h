@@ -146,7 +146,7 @@ typedef enum { SYM_VAR, SYM_RVAR, SYM_LOOP } HSymKind;
 typedef struct HSym {
 	HSymKind kind;
 	const char *name;
-	int rdom, dim;          /* SYM_RVAR */
+	int rdom, dim;          /* SYM_RVAR; a SYM_LOOP over an RVar: that RVar's (else -1) */
 	int line, col;
 } HSym;
 
@@ -242,6 +242,10 @@ typedef struct HFunc {
 	int64_t fifo_depth;     /* fifo_depth(n), 0 if none */
 	int linebuffer;         /* linebuffer() */
 	const char *memory;     /* store_in(MemoryType::X): "GLB", "Register", ...; NULL if none */
+	/* Set by lowering's preparation (lower.h): a reduction kept in time, its
+	 * pure definition folded into the update (the initial value selected at
+	 * the reduction's first point), so that no store of its own is emitted. */
+	int init_in_update;
 } HFunc;
 
 typedef struct HProgram {

@@ -197,9 +197,13 @@ static const char *fname(Lower *W, int f)
 	return W->p->funcs.data[f].name;
 }
 
-static int new_loop_sym(Lower *W, const char *name)
+/* A loop's variable; over is the variable it runs over (an RVar's loop
+ * keeps its RDom and dimension), or -1. */
+static int new_loop_sym(Lower *W, const char *name, int over)
 {
-	HSym s = { SYM_LOOP, arena_strdup(W->p->arena, name), -1, -1, 0, 0 };
+	const HSym *o = over >= 0 ? &W->p->syms.data[over] : NULL;
+	int rvar = o && o->kind == SYM_RVAR;
+	HSym s = { SYM_LOOP, arena_strdup(W->p->arena, name), rvar ? o->rdom : -1, rvar ? o->dim : -1, 0, 0 };
 	vec_push(&W->p->syms, s);
 	return W->p->syms.len - 1;
 }
@@ -509,7 +513,7 @@ static int build_stage(Lower *W, int f, int k, const LLoop *encl, int nencl, Sta
 	for (int j = 0; ok && j < nd; j++) {
 		int dim = sc->dims.data[nd - 1 - j];
 		LLoop *l = &S->full[nencl + j];
-		l->sym = new_loop_sym(W, arena_printf(W->a, "%s.s%d.%s", fn->name, k, name[dim]));
+		l->sym = new_loop_sym(W, arena_printf(W->a, "%s.s%d.%s", fn->name, k, name[dim]), dim);
 		l->dim = dim;
 		l->extent = ext[dim];
 		l->unrolled = sc->unrolled.data[nd - 1 - j];
@@ -711,6 +715,8 @@ static void emit_streams(Lower *W, LStmt *parent);
 static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 {
 	if (i == S->nfull) {
+		if (S->def == 0 && W->p->funcs.data[S->func].init_in_update)
+			return;
 		LStmt *st = stmt(W, LS_STORE);
 		st->func = S->func;
 		st->def = S->def;
@@ -776,14 +782,32 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 	}
 }
 
+static void free_stmt(LStmt *s);
+
+/* 1 if s stores nothing (loops whose bodies are empty). */
+static int stores_nothing(const LStmt *s)
+{
+	if (s->kind == LS_STORE || s->kind == LS_STREAM || s->kind == LS_ACCEL)
+		return 0;
+	vec_foreach(&s->body, i) if (!stores_nothing(s->body.data[i])) return 0;
+	return 1;
+}
+
 static void emit_func(Lower *W, int f, LStmt *parent, Env *env)
 {
 	LStmt *pr = stmt(W, LS_PRODUCE);
 	pr->func = f;
 	add(parent, pr);
 	const Place *pl = &W->place[f];
-	for (int k = 0; k < pl->nstages; k++)
+	for (int k = 0; k < pl->nstages; k++) {
+		int before = pr->body.len;
 		emit_loops(W, &pl->stages[k], pl->stages[k].nenclosing, pr, env);
+		/* a pure definition folded into a reduction kept in time: its
+		 * loops stay only where they hold producers */
+		while (k == 0 && W->p->funcs.data[f].init_in_update && pr->body.len > before &&
+		       stores_nothing(vec_last(&pr->body)))
+			free_stmt(pr->body.data[--pr->body.len]);
+	}
 }
 
 /* ---- input streams ---- */
@@ -801,7 +825,7 @@ static void emit_streams(Lower *W, LStmt *parent)
 		HExpr *idx[4];
 		for (int i = im->dims - 1; i >= 0; i--) {
 			LStmt *loop = stmt(W, LS_LOOP);
-			loop->sym = new_loop_sym(W, arena_printf(W->a, "%s.s0._%d", im->name, i));
+			loop->sym = new_loop_sym(W, arena_printf(W->a, "%s.s0._%d", im->name, i), -1);
 			loop->min = he_const(W->a, HT_I32, r->min[i]);
 			loop->extent = r->extent[i];
 			idx[i] = he_var(W->a, loop->sym);

@@ -386,12 +386,78 @@ static HExpr *inline_def(HPrep *P, int g, const HExpr *at)
 	return v;
 }
 
+/* With a reduction kept in time (one pure update over an RDom none of whose
+ * loops is unrolled or split, its RVars in their order: r.x the fastest, as
+ * Halide runs them; the steps are numbered in that order): the update's
+ * self-read f(vars) becomes
+ * select(every RVar at its minimum, init(vars), f(vars)), so that the update
+ * alone computes f and each point is written once per reduction step (the
+ * buffers give it a version per step, ubuf.h). */
+static int kept_in_time(HPrep *P, int f)
+{
+	const HFunc *fn = &P->p->funcs.data[f];
+	if (fn->defs.len != 2 || !pure_update(fn, f, &fn->defs.data[1]))
+		return 0;
+	const HDef *d = &fn->defs.data[1];
+	if (he_def_rdom(P->p, d) < 0 || d->sched.splits.len)
+		return 0;
+	const HRDom *r = &P->p->rdoms.data[he_def_rdom(P->p, d)];
+	int next = 0;   /* the RVar the loops, innermost first, must meet next */
+	for (int i = 0; i < d->sched.dims.len; i++) {
+		if (d->sched.unrolled.data[i])
+			return 0;
+		for (int j = 0; j < r->ndims; j++)
+			if (d->sched.dims.data[i] == r->sym[j] && j != next++)
+				return 0;
+	}
+	return 1;
+}
+
+typedef struct FirstStep {
+	int f;
+	HExpr *first;           /* the reduction at its first point */
+	HExpr *init;            /* the pure definition's value */
+} FirstStep;
+
+static HExpr *select_init(Arena *a, const HExpr *call, const HSubst *s)
+{
+	FirstStep *F = s->ctx;
+	if (call->is_image || call->callee != F->f)
+		return NULL;
+	return he_select(a, F->first, F->init, he_copy(a, call));
+}
+
+static int fold_init(HPrep *P, int f)
+{
+	HFunc *fn = &P->p->funcs.data[f];
+	HDef *d = &fn->defs.data[1];
+	Arena *a = P->p->arena;
+	const HRDom *r = &P->p->rdoms.data[he_def_rdom(P->p, d)];
+	FirstStep F = { f, NULL, flat(P, fn->defs.data[0].value) };
+	if (!F.init)
+		return 0;
+	for (int i = 0; i < r->ndims; i++) {
+		HExpr *eq = he_bin(a, HB_EQ, HT_BOOL, he_var(a, r->sym[i]), he_const(a, HT_I32, r->min[i]));
+		F.first = F.first ? he_bin(a, HB_LAND, HT_BOOL, F.first, eq) : eq;
+	}
+	HSubst s = { NULL, NULL, 0, select_init, &F };
+	P->at_def = 1;
+	HExpr *v = flat(P, hs_subst(a, d->value, &s));
+	if (!v)
+		return 0;
+	d->value = v;
+	fn->init_in_update = 1;
+	return 1;
+}
+
 /* Rewrites the definitions of a stored Func. */
 static int flatten_stored(HPrep *P, int f)
 {
 	HFunc *fn = &P->p->funcs.data[f];
 	P->at_func = f;
 	P->at_def = 0;
+	if (fn->defs.len > 1 && !updates_fusable(P, f, 1) && kept_in_time(P, f))
+		return fold_init(P, f);
 	if (fn->defs.len > 1 && updates_fusable(P, f, 1)) {
 		HExpr *v = fuse(P, f);
 		if (!v)

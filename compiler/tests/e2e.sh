@@ -20,7 +20,9 @@
 #   - registers packed into the PEs' input registers (AHA 5.3.1) where the
 #     PE's rules say how, fewer in the switch boxes, and bit-exact without;
 #   - a buffer whose two reads one memory tile cannot fetch for, banked over two;
-#   - an application larger than the array (needed vs available tiles), a
+#   - a 3 x 3 convolution kept in time over both RVars (cgra_16x8_mac_dp);
+#   - a reduction kept in time whose loop is too fast for its pipelined adder,
+#     an application larger than the array (needed vs available tiles), a
 #     look-up table on a chip whose memory tile has no look-up port, and a
 #     table larger than the port holds: errors, nothing written.
 #   usage: compiler/tests/e2e.sh [DESIGN:APP...]   (CGRAC=... picks the binary)
@@ -38,9 +40,9 @@ base=(cgra_4x4:brighten_blur cgra_4x4:upsample cgra_12x12:gaussian cgra_12x12:ca
 	cgra_12x12:loops_blur cgra_12x12:bayer_interleave cgra_12x12:vignette cgra_12x12:slice_lookup cgra_12x12:matmul cgra_12x12:conv_layer
 	cgra_4x4:func_array cgra_12x12:rvar_conv cgra_12x12:named_reduce cgra_12x12:transpose_out
 	cgra_12x12:stream_copy cgra_12x12:color_matrix cgra_12x12:conv_chain cgra_4x4:bool_mask cgra_12x12:helper_funcs cgra_4x4:interleave_fn
-	cgra_4x4:const_pick)
+	cgra_4x4:const_pick cgra_4x4:matmul_time)
 second=(cgra_16x8_mac_dp:brighten_blur cgra_16x8_mac_dp:gaussian cgra_16x8_mac_dp:cascade
-	cgra_16x8_mac_dp:upsample cgra_16x8_mac_dp:harris cgra_16x8_mac_dp:unsharp)
+	cgra_16x8_mac_dp:upsample cgra_16x8_mac_dp:harris cgra_16x8_mac_dp:unsharp cgra_16x8_mac_dp:matmul_time)
 pairs=("$@")
 [ ${#pairs[@]} -eq 0 ] && pairs=("${base[@]}" "${second[@]}")
 
@@ -48,8 +50,9 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 
 # The pairs also run under Verilator: every PE and MEM spec and every kind of tile of this
 # suite (pe_base with pub on cgra_4x4, whose tile modules cgra_12x12 repeats; pe_mac with dp
-# and its look-up table); cgra_12x12's own Verilog is co-simulated by make bench.
-VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp "
+# and its look-up table; a reduction kept in time, its partial sums in a memory delay line);
+# cgra_12x12's own Verilog is co-simulated by make bench.
+VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time "
 
 # verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
 # under Verilator too, bit-exact, with the output streams of both simulators (every output
@@ -264,6 +267,8 @@ if [ $# -eq 0 ]; then
 	[ -f rtl_out/cgra_4x4/design.yaml ] || bash scripts/rtl.sh cgra_4x4 >/dev/null 2>&1
 	expect "larger than the array" rtl_out/cgra_4x4 apps/harris/harris.hl \
 		"apps/harris/harris.hl: error: the application does not fit cgra_4x4: needs 78 PE tiles, the array has 12"
+	expect "a reduction kept in time too fast for its adder" rtl_out/cgra_4x4 compiler/tests/map/reduce_inner.hl \
+		"compiler/tests/map/reduce_inner.hl:12:1: error: prod: the reduction kept in time reads its previous step 1 cycle after that step started, but the step's result comes 3 cycles after its start"
 	expect "a table split over more memory tiles than the array has" rtl_out/cgra_4x4 \
 		compiler/tests/map/table_5_tiles.hl \
 		"compiler/tests/map/table_5_tiles.hl: error: the application does not fit cgra_4x4: needs 5 MEM tiles, the array has 4 (look-up tables take 5: 'lut' in 5, a 2048-word look-up port each)"
@@ -295,6 +300,17 @@ if [ $# -eq 0 ]; then
 	else
 		cat "$tmp/err" "$tmp/sim" 2>/dev/null
 		fail "transpose_flip on cgra_4x4: not banked over 2 MEM tiles, or not bit-exact"
+	fi
+	# A 3 x 3 convolution kept in time over both RVars on the dual-port tile: the delay line of
+	# its partial sums is a ring that wraps where a step ends.
+	o=$tmp/cgra_16x8_mac_dp/conv_in_time
+	mkdir -p "$o"
+	if $cgrac compiler/tests/map/conv_in_time.hl -q --design rtl_out/cgra_16x8_mac_dp -o "$o" --verify --simulate \
+		2>"$tmp/err" && [ "$(cut -f8 "$o/app.txt")" = bit-exact ]; then
+		pass "conv_in_time on cgra_16x8_mac_dp: a 2-D reduction kept in time, $(cut -f8- "$o/app.txt")"
+	else
+		cat "$tmp/err"
+		fail "conv_in_time on cgra_16x8_mac_dp: $(cut -f8- "$o/app.txt" 2>/dev/null)"
 	fi
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup

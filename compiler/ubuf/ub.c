@@ -199,6 +199,9 @@ static const char *var_name(Ext *X, int sym, int level)
 	const char *v = dot ? dot + 1 : n;
 	if (v[0] == '_' || !v[0])
 		return arena_printf(X->u->arena, "i%d", level);
+	const HSym *s = &X->L->p->syms.data[sym];
+	if (s->rdom >= 0)       /* a reduction's loop: k.x as k_x */
+		return arena_printf(X->u->arena, "%s_%s", X->L->p->rdoms.data[s->rdom].name, v);
 	return arena_strdup(X->u->arena, v);
 }
 
@@ -312,6 +315,23 @@ static const DKernel *kernel_of(const DGraph *g, const LStmt *s)
 	return NULL;
 }
 
+/* A reduction kept in time (HFunc.init_in_update): its step as an index,
+ * the reduction's loops of the statement linearized in their order (the
+ * innermost fastest), and how many steps there are. */
+static UbIndex step_index(const Ext *X, const UbStmt *s, int64_t *steps)
+{
+	UbIndex v = { .div = 1 };
+	int64_t mult = 1;
+	for (int l = 0; l < s->nloops; l++)
+		if (s->sym[l] >= 0 && X->L->p->syms.data[s->sym[l]].rdom >= 0) {
+			v.coef[l] = mult;
+			v.c -= mult * s->min[l];
+			mult *= s->extent[l];
+		}
+	*steps = mult;
+	return v;
+}
+
 static void read_ports(Ext *X, int si)
 {
 	const UbStmt *s = &X->u->stmts.data[si];
@@ -336,16 +356,34 @@ static void read_ports(Ext *X, int si)
 		int self = !n->is_image && n->buffer == s->store->func;     /* the output has no buffer */
 		if (buf < 0 && !self)
 			ICE("ub: load of a buffer outside the accelerator");
+		const UbBuffer *b = buf >= 0 ? &X->u->bufs.data[buf] : NULL;
+		if (self && b && b->versions) {
+			/* the reduction's previous step: the value of this point one step back */
+			UbIndex idx[UB_MAXD];
+			int64_t steps;
+			int nd = store_index(X, si, n->index, n->nindex, -1, idx, s->store->line, s->store->col);
+			if (!nd)
+				return;
+			idx[nd] = step_index(X, s, &steps);
+			idx[nd].c -= 1;
+			int pi = add_port(X, buf, si, 0, i, idx, nd + 1);
+			X->u->ports.data[pi].previous = 1;
+			continue;
+		}
 		if (self || buf == s->buffer) {
 			xerr(X, s->store->line, s->store->col,
-			     "%s reads the buffer it writes (a reduction kept as a stage, a coarse-grained "
-			     "pipeline): this needs the coarse-grained (double-buffer) scheduler, which is not "
-			     "implemented yet; unroll the reduction to fuse it into one statement",
+			     "%s reads the buffer it writes: the accelerator keeps a reduction in time only when it "
+			     "is the Func's one update, writes and reads the Func at its pure variables "
+			     "(f(x, y) = f(x, y) + ...), none of its loops is split or unrolled and its RVars "
+			     "keep their order (r.x the innermost of them); unroll the reduction to fuse it into "
+			     "one statement",
 			     X->L->p->funcs.data[s->store->func].name);
 			return;
 		}
 		UbIndex idx[UB_MAXD];
 		int nd = store_index(X, si, n->index, n->nindex, skip, idx, s->store->line, s->store->col);
+		if (nd && b->versions)  /* a reduction's result: its last step */
+			idx[nd++] = (UbIndex){ .c = b->versions - 1, .div = 1 };
 		if (nd)
 			add_port(X, buf, si, 0, i, idx, nd);
 	}
@@ -373,6 +411,26 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 	int n = store_index(X, si, st->index, st->nindex, -1, idx, st->line, st->col);
 	if (!n)
 		return;
+	if (p->funcs.data[st->func].init_in_update) {
+		/* a reduction kept in time: each step writes a version of its own */
+		if (s->buffer < 0) {
+			xerr(X, st->line, st->col,
+			     "%s: a reduction kept in time cannot be the accelerator's output, which streams each "
+			     "value out once; compute it in a Func of its own and copy that to the output",
+			     fname);
+			return;
+		}
+		UbBuffer *b = &X->u->bufs.data[s->buffer];
+		if (b->ndims == UB_MAXD) {
+			xerr(X, st->line, st->col, "%s: a reduction kept in time over a %d-dimensional Func (at most %d)",
+			     fname, b->ndims, UB_MAXD - 1);
+			return;
+		}
+		idx[n++] = step_index(X, s, &b->versions);
+		b->min[b->ndims] = 0;
+		b->extent[b->ndims] = b->versions;
+		b->ndims++;
+	}
 	if (s->buffer >= 0) {
 		add_port(X, s->buffer, si, 1, -1, idx, n);
 	} else {

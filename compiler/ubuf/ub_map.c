@@ -214,21 +214,37 @@ static int64_t tile_words(const MemInfo *mi)
 	return sram ? sram : any;
 }
 
+/* 1 if a ring of r rows of statement s's stream wraps where a loop of its
+ * rows ends: r divides the extent of level 1, or is that extent times a
+ * divisor of level 2's, and so on; the addresses then follow the loop nest
+ * (a reduction kept in time: rows of y within steps). */
+static int ring_fits_nest(const UbStmt *s, int64_t r)
+{
+	int64_t below = 1;
+	for (int l = 1; l < s->nloops; l++) {
+		if (r % below == 0 && s->extent[l] % (r / below) == 0)
+			return 1;
+		below *= s->extent[l];
+	}
+	return r == below;
+}
+
 /* The rows of a delay line's ring holding `need` words: the smallest divisor
- * of `rows`, so that the stream is whole rings, unless a row count with a
- * large prime factor makes that take more tiles than the smallest ring
- * (1082 rows = 2 x 541 of 1924 words and a need of 3868: 541 rows, 509
- * tiles, where 3 rows take 3). Then *pad is 1: the stream must be completed
- * to whole rings (pad_rings). */
-static int64_t delay_ring(const Mapper *M, int64_t row, int64_t rows, int64_t need, int *pad)
+ * of `rows` that wraps at a loop's end (ring_fits_nest), so that the stream
+ * is whole rings, unless a row count with a large prime factor makes that
+ * take more tiles than the smallest ring (1082 rows = 2 x 541 of 1924 words
+ * and a need of 3868: 541 rows, 509 tiles, where 3 rows take 3). Then *pad
+ * is 1: the stream must be completed to whole rings (pad_rings; rows of one
+ * loop only). */
+static int64_t delay_ring(const Mapper *M, const UbStmt *s, int64_t row, int64_t rows, int64_t need, int *pad)
 {
 	int64_t ring = rows, rmin = (need + row - 1) / row, tw = tile_words(M->mi);
 	for (int64_t r = 1; r <= rows; r++)
-		if (rows % r == 0 && r * row >= need) {
+		if (rows % r == 0 && r * row >= need && ring_fits_nest(s, r)) {
 			ring = r;
 			break;
 		}
-	*pad = rows >= 2 && rmin < ring && (rmin * row + tw - 1) / tw < (ring * row + tw - 1) / tw;
+	*pad = s->nloops == 2 && rows >= 2 && rmin < ring && (rmin * row + tw - 1) / tw < (ring * row + tw - 1) / tw;
 	return *pad ? rmin : ring;
 }
 
@@ -259,7 +275,7 @@ static void delay_bank(Mapper *M, int w, const int64_t *taps, int ntaps)
 	for (int l = 1; l < s->nloops; l++)
 		rows *= s->extent[l];
 	int pad;
-	int64_t need = taps[ntaps - 1] + 4 * M->fetch + 4, ring = delay_ring(M, row, rows, need, &pad);
+	int64_t need = taps[ntaps - 1] + 4 * M->fetch + 4, ring = delay_ring(M, s, row, rows, need, &pad);
 	int64_t words = ring * row;
 	if (s->nloops < 2)
 		words = ev.len, pad = 0;
@@ -390,6 +406,26 @@ static int map_general(Mapper *M)
 			const UbPort *p = &M->u->ports.data[pi];
 			if (p->write || is_sr(p))
 				continue;
+			if (b->versions) {
+				/* every step of a reduction kept in time is written; an addressed
+				 * bank would hold them all (ubuf.h) */
+				const UbStmt *s = &M->u->stmts.data[p->stmt];
+				if (p->previous)
+					merr(M, s,
+					     "%s: the reduction kept in time reads its step before at distances of %lld to "
+					     "%lld cycles, not at one: its reduction loops must be its outermost loops "
+					     "(%s.update().reorder(...) with them last)",
+					     s->name, (long long)p->dmin, (long long)p->dmax, b->name);
+				else
+					merr(M, s,
+					     "%s reads %s, a reduction kept in time, at distances of %lld to %lld cycles from "
+					     "its last step, not at one: a reader must take the last step's values in the "
+					     "order and at the rate the step writes them (the reduction's loops outermost, "
+					     "and the reader at the same points as its pure variables; a reduction whose "
+					     "initial value reads another reduction reads it at every step)",
+					     s->name, b->name, (long long)p->dmin, (long long)p->dmax);
+				return 0;
+			}
 			reads[n++] = pi;
 			if (n == nouts) {
 				if (!general_bank(M, bi, reads, n, 1))

@@ -1013,17 +1013,24 @@ UmSim *um_sim_new(const MemInfo *mi, const UmConfig *cfg)
 	return s;
 }
 
-void um_sim_step(UmSim *s, const uint64_t *in, uint64_t *out, int *valid)
+/* The write streams' words at the tile inputs they enter (0 elsewhere, and
+ * everywhere without in). */
+static void tile_inputs(UmSim *s, const uint64_t *in)
+{
+	memset(s->in, 0, (size_t)s->mi->nins * sizeof(uint64_t));
+	for (int k = 0; in && k < s->nw; k++)
+		s->in[s->win[k]] = in[k];
+}
+
+void um_sim_outputs(UmSim *s, const uint64_t *in, uint64_t *out, int *valid)
 {
 	const MemInfo *mi = s->mi;
-	memset(s->in, 0, (size_t)mi->nins * sizeof(uint64_t));
-	for (int k = 0; k < s->nw; k++)
-		s->in[s->win[k]] = in[k];
+	tile_inputs(s, in);
 	memset(s->chain, 0, (size_t)mi->nouts * sizeof(uint64_t));
 	memset(s->chain_valid, 0, (size_t)mi->nouts * sizeof(int));
 	for (int t = 0; t < s->ntiles; t++) {
-		const MemCycle *cy = memmodel_step(s->m[t], s->in, mi->chain ? s->chain : NULL,
-						   mi->chain ? s->chain_valid : NULL);
+		const MemCycle *cy = memmodel_begin(s->m[t], s->in, mi->chain ? s->chain : NULL,
+						    mi->chain ? s->chain_valid : NULL);
 		for (int o = 0; o < mi->nouts; o++) {
 			s->chain[o] = cy->out[o];
 			s->chain_valid[o] = cy->out_valid[o];
@@ -1033,6 +1040,19 @@ void um_sim_step(UmSim *s, const uint64_t *in, uint64_t *out, int *valid)
 		out[k] = s->chain[s->rout[k]];
 		valid[k] = s->chain_valid[s->rout[k]];
 	}
+}
+
+void um_sim_inputs(UmSim *s, const uint64_t *in)
+{
+	tile_inputs(s, in);
+	for (int t = 0; t < s->ntiles; t++)
+		memmodel_finish(s->m[t], s->in);
+}
+
+void um_sim_step(UmSim *s, const uint64_t *in, uint64_t *out, int *valid)
+{
+	um_sim_outputs(s, in, out, valid);
+	um_sim_inputs(s, in);
 }
 
 void um_sim_free(UmSim *s)

@@ -87,6 +87,12 @@ UmSim *um_sim_new(const MemInfo *mi, const UmConfig *cfg);
 /* One cycle: in[k] is the word of write stream k this cycle (don't care when
  * it has no event); out[k], valid[k] what read stream k's output shows. */
 void um_sim_step(UmSim *s, const uint64_t *in, uint64_t *out, int *valid);
+/* The same cycle in two halves, for a bank whose writer reads it too (a
+ * reduction's previous step): the outputs, from the inputs if in is not NULL
+ * (the tiles' same-cycle paths from an input to an output; none without
+ * in), then the inputs' words, the writes and the step. */
+void um_sim_outputs(UmSim *s, const uint64_t *in, uint64_t *out, int *valid);
+void um_sim_inputs(UmSim *s, const uint64_t *in);
 void um_sim_free(UmSim *s);
 
 #endif

@@ -309,7 +309,13 @@ static isl_set *values_of(isl_ctx *ctx, const UbProgram *u, const UbPort *p)
 		sb_printf(&b, " and v%d = ", j);
 		index_text(&b, &p->index[j], S_NAMES);
 	}
-	sb_printf(&b, ") }");
+	sb_printf(&b, ")");
+	/* a reduction's first step reads no previous one */
+	const UbBuffer *buf = &u->bufs.data[p->buffer];
+	for (int j = 0; p->previous && j < p->ndims; j++)
+		sb_printf(&b, " and %lld <= v%d < %lld", (long long)buf->min[j], j,
+			  (long long)(buf->min[j] + buf->extent[j]));
+	sb_printf(&b, " }");
 	isl_set *r = isl_set_read_from_str(ctx, b.s);
 	free(b.s);
 	return r;
@@ -359,7 +365,10 @@ static void set_delays(UbProgram *u, const Pair *pairs, int npairs)
 			const UbPort *rp = &u->ports.data[pairs[k].read];
 			if (rp->stmt != s)
 				continue;
-			const UbStmt *p = &u->stmts.data[u->ports.data[pairs[k].write].stmt];
+			int ps = u->ports.data[pairs[k].write].stmt;
+			if (ps == s)    /* a reduction's previous step: recurrence_fits checks it */
+				continue;
+			const UbStmt *p = &u->stmts.data[ps];
 			int64_t need = p->delay + p->latency + rp->extra - pairs[k].lo;
 			if (need > d)
 				d = need;
@@ -384,6 +393,26 @@ static void set_delays(UbProgram *u, const Pair *pairs, int npairs)
 			first = 0;
 		}
 	}
+}
+
+/* A reduction kept in time reads its previous step: that step's value must
+ * be written (its kernel's latency after it started) before the read. */
+static int recurrence_fits(const UbProgram *u, const Pair *pairs, int npairs, Diags *d)
+{
+	for (int k = 0; k < npairs; k++) {
+		const UbPort *rp = &u->ports.data[pairs[k].read];
+		const UbStmt *s = &u->stmts.data[rp->stmt];
+		if (u->ports.data[pairs[k].write].stmt != rp->stmt || pairs[k].lo >= s->latency + rp->extra)
+			continue;
+		diag_report(d, DIAG_ERROR, u->L->p->file, s->store->line, s->store->col,
+			    "%s: the reduction kept in time reads its previous step %lld cycle%s after that step "
+			    "started, but the step's result comes %lld cycles after its start: the reduction's "
+			    "loop is too fast for its kernel (reorder the reduction outward, or unroll it)",
+			    s->name, (long long)pairs[k].lo, pairs[k].lo == 1 ? "" : "s",
+			    (long long)(s->latency + rp->extra));
+		return 0;
+	}
+	return 1;
 }
 
 /* ---- capacity ---- */
@@ -483,6 +512,8 @@ int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 	PairVec pairs = { 0 };
 	int ok = dependences(ctx, u, &pairs, d);
 	isl_ctx_free(ctx);
+	if (ok)
+		ok = recurrence_fits(u, pairs.data, pairs.len, d);
 	if (ok) {
 		set_delays(u, pairs.data, pairs.len);
 		set_latency(u);
@@ -565,8 +596,9 @@ void ub_print(const UbProgram *u, FILE *f)
 		for (int j = 0; j < b->ndims; j++)
 			fprintf(f, "%s[%lld, %lld)", j ? " x " : " over ", (long long)b->min[j],
 				(long long)(b->min[j] + b->extent[j]));
-		fprintf(f, ": %d input, %d output ports, capacity %lld words\n", b->nwrites,
-			b->ports.len - b->nwrites, (long long)b->capacity);
+		fprintf(f, ": %d input, %d output ports, capacity %lld words%s\n", b->nwrites,
+			b->ports.len - b->nwrites, (long long)b->capacity,
+			b->versions ? "; a reduction kept in time, its last dimension the step" : "");
 		vec_foreach(&b->ports, k) print_port(u, b->ports.data[k], f);
 	}
 }

@@ -25,6 +25,9 @@ typedef struct Sim {
 	Hist **bh;              /* per bank, per read stream: its output */
 	UmSim **tiles;          /* per bank */
 	int *bank_after;        /* per bank: the last statement writing it */
+	unsigned char *early;   /* per bank: a statement at or before its last writer reads it
+				 * (a reduction's previous step): its outputs come at the
+				 * cycle's start, its inputs after the writer */
 	int64_t **ideal;        /* per buffer: the stored values */
 	int *wport;             /* per statement: its write port, or -1 */
 	VEC(int) *rports;       /* per statement: its read ports */
@@ -65,6 +68,8 @@ static uint64_t read_port(Sim *S, int pi, int64_t t, const int64_t *i)
 	for (int j = 0; j < p->ndims; j++)
 		c[j] = ub_index_at(&p->index[j], i);
 	int64_t a = ub_flat(b, c);
+	if (a < 0 && p->previous)  /* before a reduction's first step: not used */
+		return v;
 	int64_t want = a >= 0 ? S->ideal[p->buffer][a] : -1;
 	S->st->reads++;
 	if (!ok || want < 0 || (uint64_t)want != v) {
@@ -134,18 +139,29 @@ static void run_stmt(Sim *S, int s, const int64_t *i, int64_t t, const Image *in
 	}
 }
 
-static void step_bank(Sim *S, int bi, int64_t t)
+static void bank_outputs(Sim *S, int bi, int64_t t, const uint64_t *in)
 {
 	const UbBank *b = &S->m->banks.data[bi];
-	uint64_t in[8] = { 0 }, o[8] = { 0 };
+	uint64_t o[8] = { 0 };
 	int valid[8] = { 0 };
-	for (int k = 0; k < b->nw; k++)
-		in[k] = S->wh[b->wport[k]].ok[t] ? S->wh[b->wport[k]].v[t] : 0;
-	um_sim_step(S->tiles[bi], in, o, valid);
+	um_sim_outputs(S->tiles[bi], in, o, valid);
 	for (int k = 0; k < b->nr; k++) {
 		S->bh[bi][k].v[t] = o[k];
 		S->bh[bi][k].ok[t] = (unsigned char)valid[k];
 	}
+}
+
+/* A bank's cycle once its writers have had their turn (an early bank's
+ * outputs are out already). */
+static void step_bank(Sim *S, int bi, int64_t t)
+{
+	const UbBank *b = &S->m->banks.data[bi];
+	uint64_t in[8] = { 0 };
+	for (int k = 0; k < b->nw; k++)
+		in[k] = S->wh[b->wport[k]].ok[t] ? S->wh[b->wport[k]].v[t] : 0;
+	if (!S->early[bi])
+		bank_outputs(S, bi, t, in);
+	um_sim_inputs(S->tiles[bi], in);
 }
 
 static void sim_init(Sim *S, const UbProgram *u, const UbMap *m, const MemInfo *mi, UbSimStats *st)
@@ -161,6 +177,7 @@ static void sim_init(Sim *S, const UbProgram *u, const UbMap *m, const MemInfo *
 	S->bh = xcalloc((size_t)nb + 1, sizeof *S->bh);
 	S->tiles = xcalloc((size_t)nb + 1, sizeof *S->tiles);
 	S->bank_after = xcalloc((size_t)nb + 1, sizeof *S->bank_after);
+	S->early = xcalloc((size_t)nb + 1, 1);
 	for (int bi = 0; bi < nb; bi++) {
 		const UbBank *b = &m->banks.data[bi];
 		S->bh[bi] = xcalloc((size_t)b->nr + 1, sizeof **S->bh);
@@ -170,6 +187,12 @@ static void sim_init(Sim *S, const UbProgram *u, const UbMap *m, const MemInfo *
 		for (int k = 0; k < b->nw; k++)
 			if (u->ports.data[b->wport[k]].stmt > S->bank_after[bi])
 				S->bank_after[bi] = u->ports.data[b->wport[k]].stmt;
+	}
+	vec_foreach(&u->ports, pi) {
+		const UbSource *src = &m->src[pi];
+		if (!u->ports.data[pi].write && src->kind == UB_SRC_BANK &&
+		    u->ports.data[pi].stmt <= S->bank_after[src->bank])
+			S->early[src->bank] = 1;
 	}
 	S->wport = xcalloc((size_t)u->stmts.len + 1, sizeof *S->wport);
 	S->rports = xcalloc((size_t)u->stmts.len + 1, sizeof *S->rports);
@@ -203,6 +226,7 @@ static void sim_free(Sim *S)
 	free(S->bh);
 	free(S->tiles);
 	free(S->bank_after);
+	free(S->early);
 	vec_foreach(&S->u->bufs, bi) free(S->ideal[bi]);
 	free(S->ideal);
 	vec_foreach(&S->u->stmts, s) vec_free(&S->rports[s]);
@@ -235,6 +259,9 @@ int ub_simulate(const UbProgram *u, const UbMap *m, const MemInfo *mi, const Ima
 	}
 	uint64_t *loads = xcalloc((size_t)maxnodes, sizeof *loads);
 	for (int64_t t = 0; t < S.T - 1; t++) {
+		for (int bi = 0; bi < m->banks.len; bi++)
+			if (S.early[bi])
+				bank_outputs(&S, bi, t, NULL);
 		for (int s = 0; s < ns; s++) {
 			const UbStmt *stm = &u->stmts.data[s];
 			if (live[s] && ub_time(stm, it[s]) == t) {

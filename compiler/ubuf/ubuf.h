@@ -65,6 +65,9 @@ typedef struct UbPort {
 	int buffer, stmt;
 	int write;
 	int node;               /* read port: the kernel's load node; -1 for a write */
+	int previous;           /* a reduction's read of its previous step: a read outside
+				 * the buffer's box (before the first step) is a value the
+				 * kernel does not use */
 	int ndims;
 	UbIndex index[UB_MAXD]; /* buffer dimension j as a function of the statement's loops */
 	int64_t extra;          /* latency the mapping asks for on top of the dependence */
@@ -78,6 +81,8 @@ typedef struct UbBuffer {
 	int func, image;        /* one of them >= 0 */
 	int ndims;
 	int64_t min[UB_MAXD], extent[UB_MAXD];   /* the box of every value */
+	int64_t versions;       /* a reduction kept in time: its last dimension is the step
+				 * (0 .. versions - 1) that wrote the value; 0 otherwise */
 	VEC(int) ports;         /* writes first */
 	int nwrites;
 	int64_t capacity;       /* values live at once, at most */
