@@ -129,8 +129,8 @@ group_halide() {
 }
 
 group_property() {
-	suite "property: 10 random chips, their applications bit-exact or refused for a precise reason, one under Verilator" \
-		bash scripts/property.sh --verilator 1 1-10
+	suite "property: 11 random chips (seeds 1 to 10, and 54: one 16-bit track, where the router once let two nets share a node), their applications bit-exact or refused for a precise reason, one under Verilator" \
+		bash scripts/property.sh --verilator 1 1-10 54
 	suite "property test checks: dse random deterministic and legal, bad usage, corrupted golden images reported" \
 		bash scripts/tests/property.sh
 }

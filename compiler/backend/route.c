@@ -514,22 +514,31 @@ static const char *net_name(const RtNet *n)
 	return n->name ? n->name : "(unnamed)";
 }
 
-static void rip_up(Router *rt, int ni)
+/* Empties net ni's tree; its nodes' occupancy is the caller's. */
+static void clear_tree(Router *rt, int ni)
 {
 	Tree *tr = &rt->trees[ni];
-	vec_foreach(&tr->t, i)
-		rt->occ[tr->t.data[i].node]--;
 	tr->t.len = 0;
 	for (int j = 0; j < rt->nets[ni].nsinks; j++)
 		tr->sink[j] = -1;
 }
 
+/* Takes net ni's routed tree off the nodes it occupies. */
+static void rip_up(Router *rt, int ni)
+{
+	Tree *tr = &rt->trees[ni];
+	vec_foreach(&tr->t, i)
+		rt->occ[tr->t.data[i].node]--;
+	clear_tree(rt, ni);
+}
+
 /* Routes net ni's sinks in the order `first`, then the others in theirs;
- * the sink that found no path, or -1. */
+ * the sink that found no path, or -1. The tree occupies nothing until
+ * route_net counts it: a try that failed half-way is dropped as it is. */
 static int route_sinks(Router *rt, int ni, int first)
 {
 	const RtNet *net = &rt->nets[ni];
-	rip_up(rt, ni);
+	clear_tree(rt, ni);
 	rt->net_stamp++;
 	tree_add(rt, &rt->trees[ni], net->source, 0, -1);
 	if (first >= 0 && !route_sink(rt, ni, first))
@@ -552,6 +561,7 @@ static int route_net(Router *rt, int ni)
 {
 	const RtNet *net = &rt->nets[ni];
 	Tree *tr = &rt->trees[ni];
+	rip_up(rt, ni);
 	int failed = route_sinks(rt, ni, -1), first_failed = failed;
 	for (rt->plain = 0; failed >= 0 && rt->plain < 2; rt->plain++) {
 		if (rt->plain)
@@ -583,6 +593,21 @@ static int net_congested(const Router *rt, int ni)
 		if (rt->occ[tr->t.data[i].node] > 1)
 			return 1;
 	return 0;
+}
+
+/* The occupancy kept as the nets' trees say it is: each tree node counted
+ * once, nothing below zero (a bookkeeping slip would hide a node two nets
+ * share: a wrong bitstream, not a routing failure). */
+static void check_occupancy(const Router *rt)
+{
+	int *n = xcalloc((size_t)rt->g->nnodes + 1, sizeof *n);
+	for (int i = 0; i < rt->nnets; i++)
+		vec_foreach(&rt->trees[i].t, k) n[rt->trees[i].t.data[k].node]++;
+	for (int v = 0; v < rt->g->nnodes; v++)
+		if (n[v] != rt->occ[v])
+			ICE("route: node %s is in %d nets' trees but counted %d times", rt->g->nodes[v].name, n[v],
+			    rt->occ[v]);
+	free(n);
 }
 
 static int count_overused(const Router *rt)
@@ -853,6 +878,7 @@ static int negotiate(Router *rt, RtResult *r)
 			if (!route_net(rt, i))
 				return 0;
 		}
+		check_occupancy(rt);
 		over = count_overused(rt);
 		if (rt->o.progress)
 			fprintf(rt->o.progress, "route: iteration %d: %d over-used nodes, %d nets rerouted\n", it, over,
