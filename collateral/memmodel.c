@@ -73,8 +73,7 @@ typedef struct EdgeState {
 typedef struct CtrlState {
 	uint32_t idx[MEM_MAX_DIMS];
 	int done;
-	uint32_t sched, src, dst;  /* recurrence registers */
-	int fire;
+	uint32_t sched, src, dst;  /* recurrence registers (whether it fires this cycle: MemCycle.fire) */
 	/* the generators' values, from the registers and the state above (set
 	 * when either changes: prepare, step), and the cycle (MemModel.cycles)
 	 * the schedule meets the counter: NEVER once done */
@@ -521,10 +520,9 @@ static void eval_fires(MemModel *m, int running)
 	m->nfired = 0;
 	for (int i = 0; i < m->nact_ctrl; i++) {
 		int c = m->act_ctrl[i];
-		CtrlState *cs = &m->ctrl[c];
-		cs->fire = running && cs->due == m->cycles;
-		m->cyc.fire[c] = cs->fire;
-		if (cs->fire)
+		const CtrlState *cs = &m->ctrl[c];
+		int fire = m->cyc.fire[c] = running && cs->due == m->cycles;
+		if (fire)
 			m->fired[m->nfired++] = c;
 		else if (cs->due < rest)
 			rest = cs->due;
@@ -538,7 +536,6 @@ static void prepare_ctrls(MemModel *m)
 	const MemInfo *mi = m->mi;
 	m->nact_ctrl = 0;
 	for (int c = 0; c < mi->nctrls; c++) {
-		m->ctrl[c].fire = 0;
 		m->cyc.fire[c] = 0;
 		if (m->regs[mi->ctrls[c].en]) {
 			m->act_ctrl[m->nact_ctrl++] = c;
