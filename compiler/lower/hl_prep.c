@@ -386,14 +386,28 @@ static HExpr *inline_def(HPrep *P, int g, const HExpr *at)
 	return v;
 }
 
-/* With a reduction kept in time (one pure update over an RDom none of whose
- * loops is unrolled or split, its RVars in their order: r.x the fastest, as
- * Halide runs them; the steps are numbered in that order): the update's
+/* The RDom index of loop sym in r, or -1. */
+static int rvar_index(const HRDom *r, int sym)
+{
+	for (int j = 0; j < r->ndims; j++)
+		if (r->sym[j] == sym)
+			return j;
+	return -1;
+}
+
+/* With a reduction kept in time (one pure update over an RDom, some of its
+ * RVars in time and the rest unrolled, none split; the RVars in time keep
+ * their order, r.x the fastest, as Halide runs them; the steps are numbered
+ * in that order): each step folds the unrolled RVars' points in one
+ * expression (a balanced tree for f(vars) + term; in Halide's order
+ * otherwise, which asks the unrolled RVars to be the innermost ones), and the
  * self-read f(vars) becomes
- * select(every RVar at its minimum, init(vars), f(vars)), so that the update
- * alone computes f and each point is written once per reduction step (the
- * buffers give it a version per step, ubuf.h). */
-static int kept_in_time(HPrep *P, int f)
+ * select(every RVar in time at its minimum, init(vars), f(vars)), so that the
+ * update alone computes f and each point is written once per reduction step
+ * (the buffers give it a version per step, ubuf.h). The update's pure
+ * variables may be unrolled: each copy is a reduction of its own. Sets
+ * *unrolled to the mask of the unrolled RVars. */
+static int kept_in_time(HPrep *P, int f, unsigned *unrolled)
 {
 	const HFunc *fn = &P->p->funcs.data[f];
 	if (fn->defs.len != 2 || !pure_update(fn, f, &fn->defs.data[1]))
@@ -402,14 +416,30 @@ static int kept_in_time(HPrep *P, int f)
 	if (he_def_rdom(P->p, d) < 0 || d->sched.splits.len)
 		return 0;
 	const HRDom *r = &P->p->rdoms.data[he_def_rdom(P->p, d)];
-	int next = 0;   /* the RVar the loops, innermost first, must meet next */
+	const HExpr *term = added_term(f, d->value);
+	int additive = term && !he_calls(term, f);
+	unsigned mask = 0;
+	int last = -1, kept = 0;        /* the last RVar in time met, innermost first */
 	for (int i = 0; i < d->sched.dims.len; i++) {
-		if (d->sched.unrolled.data[i])
+		int j = rvar_index(r, d->sched.dims.data[i]);
+		if (j < 0)
+			continue;
+		if (d->sched.unrolled.data[i]) {
+			mask |= 1u << j;
+			continue;
+		}
+		if (j < last)
 			return 0;
-		for (int j = 0; j < r->ndims; j++)
-			if (d->sched.dims.data[i] == r->sym[j] && j != next++)
-				return 0;
+		last = j;
+		kept++;
 	}
+	if (!kept)
+		return 0;
+	/* a fold other than a sum keeps Halide's order only with the unrolled
+	 * RVars innermost */
+	if (!additive && (mask & (mask + 1)))
+		return 0;
+	*unrolled = mask;
 	return 1;
 }
 
@@ -427,7 +457,52 @@ static HExpr *select_init(Arena *a, const HExpr *call, const HSubst *s)
 	return he_select(a, F->first, F->init, he_copy(a, call));
 }
 
-static int fold_init(HPrep *P, int f)
+/* The update's value over one step: its unrolled RVars' points folded. */
+static HExpr *fold_unrolled(HPrep *P, int f, const HDef *d, const HRDom *r, unsigned mask)
+{
+	Arena *a = P->p->arena;
+	if (!mask)
+		return d->value;
+	int sym[4], n = 0;
+	int64_t pt[4];
+	HExpr *val[4];
+	for (int j = 0; j < r->ndims; j++)
+		if (mask & 1u << j)
+			sym[n++] = r->sym[j];
+	const HExpr *term = added_term(f, d->value);
+	int additive = term && !he_calls(term, f);
+	Fold F = { f, &P->p->funcs.data[f], d, NULL, NULL, { 0 } };    /* acc: the value so far */
+	hrdom_first(r, pt);
+	do {
+		int k = 0, first_of_step = 1;
+		for (int j = 0; j < r->ndims; j++) {
+			if (!(mask & 1u << j))
+				continue;
+			val[k++] = he_const(a, HT_I32, pt[j]);
+		}
+		for (int j = 0; j < r->ndims; j++)
+			if (!(mask & 1u << j) && pt[j] != r->min[j])
+				first_of_step = 0;
+		if (!first_of_step)
+			continue;       /* one step's points: the RVars in time at their minimum */
+		if (additive) {
+			HSubst s = { sym, val, n, NULL, NULL };
+			vec_push(&F.terms, hs_subst(a, term, &s));
+		} else {
+			HSubst s = { sym, val, n, F.acc ? self_to_acc : NULL, &F };
+			F.acc = hs_subst(a, d->value, &s);
+		}
+	} while (hrdom_next(r, pt));
+	if (!additive)
+		return F.acc;
+	HType t = P->p->funcs.data[f].type;
+	HExpr *sum = hs_balance_sum(a, t, F.terms.data, F.terms.len);
+	HExpr *self = term == d->value->b ? d->value->a : d->value->b;
+	vec_free(&F.terms);
+	return he_bin(a, HB_ADD, t, he_copy(a, self), sum);
+}
+
+static int fold_init(HPrep *P, int f, unsigned mask)
 {
 	HFunc *fn = &P->p->funcs.data[f];
 	HDef *d = &fn->defs.data[1];
@@ -437,15 +512,27 @@ static int fold_init(HPrep *P, int f)
 	if (!F.init)
 		return 0;
 	for (int i = 0; i < r->ndims; i++) {
+		if (mask & 1u << i)
+			continue;
 		HExpr *eq = he_bin(a, HB_EQ, HT_BOOL, he_var(a, r->sym[i]), he_const(a, HT_I32, r->min[i]));
 		F.first = F.first ? he_bin(a, HB_LAND, HT_BOOL, F.first, eq) : eq;
 	}
 	HSubst s = { NULL, NULL, 0, select_init, &F };
 	P->at_def = 1;
-	HExpr *v = flat(P, hs_subst(a, d->value, &s));
+	HExpr *v = flat(P, hs_subst(a, fold_unrolled(P, f, d, r, mask), &s));
 	if (!v)
 		return 0;
 	d->value = v;
+	/* the unrolled RVars are folded: their loops go */
+	int k = 0;
+	for (int i = 0; i < d->sched.dims.len; i++) {
+		int j = rvar_index(r, d->sched.dims.data[i]);
+		if (j >= 0 && mask & 1u << j)
+			continue;
+		d->sched.dims.data[k] = d->sched.dims.data[i];
+		d->sched.unrolled.data[k++] = d->sched.unrolled.data[i];
+	}
+	d->sched.dims.len = d->sched.unrolled.len = k;
 	fn->init_in_update = 1;
 	return 1;
 }
@@ -456,8 +543,9 @@ static int flatten_stored(HPrep *P, int f)
 	HFunc *fn = &P->p->funcs.data[f];
 	P->at_func = f;
 	P->at_def = 0;
-	if (fn->defs.len > 1 && !updates_fusable(P, f, 1) && kept_in_time(P, f))
-		return fold_init(P, f);
+	unsigned unrolled = 0;
+	if (fn->defs.len > 1 && !updates_fusable(P, f, 1) && kept_in_time(P, f, &unrolled))
+		return fold_init(P, f, unrolled);
 	if (fn->defs.len > 1 && updates_fusable(P, f, 1)) {
 		HExpr *v = fuse(P, f);
 		if (!v)

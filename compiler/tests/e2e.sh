@@ -20,7 +20,8 @@
 #   - registers packed into the PEs' input registers (AHA 5.3.1) where the
 #     PE's rules say how, fewer in the switch boxes, and bit-exact without;
 #   - a buffer whose two reads one memory tile cannot fetch for, banked over two;
-#   - a 3 x 3 convolution kept in time over both RVars (cgra_16x8_mac_dp);
+#   - a 3 x 3 convolution kept in time over both RVars (cgra_16x8_mac_dp, and on
+#     cgra_4x4 under Verilator: reads completed to whole fetch blocks);
 #   - a reduction kept in time whose loop is too fast for its pipelined adder,
 #     an application larger than the array (needed vs available tiles), a
 #     look-up table on a chip whose memory tile has no look-up port, and a
@@ -40,9 +41,10 @@ base=(cgra_4x4:brighten_blur cgra_4x4:upsample cgra_12x12:gaussian cgra_12x12:ca
 	cgra_12x12:loops_blur cgra_12x12:bayer_interleave cgra_12x12:vignette cgra_12x12:slice_lookup cgra_12x12:matmul cgra_12x12:conv_layer
 	cgra_4x4:func_array cgra_12x12:rvar_conv cgra_12x12:named_reduce cgra_12x12:transpose_out
 	cgra_12x12:stream_copy cgra_12x12:color_matrix cgra_12x12:conv_chain cgra_4x4:bool_mask cgra_12x12:helper_funcs cgra_4x4:interleave_fn
-	cgra_4x4:const_pick cgra_4x4:matmul_time)
+	cgra_4x4:const_pick cgra_4x4:matmul_time cgra_12x12:conv_layer_time)
 second=(cgra_16x8_mac_dp:brighten_blur cgra_16x8_mac_dp:gaussian cgra_16x8_mac_dp:cascade
-	cgra_16x8_mac_dp:upsample cgra_16x8_mac_dp:harris cgra_16x8_mac_dp:unsharp cgra_16x8_mac_dp:matmul_time)
+	cgra_16x8_mac_dp:upsample cgra_16x8_mac_dp:harris cgra_16x8_mac_dp:unsharp cgra_16x8_mac_dp:matmul_time
+	cgra_16x8_mac_dp:conv_layer_time)
 pairs=("$@")
 [ ${#pairs[@]} -eq 0 ] && pairs=("${base[@]}" "${second[@]}")
 
@@ -52,7 +54,7 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 # suite (pe_base with pub on cgra_4x4, whose tile modules cgra_12x12 repeats; pe_mac with dp
 # and its look-up table; a reduction kept in time, its partial sums in a memory delay line);
 # cgra_12x12's own Verilog is co-simulated by make bench.
-VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time "
+VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time "
 
 # verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
 # under Verilator too, bit-exact, with the output streams of both simulators (every output
@@ -311,6 +313,20 @@ if [ $# -eq 0 ]; then
 	else
 		cat "$tmp/err"
 		fail "conv_in_time on cgra_16x8_mac_dp: $(cut -f8- "$o/app.txt" 2>/dev/null)"
+	fi
+	# The same on pub, whose storage fetches blocks of 4 words: the input is read again shifted
+	# by one word per step, so its rows are completed to whole blocks by reads nobody takes;
+	# under Verilator too, its output stream equal to the fast simulator's.
+	o=$tmp/cgra_4x4/conv_in_time
+	mkdir -p "$o"
+	if $cgrac compiler/tests/map/conv_in_time.hl -q --design rtl_out/cgra_4x4 -o "$o" --verify --simulate \
+		2>"$tmp/err" && [ "$(cut -f8 "$o/app.txt")" = bit-exact ] &&
+		grep -q 'rows of whole 4-word fetch blocks' "$o/conv_in_time.mem"; then
+		pass "conv_in_time on cgra_4x4: its input's rows of whole fetch blocks, $(cut -f8- "$o/app.txt")"
+		verilator_check "conv_in_time on cgra_4x4" cgra_4x4 conv_in_time "$o" cgra_4x4:conv_in_time
+	else
+		cat "$tmp/err"
+		fail "conv_in_time on cgra_4x4: $(cut -f8- "$o/app.txt" 2>/dev/null)"
 	fi
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup

@@ -3,7 +3,8 @@
 # the lowered loop nest (--emit lowered) and the compute graph
 # (<app>.dfg.json, --emit dfg), the unified buffers and their mapping with
 # every memory tile's configuration (<app>.ubuf, <app>.mem, --emit ubuf) on
-# cgra_4x4's collateral, compared with
+# cgra_4x4's collateral (cgra_12x12's for those of WIDE_APPS, scripts/suite_lib.sh),
+# compared with
 # compiler/tests/golden/; and determinism (a second run gives the same bytes).
 #   usage: compiler/tests/golden.sh [--update]
 set -u
@@ -11,13 +12,15 @@ cd "$(dirname "$0")/../.."
 . scripts/suite_lib.sh || exit 1
 update=0
 [ "${1:-}" = --update ] && update=1
-design=rtl_out/cgra_4x4
-[ -f $design/design.yaml ] || bash scripts/rtl.sh cgra_4x4 >/dev/null || exit 1
+for d in cgra_4x4 cgra_12x12; do
+	[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null || exit 1
+done
 gold=compiler/tests/golden
 suite_tmp
 
 for hl in apps/*/*.hl; do
 	app=$(basename "$hl" .hl)
+	design=rtl_out/$(small_design "$app")
 	for run in 1 2; do
 		if ! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit lowered -q >/dev/null ||
 			! bin/cgrac "$hl" --design $design -o "$tmp/$run" --emit dfg -q >/dev/null ||

@@ -3,7 +3,8 @@
 #  - brighten_blur on 64x64: the brighten buffer has one input and four output
 #    ports at distances 0, 1, 64 and 65 with the first output at cycle 65 (UB
 #    Fig. 3), and maps to one memory tile and two registers (UB Fig. 8(a));
-#  - every application of apps/, on the pub tile (cgra_4x4) and the dual-port
+#  - every application of apps/, on the pub tile (cgra_4x4, or cgra_12x12 for
+#    those of WIDE_APPS, scripts/suite_lib.sh) and the dual-port
 #    tile (cgra_8x8_mac_dp), through the buffer-level simulator
 #    (cgrac --sim-buffers: schedules, register chains, memory tiles configured
 #    on <mem>.smt2 and run on their functional model, kernels on hardware
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/../.."
 . scripts/suite_lib.sh || exit 1
 cgrac=${CGRAC:-bin/cgrac}
 designs=(cgra_4x4 cgra_8x8_mac_dp)
-for d in "${designs[@]}"; do
+for d in "${designs[@]}" cgra_12x12; do
 	[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null || exit 1
 done
 suite_tmp
@@ -57,6 +58,7 @@ for app in "${apps[@]}"; do
 	ext=pgm
 	grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
 	for d in "${designs[@]}"; do
+		[ $d = cgra_4x4 ] && d=$(small_design "$app")
 		out=$tmp/$d/$app
 		mkdir -p "$out"
 		if ! $cgrac "$hl" --design rtl_out/$d -o "$out" --emit ubuf 2>"$out/log" >/dev/null; then

@@ -374,9 +374,9 @@ static void read_ports(Ext *X, int si)
 			xerr(X, s->store->line, s->store->col,
 			     "%s reads the buffer it writes: the accelerator keeps a reduction in time only when it "
 			     "is the Func's one update, writes and reads the Func at its pure variables "
-			     "(f(x, y) = f(x, y) + ...), none of its loops is split or unrolled and its RVars "
-			     "keep their order (r.x the innermost of them); unroll the reduction to fuse it into "
-			     "one statement",
+			     "(f(x, y) = f(x, y) + ...), none of its loops is split, its RVars in time keep their "
+			     "order (r.x the innermost of them) and, unless it is a sum, those it unrolls are inner "
+			     "to those in time; unroll the reduction to fuse it into one statement",
 			     X->L->p->funcs.data[s->store->func].name);
 			return;
 		}
@@ -421,15 +421,32 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 			return;
 		}
 		UbBuffer *b = &X->u->bufs.data[s->buffer];
-		if (b->ndims == UB_MAXD) {
+		int64_t steps;
+		if (n == UB_MAXD) {
 			xerr(X, st->line, st->col, "%s: a reduction kept in time over a %d-dimensional Func (at most %d)",
-			     fname, b->ndims, UB_MAXD - 1);
+			     fname, n, UB_MAXD - 1);
 			return;
 		}
-		idx[n++] = step_index(X, s, &b->versions);
-		b->min[b->ndims] = 0;
-		b->extent[b->ndims] = b->versions;
-		b->ndims++;
+		idx[n] = step_index(X, s, &steps);
+		if (b->versions) {
+			/* another copy of an unrolled update: the same steps */
+			if (steps != b->versions)
+				ICE("ub: the copies of %s's update take %lld and %lld steps", fname, (long long)steps,
+				    (long long)b->versions);
+			n++;
+		} else {
+			if (b->ndims == UB_MAXD) {
+				xerr(X, st->line, st->col,
+				     "%s: a reduction kept in time over a %d-dimensional Func (at most %d)", fname,
+				     b->ndims, UB_MAXD - 1);
+				return;
+			}
+			n++;
+			b->versions = steps;
+			b->min[b->ndims] = 0;
+			b->extent[b->ndims] = b->versions;
+			b->ndims++;
+		}
 	}
 	if (s->buffer >= 0) {
 		add_port(X, s->buffer, si, 1, -1, idx, n);

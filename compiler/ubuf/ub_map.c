@@ -23,6 +23,9 @@ typedef struct Mapper {
 	Diags *d;
 	int fetch;
 	int retry;              /* a bank asked for later reads */
+	int *same;              /* per read port of an addressed bank: an earlier one that reads
+				 * the same words of its buffer in the same cycles, whose source
+				 * it shares (one input channel for many output channels), or -1 */
 } Mapper;
 
 static int64_t round_up(int64_t v, int64_t k)
@@ -61,6 +64,7 @@ static void stream_free(UmStream *s)
 {
 	free(s->cycle);
 	free(s->addr);
+	free(s->care);
 	memset(s, 0, sizeof *s);
 }
 
@@ -299,10 +303,63 @@ static void delay_bank(Mapper *M, int w, const int64_t *taps, int ntaps)
 	vec_free(&ev);
 }
 
+/* A read stream of a tile that fetches blocks of several words: when its
+ * rows (its statement's level 0, one word and one cycle a step) start inside
+ * a block or end inside one, the blocks a row touches vary from row to row
+ * (a window moved by one word per plane), and the fetches form no loop nest.
+ * Each row is then completed to the same number of whole blocks by reads
+ * whose value nobody takes, before and after it in time; 1 if it was (out
+ * filled), 0 if the rows need no completion or leave no room for it. */
+static int whole_blocks(const Mapper *M, const UbStmt *s, const EvVec *re, int64_t words, UmStream *out)
+{
+	int64_t f = M->fetch, e = s->nloops ? s->extent[0] : 1;
+	if (f <= 1 || !s->nloops || re->len % e)
+		return 0;
+	long rows = re->len / e;
+	int64_t span = 0;
+	int ragged = e % f != 0;
+	for (long r = 0; r < rows; r++) {
+		const Ev *v = &re->data[r * e];
+		for (int64_t x = 1; x < e; x++)
+			if (v[x].a != v[0].a + x || v[x].t != v[0].t + x)
+				return 0;
+		if (v[0].a < 0)
+			return 0;
+		ragged |= v[0].a % f != 0;
+		span = span > v[0].a % f + e ? span : v[0].a % f + e;
+	}
+	if (!ragged)
+		return 0;
+	span = round_up(span, f);
+	int64_t last = -1;
+	for (long r = 0; r < rows; r++) {
+		const Ev *v = &re->data[r * e];
+		int64_t lead = v[0].a % f;
+		if (v[0].t - lead <= last || v[0].t < lead || v[0].a - lead + span > words)
+			return 0;
+		last = v[0].t - lead + span - 1;
+	}
+	out->n = rows * span;
+	out->cycle = xcalloc((size_t)out->n + 1, sizeof *out->cycle);
+	out->addr = xcalloc((size_t)out->n + 1, sizeof *out->addr);
+	out->care = xcalloc((size_t)out->n + 1, sizeof *out->care);
+	for (long r = 0; r < rows; r++) {
+		const Ev *v = &re->data[r * e];
+		int64_t lead = v[0].a % f;
+		for (int64_t x = 0; x < span; x++) {
+			long k = r * span + x;
+			out->cycle[k] = v[0].t - lead + x;
+			out->addr[k] = v[0].a - lead + x;
+			out->care[k] = x >= lead && x < lead + e;
+		}
+	}
+	return 1;
+}
+
 /* A bank of general read ports: every write port of the buffer, reads at
  * their own addresses, dimension 0 padded to the fetch width and dimension 1
  * folded into the smallest safe ring. */
-static int general_bank(Mapper *M, int buffer, const int *reads, int nr, int64_t from_ring)
+static int general_bank(Mapper *M, int buffer, const int *reads, int nr, int64_t from_ring, int whole)
 {
 	const UbBuffer *buf = &M->u->bufs.data[buffer];
 	if (buf->nwrites > M->mi->nins || buf->nwrites > 8) {
@@ -356,12 +413,14 @@ static int general_bank(Mapper *M, int buffer, const int *reads, int nr, int64_t
 				c[j] = ub_index_at(&p->index[j], i);
 			vec_push(&re, ((Ev){ ub_time(s, i), lay_addr(&l, c) }));
 		} while (ub_next(s, i));
-		stream_from(&b->r[k], &re);
+		if (!whole || !whole_blocks(M, s, &re, b->words, &b->r[k]))
+			stream_from(&b->r[k], &re);
 		vec_free(&re);
 		M->m->src[reads[k]] = (UbSource){ UB_SRC_BANK, -1, M->m->banks.len - 1, k, 0 };
 	}
 	b->ring = l.ring;
 	b->rows = buf->ndims > 1 ? buf->extent[1] : 1;
+	b->whole = whole;
 	return 1;
 }
 
@@ -395,9 +454,75 @@ static void map_shift_registers(Mapper *M)
 	}
 }
 
+/* A reduction kept in time (its read of the step before: p) whose
+ * reduction loops are its outermost (the order the steps need) but whose
+ * steps the fused nest makes unequal: the stencil schedule fuses every
+ * statement's loops level by level, so a level below the reduction's where
+ * another statement runs more iterations stretches the steps that end there.
+ * Reports it and returns 1 if so. */
+static int unequal_steps(Mapper *M, const UbPort *p)
+{
+	const UbStmt *s = &M->u->stmts.data[p->stmt];
+	const UbIndex *step = &p->index[p->ndims - 1];  /* nonzero on the reduction's levels */
+	int top = s->nloops;    /* the reduction's levels are [top, nloops) */
+	while (top > 0 && step->coef[top - 1])
+		top--;
+	for (int l = 0; l < top; l++)
+		if (step->coef[l])
+			return 0;       /* not outermost: the other message says so */
+	for (int l = top; l < s->nloops - 1; l++) {
+		int64_t own = s->rate[l] * s->extent[l];
+		vec_foreach(&M->u->stmts, k) {
+			const UbStmt *o = &M->u->stmts.data[k];
+			if (o == s || l >= o->nloops || o->rate[l] * o->extent[l] <= own)
+				continue;
+			merr(M, s,
+			     "%s: the reduction kept in time needs steps of equal length, but the stencil schedule "
+			     "fuses every statement's loops level by level, and at level %d, where %s runs %lld "
+			     "iteration%s, %s runs %lld: its steps take %lld to %lld cycles (an input streamed over a "
+			     "dimension its reader unrolls, as one stream for want of IO tiles, has such an extra "
+			     "level); the coarse-grained scheduler, which would schedule the reduction apart, is "
+			     "not implemented yet",
+			     s->name, l, s->name, (long long)own, own == 1 ? "" : "s", o->name,
+			     (long long)(o->rate[l] * o->extent[l]), (long long)p->dmin, (long long)p->dmax);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* 1 if read ports p and q read the same words of one buffer in the same
+ * cycles: their statements' schedules and their access maps are equal. */
+static int same_reads(const UbProgram *u, const UbPort *p, const UbPort *q)
+{
+	const UbStmt *a = &u->stmts.data[p->stmt], *b = &u->stmts.data[q->stmt];
+	if (p->buffer != q->buffer || p->ndims != q->ndims || p->previous != q->previous || a->nloops != b->nloops ||
+	    a->delay != b->delay)
+		return 0;
+	for (int l = 0; l < a->nloops; l++)
+		if (a->min[l] != b->min[l] || a->extent[l] != b->extent[l] || a->stride[l] != b->stride[l])
+			return 0;
+	for (int j = 0; j < p->ndims; j++) {
+		const UbIndex *x = &p->index[j], *y = &q->index[j];
+		if (x->c != y->c || x->div != y->div)
+			return 0;
+		for (int l = 0; l < a->nloops; l++)
+			if (x->coef[l] != y->coef[l])
+				return 0;
+	}
+	return 1;
+}
+
+/* The ports that read as an earlier one does take its source. */
+static void share_sources(Mapper *M)
+{
+	vec_foreach(&M->u->ports, pi) if (M->same[pi] >= 0) M->m->src[pi] = M->m->src[M->same[pi]];
+}
+
 static int map_general(Mapper *M)
 {
 	int nouts = M->mi->nouts < 8 ? M->mi->nouts : 8;
+	vec_foreach(&M->u->ports, pi) M->same[pi] = -1;
 	vec_foreach(&M->u->bufs, bi) {
 		const UbBuffer *b = &M->u->bufs.data[bi];
 		int reads[8], n = 0;
@@ -410,6 +535,8 @@ static int map_general(Mapper *M)
 				/* every step of a reduction kept in time is written; an addressed
 				 * bank would hold them all (ubuf.h) */
 				const UbStmt *s = &M->u->stmts.data[p->stmt];
+				if (p->previous && unequal_steps(M, p))
+					return 0;
 				if (p->previous)
 					merr(M, s,
 					     "%s: the reduction kept in time reads its step before at distances of %lld to "
@@ -426,16 +553,26 @@ static int map_general(Mapper *M)
 					     s->name, b->name, (long long)p->dmin, (long long)p->dmax);
 				return 0;
 			}
+			M->same[pi] = -1;
+			for (int j = 0; j < k && M->same[pi] < 0; j++) {
+				int qi = b->ports.data[j];
+				const UbPort *q = &M->u->ports.data[qi];
+				if (!q->write && !is_sr(q) && M->same[qi] < 0 && same_reads(M->u, p, q))
+					M->same[pi] = qi;
+			}
+			if (M->same[pi] >= 0)
+				continue;
 			reads[n++] = pi;
 			if (n == nouts) {
-				if (!general_bank(M, bi, reads, n, 1))
+				if (!general_bank(M, bi, reads, n, 1, 0))
 					return 0;
 				n = 0;
 			}
 		}
-		if (n && !general_bank(M, bi, reads, n, 1))
+		if (n && !general_bank(M, bi, reads, n, 1, 0))
 			return 0;
 	}
+	share_sources(M);
 	return 1;
 }
 
@@ -447,7 +584,7 @@ static int release_bank(Mapper *M, int bi, int reads[8])
 	int nr = 0;
 	vec_foreach(&M->u->ports, pi) {
 		const UbSource *s = &M->m->src[pi];
-		if (!M->u->ports.data[pi].write && s->kind == UB_SRC_BANK && s->bank == bi)
+		if (!M->u->ports.data[pi].write && M->same[pi] < 0 && s->kind == UB_SRC_BANK && s->bank == bi)
 			reads[s->out] = pi, nr++;
 	}
 	for (int k = 0; k < old->nw; k++)
@@ -457,11 +594,11 @@ static int release_bank(Mapper *M, int bi, int reads[8])
 	return nr;
 }
 
-/* A bank of buffer for the nr reads, with a ring of at least `from` rows,
- * in place of bank bi. */
-static int replace_bank(Mapper *M, int bi, int buffer, const int *reads, int nr, int64_t from)
+/* A bank of buffer for the nr reads, with a ring of at least `from` rows
+ * and its reads completed to whole blocks if whole, in place of bank bi. */
+static int replace_bank(Mapper *M, int bi, int buffer, const int *reads, int nr, int64_t from, int whole)
 {
-	if (!general_bank(M, buffer, reads, nr, from))
+	if (!general_bank(M, buffer, reads, nr, from, whole))
 		return 0;
 	/* the new bank went to the end: move it into place */
 	UbBank nb = M->m->banks.data[M->m->banks.len - 1];
@@ -473,11 +610,11 @@ static int replace_bank(Mapper *M, int bi, int buffer, const int *reads, int nr,
 }
 
 /* Replaces addressed bank bi by one with a ring of at least `from` rows. */
-static int rebuild_bank(Mapper *M, int bi, int64_t from)
+static int rebuild_bank(Mapper *M, int bi, int64_t from, int whole)
 {
 	int reads[8], buffer = M->m->banks.data[bi].buffer;
 	int nr = release_bank(M, bi, reads);
-	return replace_bank(M, bi, buffer, reads, nr, from);
+	return replace_bank(M, bi, buffer, reads, nr, from, whole);
 }
 
 /* Replaces addressed bank bi, whose reads one memory tile cannot serve
@@ -487,8 +624,9 @@ static int rebuild_bank(Mapper *M, int bi, int64_t from)
 static int split_bank(Mapper *M, int bi)
 {
 	int reads[8], buffer = M->m->banks.data[bi].buffer;
+	int whole = M->m->banks.data[bi].whole;
 	int nr = release_bank(M, bi, reads), h = nr / 2;
-	return replace_bank(M, bi, buffer, reads, h, 1) && general_bank(M, buffer, reads + h, nr - h, 1);
+	return replace_bank(M, bi, buffer, reads, h, 1, whole) && general_bank(M, buffer, reads + h, nr - h, 1, whole);
 }
 
 /* Configures every bank; on reads too early, gives their ports the extra
@@ -506,16 +644,24 @@ static int configure(Mapper *M)
 		}
 		if (later > 0) {
 			vec_foreach(&M->u->ports, pi) {
-				const UbSource *s = &M->m->src[pi];
+				const UbSource *s = &M->m->src[M->same[pi] >= 0 ? M->same[pi] : pi];
 				if (!M->u->ports.data[pi].write && s->kind == UB_SRC_BANK && s->bank == bi)
 					M->u->ports.data[pi].extra += later;
 			}
 			M->retry = 1;
 			continue;
 		}
+		if (!b->delay_line && !b->whole && M->fetch > 1) {
+			/* rows that start or end inside a fetch block may make fetches that
+			 * form no loop nest: rows of whole blocks */
+			if (!rebuild_bank(M, bi, b->ring, 1))
+				return 0;
+			bi--;
+			continue;
+		}
 		if (!b->delay_line && b->ring < b->rows) {
 			/* the ring's wrap may not suit the reads' loop nest: a larger one */
-			if (!rebuild_bank(M, bi, b->ring + 1))
+			if (!rebuild_bank(M, bi, b->ring + 1, b->whole))
 				return 0;
 			bi--;
 			continue;
@@ -529,6 +675,7 @@ static int configure(Mapper *M)
 		merr(M, NULL, "buffer %s: %s", M->u->bufs.data[b->buffer].name, why);
 		return 0;
 	}
+	share_sources(M);
 	return 1;
 }
 
@@ -629,6 +776,7 @@ static int map_rounds(Mapper *M, const LProgram *L, const Collateral *c)
 	int min_delay = um_min_delay(c->mem);
 	m->sr_max = min_delay > SR_MAX_DEFAULT ? min_delay : SR_MAX_DEFAULT;
 	m->src = xcalloc((size_t)u->ports.len + 1, sizeof *m->src);
+	M->same = xcalloc((size_t)u->ports.len + 1, sizeof *M->same);
 	int64_t max_cycle = ((int64_t)1 << c->mem->counter_bits) - 1;
 	for (m->iterations = 1; m->iterations <= MAX_ROUNDS; m->iterations++) {
 		clear_banks(m);
@@ -667,9 +815,10 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 		m->seconds = util_now() - t0;
 		return ok;
 	}
-	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), d, c->mem->units[0].fetch, 0 };
+	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), d, c->mem->units[0].fetch, 0, NULL };
 	int ok = map_rounds(&M, L, c);
 	memsolver_free(M.solver);
+	free(M.same);
 	if (!ok)
 		return 0;
 	count(u, m);
@@ -720,6 +869,13 @@ void ub_map_print(const UbProgram *u, const UbMap *m, const MemInfo *mi, FILE *f
 			fprintf(f, " %s", mi->outs[b->cfg.rout[k]]);
 			if (b->delay_line)
 				fprintf(f, " (delay %lld)", (long long)b->delay[k]);
+			if (b->r[k].care) {
+				long idle = 0;
+				for (long i = 0; i < b->r[k].n; i++)
+					idle += !b->r[k].care[i];
+				fprintf(f, " (rows of whole %d-word fetch blocks, %ld reads not taken)", mi->units[0].fetch,
+					idle);
+			}
 		}
 		fprintf(f, "\n");
 		for (int t = 0; t < b->cfg.ntiles; t++)

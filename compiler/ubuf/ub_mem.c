@@ -163,6 +163,7 @@ typedef struct WPlan {
 typedef struct RPlan {
 	int64_t *cycle;         /* the read cycles, delayed by the trial delay */
 	const int64_t *addr;
+	const uint8_t *care;    /* UmStream.care */
 	long n;
 	Path p;
 	int width, rows;        /* words per fetch; transpose buffer rows (0: direct) */
@@ -290,6 +291,10 @@ static void index_writes(Plan *pl)
  * cycle and the write after that one (-1 when there is none). */
 static void version_of(const Plan *pl, RPlan *r, long i)
 {
+	if (r->care && !r->care[i]) {
+		r->req[i] = r->next[i] = -1;
+		return;
+	}
 	long lo = pl->wfirst[r->addr[i]], hi = pl->wfirst[r->addr[i] + 1];
 	long at = lo, end = hi;
 	while (at < end) {
@@ -328,15 +333,25 @@ static int64_t read_rate(const RPlan *r)
 	return 0;
 }
 
+static int taken(const RPlan *r, long i)
+{
+	return !r->care || r->care[i];
+}
+
 static void group_reads(const Plan *pl, RPlan *r)
 {
 	r->g0 = xcalloc((size_t)r->n + 1, sizeof(long));
 	r->ng = 0;
+	long shown = -1;        /* a taken read of the group: the block version it shows */
 	for (long i = 0; i < r->n; i++) {
 		int same = i && r->rows && r->addr[i] / r->width == r->addr[i - 1] / r->width &&
-			   block_of(pl, r->req[i]) == block_of(pl, r->req[i - 1]);
-		if (!same)
+			   (!taken(r, i) || shown < 0 || block_of(pl, r->req[i]) == block_of(pl, r->req[shown]));
+		if (!same) {
 			r->g0[r->ng++] = i;
+			shown = -1;
+		}
+		if (taken(r, i) && shown < 0)
+			shown = i;
 	}
 	r->g0[r->ng] = r->n;
 	/* a group that starts inside its block (the row starts at x + 1) is
@@ -594,6 +609,7 @@ static int plan_init(Plan *pl, const MemInfo *mi, const UmRequest *rq, char *why
 		    !check_stream(&rq->r[k], rq->words, "read", k, why, whylen))
 			return 0;
 		r->addr = rq->r[k].addr;
+		r->care = rq->r[k].care;
 		r->n = rq->r[k].n;
 		r->ltb = r->rows ? mi->edges[r->p.io].latency : 0;
 		r->ls = r->rows ? mi->edges[r->p.sedge].latency : mi->edges[r->p.io].latency;
@@ -677,7 +693,7 @@ static int too_early(const Plan *pl, char *why, size_t whylen)
 		const RPlan *r = &pl->r[k];
 		for (long g = 0; g < r->ng; g++)
 			for (long i = r->g0[g]; i < r->g0[g + 1]; i++) {
-				if (pl->wfirst[r->addr[i]] == pl->wfirst[r->addr[i] + 1])
+				if (!taken(r, i) || pl->wfirst[r->addr[i]] == pl->wfirst[r->addr[i] + 1])
 					continue;
 				int64_t e = earliest_read(pl, r, g, i);
 				if (r->req[i] >= 0 && e <= r->cycle[i])
@@ -748,7 +764,7 @@ static int64_t later_bound(const Plan *pl)
 		const RPlan *r = &pl->r[k];
 		for (long g = 0; g < r->ng; g++)
 			for (long i = r->g0[g]; i < r->g0[g + 1]; i++)
-				if (pl->wfirst[r->addr[i]] < pl->wfirst[r->addr[i] + 1]) {
+				if (taken(r, i) && pl->wfirst[r->addr[i]] < pl->wfirst[r->addr[i] + 1]) {
 					long v = pl->ww[pl->wfirst[r->addr[i]]].g;
 					lb = max64(lb, pl->sw0[v] + 1 + r->lead - r->cycle[i]);
 				}
@@ -1103,6 +1119,8 @@ static int confirm(const Plan *pl, const UmConfig *cfg, char *why, size_t whylen
 			if (i >= r->n || r->cycle[i] != t)
 				continue;
 			ri[k]++;
+			if (!taken(r, i))
+				continue;
 			int known = r->req[i] >= 0;
 			if (!valid[k] || (known && out[k] != data[r->req[i]]))
 				ok = util_why(why, whylen, "internal error: the model of the configured tiles shows "
@@ -1260,7 +1278,7 @@ int um_min_delay(const MemInfo *mi)
 		wc[i] = i;
 		wa[i] = i;
 	}
-	UmStream w = { N, wc, wa }, r = { N, rc, wa };
+	UmStream w = { N, wc, wa, NULL }, r = { N, rc, wa, NULL };
 	UmRequest rq = { N, 1, 1, &w, &r };
 	for (int d = 0; d <= UM_MAX_DELAY; d++) {
 		for (int i = 0; i < N; i++)

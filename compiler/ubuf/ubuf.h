@@ -140,6 +140,9 @@ typedef struct UmStream {
 	long n;
 	int64_t *cycle;         /* strictly increasing, >= 0 */
 	int64_t *addr;          /* in [0, UmRequest.words) */
+	uint8_t *care;          /* a read stream's: 0 for a read whose value nobody takes (it
+				 * completes a fetch block so that the fetches keep one rhythm),
+				 * 1 otherwise; NULL: every read is taken */
 } UmStream;
 
 typedef struct UmConfig {
@@ -201,6 +204,7 @@ typedef struct UbBank {
 	UmStream w[8], r[8];
 	int64_t words;
 	int64_t ring, rows;     /* addressed: rows of the ring that dimension 1 folds into, of all rows */
+	int whole;              /* addressed: its read rows completed to whole fetch blocks */
 	UmConfig cfg;
 	int configured;
 } UbBank;
