@@ -13,10 +13,12 @@
 #    simulator, their output streams compared cycle by cycle;
 #  - the fast simulator (bin/cgrasim): start-up on cgra_32x16, cycles per
 #    second beside Verilator's, a 1920x1080 gaussian end to end;
+#  - the layers whose reductions are kept in time: resources, latency beside
+#    the physical bound, multiplier occupancy;
 #  - the property test on 200 random chips, five of them under Verilator
 #    (scripts/property.sh): the count of each outcome and the failures.
 #   usage: scripts/bench.sh [SECTION...]   (make bench: all of them, in order)
-# SECTION: peak, lake, canal, front, ubuf, flow, cgrasim or property; cgrasim
+# SECTION: peak, lake, canal, front, ubuf, flow, cgrasim, layers or property; cgrasim
 # compares with the Verilator runs flow left in build/.
 set -u
 cd "$(dirname "$0")/.."
@@ -241,16 +243,51 @@ section_cgrasim() {
 	fi
 }
 
+# ---- machine-learning layers ----
+section_layers() {
+	echo "== layers with their reductions kept in time, on the fast simulator: PEs, MEMs, registers, latency beside the"
+	echo "   physical bound (one multiply-accumulate per multiplier per cycle: the longest statement's iterations),"
+	echo "   compute occupancy (multiplier-busy cycles over all cycles, cgrasim's activity); anchors: UB Table 6"
+	echo "   (resnet 9,807 cycles on PUB, 8,739 dual-port, 80 MEMs) and Table 7 (resnet 136 -> 81 MEMs)"
+	for pair in cgra_32x16:resnet_block cgra_16x8_mac_dp:conv_layer_time cgra_12x12:conv_layer_time \
+		cgra_32x16:matmul_time cgra_16x8_mac_dp:matmul_time; do
+		d=${pair%%:*} app=${pair#*:} o=$tmp/layers/$pair
+		[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null
+		mkdir -p "$o"
+		bin/cgrac apps/$app/$app.hl --design rtl_out/$d -o "$o" --verify --simulate >"$tmp/v.out" 2>"$tmp/c.log"
+		if [ "$(cut -f8 "$o/app.txt" 2>/dev/null)" != bit-exact ]; then
+			printf '  %-14s %-18s %s\n' "$app" "$d" "$(cut -f8- "$o/app.txt" 2>/dev/null | cut -c1-100)"
+			continue
+		fi
+		line=$(grep "^cgrac: $app on $d: " "$tmp/c.log" | sed 's/^cgrac: [^:]*: //; s/, tracks.*latency/, latency/; s/; place .*//')
+		naive=$(sed -n 's/.*unified buffers on [a-z_0-9]*: [0-9]* MEM tiles (\([0-9]*\) before shift registers).*/\1/p' "$tmp/c.log" | tail -1)
+		# the bound: the largest iteration domain of a statement; the multipliers: the PEs whose rule multiplies
+		bound=$(awk '/domain:/ { n = 1; s = $0; while (match(s, /[0-9]+ <= [a-z_0-9]+ <= [0-9]+/)) {
+				split(substr(s, RSTART, RLENGTH), f, " "); n *= f[5] - f[1] + 1; s = substr(s, RSTART + RLENGTH) }
+				if (n > m) m = n } END { print m + 0 }' "$o/$app.ubuf")
+		cycles=$(sed -n 's/^cycles: //p' "$o/fast/activity.yaml")
+		occ=$(awk 'NR == FNR { if ($1 ~ /_(mul|mac|mula?[a-z]*)$/ && $4 == "pe") at[$2 " " $3] = 1; next }
+			/kind: PE/ { x = $0; sub(/.*x: /, "", x); sub(/,.*/, "", x); y = $0; sub(/.* y: /, "", y); sub(/,.*/, "", y)
+				if ((x " " y) in at) { b = $0; sub(/.*core_busy: /, "", b); sub(/ .*/, "", b); n++; s += b } }
+			END { if (n) printf "%d multiplier%s, occupancy %.0f%%", n, n == 1 ? "" : "s", 100 * s / n / c; else printf "no multiplier" }' \
+			c="$cycles" "$o/$app.place" "$o/fast/activity.yaml")
+		lat=$(sed -n 's/.*latency \([0-9]*\) cycles.*/\1/p' <<<"$line")
+		printf '  %-14s %-18s %s\n' "$app" "$d" "$line"
+		awk -v b="$bound" -v l="$lat" -v o="$occ" -v n="$naive" -v s="$(cut -f7 "$o/app.txt" | awk '{ print $1 / 1000 }')" \
+			'BEGIN { printf "                                    bound %d cycles, latency %.2fx of it; %s; %s MEMs before the shift-register optimization; compile and checks %.1f s\n", b, l / b, o, n, s }'
+	done
+}
+
 # ---- the property test ----
 section_property() {
 	echo "== the property test: 200 random chips, 5 under Verilator (scripts/property.sh --verilator 5 1-200)"
 	bash scripts/property.sh --verilator 5 1-200 | sed -n '/^== outcomes/,$p' | sed 's/^/  /'
 }
 
-sections=(peak lake canal front ubuf flow cgrasim property)
+sections=(peak lake canal front ubuf flow cgrasim layers property)
 [ $# -eq 0 ] || sections=("$@")
 for s in "${sections[@]}"; do
-	declare -F "section_$s" >/dev/null || { echo "bench: no section '$s' (sections: peak lake canal front ubuf flow cgrasim property)" >&2; exit 2; }
+	declare -F "section_$s" >/dev/null || { echo "bench: no section '$s' (sections: peak lake canal front ubuf flow cgrasim layers property)" >&2; exit 2; }
 done
 for s in "${sections[@]}"; do
 	"section_$s"

@@ -27,12 +27,16 @@
 #   small_design APP   the small pub chip the suites that take every
 #                      application compile APP for: cgra_4x4, or cgra_12x12
 #                      for those in WIDE_APPS, whose streams need more than
-#                      cgra_4x4's four IO tiles (one input stream per channel)
+#                      cgra_4x4's four IO tiles (one input stream per channel),
+#                      or cgra_32x16 for those in LAYER_APPS (more than
+#                      cgra_12x12's twelve)
 
 passed=0 failed=0
 WIDE_APPS=" conv_layer_time "
+LAYER_APPS=" resnet_block "
 
 small_design() {
+	case $LAYER_APPS in *" $1 "*) echo cgra_32x16 ; return ;; esac
 	case $WIDE_APPS in *" $1 "*) echo cgra_12x12 ;; *) echo cgra_4x4 ;; esac
 }
 

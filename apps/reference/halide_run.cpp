@@ -270,19 +270,23 @@ void bind_input(ImageParam &p, const char *path)
 		throw std::runtime_error(std::string("cannot read ") + path);
 	if (!image_type(p.type()))
 		throw std::runtime_error("input " + p.name() + " must be of an 8- or 16-bit integer type");
-	if (p.dimensions() == 2 && im->c != 1)
-		throw std::runtime_error(std::string(path) + " has " + std::to_string(im->c) +
+	if (p.dimensions() == 2 && (im->c != 1 || im->d != 1))
+		throw std::runtime_error(std::string(path) + " has " + std::to_string(im->c * im->d) +
 					 " channels; input " + p.name() + " has 2 dimensions");
-	if (p.dimensions() != 2 && p.dimensions() != 3)
-		throw std::runtime_error("input " + p.name() + " must have 2 or 3 dimensions");
-	Buffer<> buf = p.dimensions() == 2 ? Buffer<>(p.type(), im->w, im->h)
-					   : Buffer<>(p.type(), im->w, im->h, im->c);
-	for (int c = 0; c < im->c; c++)
-		for (int y = 0; y < im->h; y++)
-			for (int x = 0; x < im->w; x++) {
-				int pos[3] = { x, y, c };
-				set_sample(buf, pos, refimg_get(im.get(), x, y, c));
-			}
+	if (p.dimensions() == 3 && im->d != 1)
+		throw std::runtime_error(std::string(path) + " has 4 dimensions; input " + p.name() + " has 3");
+	if (p.dimensions() < 2 || p.dimensions() > 4)
+		throw std::runtime_error("input " + p.name() + " must have 2 to 4 dimensions");
+	Buffer<> buf = p.dimensions() == 2   ? Buffer<>(p.type(), im->w, im->h)
+		       : p.dimensions() == 3 ? Buffer<>(p.type(), im->w, im->h, im->c)
+					     : Buffer<>(p.type(), im->w, im->h, im->c, im->d);
+	for (int k = 0; k < im->d; k++)
+		for (int c = 0; c < im->c; c++)
+			for (int y = 0; y < im->h; y++)
+				for (int x = 0; x < im->w; x++) {
+					int pos[4] = { x, y, c, k };
+					set_sample(buf, pos, refimg_get(im.get(), x, y, c + im->c * k));
+				}
 	p.set(buf);
 }
 

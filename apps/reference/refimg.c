@@ -21,7 +21,7 @@ RefImage *refimg_new(int w, int h, int c)
 		free(im);
 		return NULL;
 	}
-	im->w = w, im->h = h, im->c = c, im->bits = 16;
+	im->w = w, im->h = h, im->c = c, im->d = 1, im->bits = 16;
 	return im;
 }
 
@@ -170,11 +170,11 @@ static RefImage *decode_npy(const char *path, const unsigned char *buf, size_t l
 	int bytes = strstr(hdr, "u2'") || strstr(hdr, "i2'") ? 2 : strstr(hdr, "u1'") || strstr(hdr, "i1'") ? 1 : 0;
 	int fortran = strstr(hdr, "'fortran_order': True") != NULL;
 	const char *s = strstr(hdr, "'shape': (");
-	long ext[3] = { 1, 1, 1 };
+	long ext[4] = { 1, 1, 1, 1 };
 	int n = 0;
 	if (s) {
 		s += strlen("'shape': (");
-		while (n < 3) {
+		while (n < 4) {
 			char *end;
 			long v = strtol(s, &end, 10);
 			if (end == s)
@@ -189,8 +189,12 @@ static RefImage *decode_npy(const char *path, const unsigned char *buf, size_t l
 		fprintf(stderr, "error: %s: a .npy file of 8- or 16-bit integers expected\n", path);
 		return NULL;
 	}
-	RefImage *im = refimg_new((int)ext[0], (int)ext[1], (int)ext[2]);
-	size_t total = (size_t)ext[0] * ext[1] * ext[2];
+	if (ext[2] * ext[3] > IMAGE_MAX_SAMPLES) {
+		fprintf(stderr, "error: %s: the .npy shape is too large\n", path);
+		return NULL;
+	}
+	RefImage *im = refimg_new((int)ext[0], (int)ext[1], (int)(ext[2] * ext[3]));
+	size_t total = (size_t)ext[0] * ext[1] * ext[2] * ext[3];
 	if (!im || len - 10 - hl != total * bytes) {
 		fprintf(stderr, "error: %s: the samples do not match the .npy shape\n", path);
 		refimg_free(im);
@@ -198,18 +202,18 @@ static RefImage *decode_npy(const char *path, const unsigned char *buf, size_t l
 	}
 	const unsigned char *p = buf + 10 + hl;
 	for (size_t k = 0; k < total; k++) {
-		long i0, i1, i2;
-		if (fortran) {
-			i0 = (long)(k % ext[0]), i1 = (long)(k / ext[0] % ext[1]), i2 = (long)(k / ext[0] / ext[1]);
-		} else {
-			i2 = n == 3 ? (long)(k % ext[2]) : 0;
-			size_t r = n == 3 ? k / ext[2] : k;
-			i1 = n >= 2 ? (long)(r % ext[1]) : 0;
-			i0 = (long)(n >= 2 ? r / ext[1] : r);
+		long i[4] = { 0, 0, 0, 0 };
+		size_t r = k;
+		for (int j = 0; j < n; j++) {
+			int d = fortran ? j : n - 1 - j;       /* the dimension that varies fastest first */
+			i[d] = (long)(r % (size_t)ext[d]);
+			r /= (size_t)ext[d];
 		}
 		uint16_t v = bytes == 2 ? (uint16_t)(p[2 * k] | p[2 * k + 1] << 8) : p[k];
-		refimg_set(im, (int)i0, (int)i1, (int)i2, v);
+		refimg_set(im, (int)i[0], (int)i[1], (int)(i[2] + ext[2] * i[3]), v);
 	}
+	im->c = (int)ext[2];
+	im->d = (int)ext[3];
 	im->bits = bytes * 8;
 	return im;
 }

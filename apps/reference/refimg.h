@@ -24,6 +24,8 @@ extern "C" {
 
 typedef struct RefImage {
 	int w, h, c;    /* width, height, channels */
+	int d;          /* a fourth dimension's extent (a 4-D .npy), else 1: its slice k holds
+			 * channels k * c to k * c + c - 1 of px */
 	uint16_t *px;   /* px[(c * h + y) * w + x] */
 	int bits;       /* of a written sample: 8, or 16 (refimg_new sets 16) */
 } RefImage;

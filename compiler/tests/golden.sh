@@ -3,7 +3,7 @@
 # the lowered loop nest (--emit lowered) and the compute graph
 # (<app>.dfg.json, --emit dfg), the unified buffers and their mapping with
 # every memory tile's configuration (<app>.ubuf, <app>.mem, --emit ubuf) on
-# cgra_4x4's collateral (cgra_12x12's for those of WIDE_APPS, scripts/suite_lib.sh),
+# cgra_4x4's collateral (or a larger chip's: small_design in scripts/suite_lib.sh),
 # compared with
 # compiler/tests/golden/; and determinism (a second run gives the same bytes).
 #   usage: compiler/tests/golden.sh [--update]
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 . scripts/suite_lib.sh || exit 1
 update=0
 [ "${1:-}" = --update ] && update=1
-for d in cgra_4x4 cgra_12x12; do
+for d in cgra_4x4 cgra_12x12 cgra_32x16; do
 	[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null || exit 1
 done
 gold=compiler/tests/golden

@@ -3,9 +3,9 @@
 #  - brighten_blur on 64x64: the brighten buffer has one input and four output
 #    ports at distances 0, 1, 64 and 65 with the first output at cycle 65 (UB
 #    Fig. 3), and maps to one memory tile and two registers (UB Fig. 8(a));
-#  - every application of apps/, on the pub tile (cgra_4x4, or cgra_12x12 for
-#    those of WIDE_APPS, scripts/suite_lib.sh) and the dual-port
-#    tile (cgra_8x8_mac_dp), through the buffer-level simulator
+#  - every application of apps/, on the pub tile (cgra_4x4, or a larger chip:
+#    small_design in scripts/suite_lib.sh) and the dual-port
+#    tile (cgra_8x8_mac_dp; not the layers of LAYER_APPS), through the buffer-level simulator
 #    (cgrac --sim-buffers: schedules, register chains, memory tiles configured
 #    on <mem>.smt2 and run on their functional model, kernels on hardware
 #    words) on its own input and a random one over 16 bits: no port may deliver a wrong
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 . scripts/suite_lib.sh || exit 1
 cgrac=${CGRAC:-bin/cgrac}
 designs=(cgra_4x4 cgra_8x8_mac_dp)
-for d in "${designs[@]}" cgra_12x12; do
+for d in "${designs[@]}" cgra_12x12 cgra_32x16; do
 	[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null || exit 1
 done
 suite_tmp
@@ -47,10 +47,10 @@ fig3() {
 	fi
 }
 
-# anchors: MEM tiles on pub (UB Table 7) and on dp (Table 6), latency (Table 6)
-anchor_pub() { case $1 in gaussian) echo 1 ;; harris) echo 5 ;; unsharp) echo 6 ;; upsample) echo 1 ;; *) echo - ;; esac; }
+# anchors: MEM tiles on pub (UB Table 7; resnet: Table 6, a layer of its own size) and on dp (Table 6), latency (Table 6)
+anchor_pub() { case $1 in gaussian) echo 1 ;; harris) echo 5 ;; unsharp) echo 6 ;; upsample) echo 1 ;; resnet_block) echo 80 ;; *) echo - ;; esac; }
 anchor_dp() { case $1 in gaussian) echo 2 ;; harris) echo 11 ;; upsample) echo 2 ;; *) echo - ;; esac; }
-anchor_lat() { case $1 in gaussian) echo 4095 ;; harris) echo 4095 ;; upsample) echo 16399 ;; *) echo - ;; esac; }
+anchor_lat() { case $1 in gaussian) echo 4095 ;; harris) echo 4095 ;; upsample) echo 16399 ;; resnet_block) echo 9807 ;; *) echo - ;; esac; }
 
 report=$tmp/report
 for app in "${apps[@]}"; do
@@ -59,6 +59,8 @@ for app in "${apps[@]}"; do
 	grep -q 'ImageParam.*, 3,' "$hl" && ext=ppm
 	for d in "${designs[@]}"; do
 		[ $d = cgra_4x4 ] && d=$(small_design "$app")
+		# a layer's streams need more IO tiles than cgra_8x8_mac_dp has
+		case "$d $LAYER_APPS" in "cgra_8x8_mac_dp "*" $app "*) continue ;; esac
 		out=$tmp/$d/$app
 		mkdir -p "$out"
 		if ! $cgrac "$hl" --design rtl_out/$d -o "$out" --emit ubuf 2>"$out/log" >/dev/null; then

@@ -56,6 +56,15 @@ static int level_of(const UbStmt *s, int sym)
 }
 
 /* e as floor((sum coef * i + c) / div); 0 if it is not of that form. */
+/* 1 if x depends on no loop. */
+static int constant_index(const UbIndex *x)
+{
+	for (int l = 0; l < UB_MAXD; l++)
+		if (x->coef[l])
+			return 0;
+	return 1;
+}
+
 static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 {
 	UbIndex a, b;
@@ -93,7 +102,7 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 			if (!index_of(X, s, e->a, &a) || !index_of(X, s, e->b, &b))
 				return 0;
 			int64_t sg = e->op == HB_ADD ? 1 : -1;
-			if (b.div == 1 && b.coef[0] == 0 && b.coef[1] == 0 && b.coef[2] == 0 && b.coef[3] == 0) {
+			if (b.div == 1 && constant_index(&b)) {
 				*out = a;
 				out->c += sg * b.c * a.div;
 				return 1;

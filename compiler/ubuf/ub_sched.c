@@ -209,8 +209,8 @@ typedef struct Pair {
 } Pair;
 typedef VEC(Pair) PairVec;
 
-static const char *const S_NAMES[UB_MAXD] = { "s0", "s1", "s2", "s3" };
-static const char *const P_NAMES[UB_MAXD] = { "p0", "p1", "p2", "p3" };
+static const char *const S_NAMES[UB_MAXD] = { "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7" };
+static const char *const P_NAMES[UB_MAXD] = { "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7" };
 
 /* "{ [s1, s0, p1, p0]": a read iteration and a write iteration. */
 static void pair_tuple_text(StrBuf *b, const UbStmt *s, const UbStmt *p)
@@ -575,11 +575,12 @@ static void print_port(const UbProgram *u, int pi, FILE *f)
 void ub_print(const UbProgram *u, FILE *f)
 {
 	fprintf(f, "// unified buffers of %s (cgrac --emit ubuf)\n", u->L->p->file);
+	int levels = 4;         /* at least four, as the first versions printed */
+	vec_foreach(&u->stmts, s) if (u->stmts.data[s].nloops > levels) levels = u->stmts.data[s].nloops;
 	fprintf(f, "// fused loop nest: periods");
-	for (int l = 0; l < UB_MAXD; l++)
+	for (int l = 0; l < levels; l++)
 		fprintf(f, " %lld", (long long)u->period[l]);
-	fprintf(f, " cycles per iteration of levels 0 (innermost) to %d; fetch width %d\n", UB_MAXD - 1,
-		u->fetch);
+	fprintf(f, " cycles per iteration of levels 0 (innermost) to %d; fetch width %d\n", levels - 1, u->fetch);
 	fprintf(f, "// latency: first input at cycle %lld, last output at cycle %lld\n", (long long)u->first_in,
 		(long long)u->last_out);
 	vec_foreach(&u->stmts, s) {

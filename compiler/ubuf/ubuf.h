@@ -31,7 +31,10 @@
  * Buffer mapping (ub_map.h) turns the ports into wires, register chains and
  * configured memory tiles. */
 
-#define UB_MAXD 4
+/* Loop levels of a statement and dimensions of a buffer (a reduction kept in
+ * time adds one: the step). A memory tile's controllers have their own limit
+ * (<mem>.info.yaml, controller dims), which the configuration solver checks. */
+#define UB_MAXD 8
 
 /* An index of a buffer dimension: floor((sum_l coef[l] * i_l + c) / div). */
 typedef struct UbIndex {
