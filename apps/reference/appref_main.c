@@ -73,7 +73,7 @@ static RefImage *read_input(const RefApp *app, const char *path)
 	if (has_ext(path, ".raw"))
 		return refimg_read_raw(path, app->in_w, app->in_h, app->in_c);
 	RefImage *in = refimg_read(path);
-	if (in && (in->w != app->in_w || in->h != app->in_h || in->c != app->in_c)) {
+	if (in && (in->w != app->in_w || in->h != app->in_h || in->c != app->in_c || in->d != 1)) {
 		fprintf(stderr, "error: %s: %dx%dx%d, but %s takes %dx%dx%d\n", path, in->w, in->h,
 			in->c, app->name, app->in_w, app->in_h, app->in_c);
 		refimg_free(in);

@@ -151,7 +151,7 @@ static RefImage *decode_pnm(const char *path, const unsigned char *buf, size_t l
 	return im;
 }
 
-/* A .npy file of at most 3 dimensions (w, h, c), 8- or 16-bit samples, in
+/* A .npy file of at most 4 dimensions (w, h, c, d), 8- or 16-bit samples, in
  * either order. */
 static RefImage *decode_npy(const char *path, const unsigned char *buf, size_t len)
 {
@@ -189,6 +189,12 @@ static RefImage *decode_npy(const char *path, const unsigned char *buf, size_t l
 		fprintf(stderr, "error: %s: a .npy file of 8- or 16-bit integers expected\n", path);
 		return NULL;
 	}
+	for (int j = 0; j < 4; j++)
+		if (ext[j] < 1 || ext[j] > IMAGE_MAX_SAMPLES) {
+			fprintf(stderr, "error: %s: the .npy shape has an extent of %ld (1 to %ld)\n", path, ext[j],
+				(long)IMAGE_MAX_SAMPLES);
+			return NULL;
+		}
 	if (ext[2] * ext[3] > IMAGE_MAX_SAMPLES) {
 		fprintf(stderr, "error: %s: the .npy shape is too large\n", path);
 		return NULL;
@@ -253,14 +259,18 @@ RefImage *refimg_read_raw(const char *path, int w, int h, int c)
 	return im;
 }
 
-/* A .npy file in Fortran order (array[x, y, c]), of (w, h) or (w, h, c). */
+/* A .npy file in Fortran order (array[x, y, c, d]), of (w, h), (w, h, c) or
+ * (w, h, c, d). */
 static void write_npy(FILE *f, const RefImage *im)
 {
 	char hdr[200];
-	int n = im->c > 1 ? snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d, %d), }",
-				     im->bits == 8 ? "|u1" : "<u2", im->w, im->h, im->c)
-			  : snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d), }",
-				     im->bits == 8 ? "|u1" : "<u2", im->w, im->h);
+	const char *descr = im->bits == 8 ? "|u1" : "<u2";
+	int n = im->d > 1 ? snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d, %d, %d), }",
+				     descr, im->w, im->h, im->c, im->d)
+		: im->c > 1 ? snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d, %d), }",
+				       descr, im->w, im->h, im->c)
+			    : snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%d, %d), }",
+				       descr, im->w, im->h);
 	int pad = 63 - (10 + n) % 64;   /* spaces, then the newline, to a multiple of 64 */
 	fwrite("\x93NUMPY\x01\x00", 1, 8, f);
 	putc((n + pad + 1) & 0xff, f);
@@ -269,7 +279,7 @@ static void write_npy(FILE *f, const RefImage *im)
 	for (int i = 0; i < pad; i++)
 		putc(' ', f);
 	putc('\n', f);
-	for (long i = 0; i < (long)im->w * im->h * im->c; i++) {
+	for (long i = 0; i < (long)im->w * im->h * im->c * im->d; i++) {
 		putc(im->px[i] & 0xff, f);
 		if (im->bits != 8)
 			putc(im->px[i] >> 8, f);
@@ -301,6 +311,10 @@ int refimg_write(const char *path, const RefImage *im)
 {
 	const char *ext = extension(path);
 	int raw = strcmp(ext, "raw") == 0, npy = strcmp(ext, "npy") == 0;
+	if (im->d > 1 && !npy) {
+		fprintf(stderr, "error: %s: a 4-D image is written as .npy\n", path);
+		return -1;
+	}
 	if (!raw && !npy && !(strcmp(ext, "pgm") == 0 && im->c == 1) &&
 	    !(strcmp(ext, "ppm") == 0 && im->c == 3)) {
 		fprintf(stderr, "error: %s: a %d-channel image is written as .%s\n", path, im->c,
@@ -336,14 +350,14 @@ int refimg_write(const char *path, const RefImage *im)
 
 long refimg_compare(const RefImage *a, const RefImage *b, FILE *out)
 {
-	if (a->w != b->w || a->h != b->h || a->c != b->c) {
+	if (a->w != b->w || a->h != b->h || a->c != b->c || a->d != b->d) {
 		if (out)
-			fprintf(out, "sizes differ: %dx%dx%d vs %dx%dx%d\n", a->w, a->h, a->c,
-				b->w, b->h, b->c);
+			fprintf(out, "sizes differ: %dx%dx%dx%d vs %dx%dx%dx%d\n", a->w, a->h, a->c, a->d,
+				b->w, b->h, b->c, b->d);
 		return -1;
 	}
 	long diffs = 0;
-	for (int ch = 0; ch < a->c; ch++)
+	for (int ch = 0; ch < a->c * a->d; ch++)
 		for (int y = 0; y < a->h; y++)
 			for (int x = 0; x < a->w; x++) {
 				uint16_t u = refimg_get(a, x, y, ch), v = refimg_get(b, x, y, ch);
@@ -354,6 +368,6 @@ long refimg_compare(const RefImage *a, const RefImage *b, FILE *out)
 				diffs++;
 			}
 	if (out && diffs)
-		fprintf(out, "%ld of %ld samples differ\n", diffs, (long)a->w * a->h * a->c);
+		fprintf(out, "%ld of %ld samples differ\n", diffs, (long)a->w * a->h * a->c * a->d);
 	return diffs;
 }

@@ -386,6 +386,15 @@ static HExpr *inline_def(HPrep *P, int g, const HExpr *at)
 	return v;
 }
 
+/* 1 if update d of f is f(vars) + term, term not reading f, in an integer
+ * type: its terms may be added in any order (a wrapping sum); a float sum
+ * keeps Halide's order. */
+static int sum_of_terms(HPrep *P, int f, const HDef *d)
+{
+	const HExpr *term = added_term(f, d->value);
+	return term && !he_calls(term, f) && !ht_is_float(P->p->funcs.data[f].type);
+}
+
 /* The RDom index of loop sym in r, or -1. */
 static int rvar_index(const HRDom *r, int sym)
 {
@@ -416,16 +425,18 @@ static int kept_in_time(HPrep *P, int f, unsigned *unrolled)
 	if (he_def_rdom(P->p, d) < 0 || d->sched.splits.len)
 		return 0;
 	const HRDom *r = &P->p->rdoms.data[he_def_rdom(P->p, d)];
-	const HExpr *term = added_term(f, d->value);
-	int additive = term && !he_calls(term, f);
+	int additive = sum_of_terms(P, f, d);
 	unsigned mask = 0;
-	int last = -1, kept = 0;        /* the last RVar in time met, innermost first */
+	int last = -1, last_unrolled = -1, kept = 0, in_order = 1;
 	for (int i = 0; i < d->sched.dims.len; i++) {
 		int j = rvar_index(r, d->sched.dims.data[i]);
 		if (j < 0)
 			continue;
 		if (d->sched.unrolled.data[i]) {
 			mask |= 1u << j;
+			/* innermost first: unrolled ones before those in time, in their order */
+			in_order &= !kept && j > last_unrolled;
+			last_unrolled = j;
 			continue;
 		}
 		if (j < last)
@@ -435,11 +446,87 @@ static int kept_in_time(HPrep *P, int f, unsigned *unrolled)
 	}
 	if (!kept)
 		return 0;
-	/* a fold other than a sum keeps Halide's order only with the unrolled
-	 * RVars innermost */
-	if (!additive && (mask & (mask + 1)))
+	/* a fold other than an integer sum keeps Halide's order only with the
+	 * unrolled RVars innermost, in their order, and r.x the first of them */
+	if (!additive && (!in_order || (mask & (mask + 1))))
 		return 0;
 	*unrolled = mask;
+	return 1;
+}
+
+/* An update whose RVars are each split at most once, the inner loop unrolled
+ * (update().unroll(r.z, 2) beside RVars in time), gets an RDom of its own in
+ * which each split RVar is two, its inner part first (r.z = r.z.min +
+ * r'.zi + 2 * r'.zo): the same points in the same order (r.x fastest), so the
+ * unrolled part folds into each step as a fully unrolled RVar does and the
+ * outer part stays in time. Returns 1 if the update has no split or was so
+ * rewritten, 0 if its splits are not of that form (left as they were). */
+static int split_rvars(HPrep *P, int f)
+{
+	HProgram *p = P->p;
+	HDef *d = &p->funcs.data[f].defs.data[1];
+	int rd = he_def_rdom(p, d);
+	if (!d->sched.splits.len)
+		return 1;
+	if (rd < 0)
+		return 0;
+	HRDom r = p->rdoms.data[rd];    /* a copy: the RDoms grow below */
+	int split[4] = { -1, -1, -1, -1 };      /* per RVar, its split */
+	int n = r.ndims;
+	vec_foreach(&d->sched.splits, k) {
+		const HSplit *sp = &d->sched.splits.data[k];
+		int j = rvar_index(&r, sp->old), in = -1, out = -1;
+		for (int i = 0; i < d->sched.dims.len; i++) {
+			in = d->sched.dims.data[i] == sp->inner ? i : in;
+			out = d->sched.dims.data[i] == sp->outer ? i : out;
+		}
+		if (j < 0 || split[j] >= 0 || in < 0 || out < 0 || !d->sched.unrolled.data[in] ||
+		    d->sched.unrolled.data[out] || sp->factor < 1 || r.extent[j] % sp->factor || n == 4)
+			return 0;
+		split[j] = k;
+		n++;
+	}
+	/* the new RDom: per RVar its inner part (or itself), then its outer part */
+	HRDom r2 = { arena_printf(p->arena, "%s.split", r.name), n, { 0 }, { 0 }, { 0 }, r.line, r.col };
+	int rd2 = p->rdoms.len, k2 = 0;
+	int inner_of[4], outer_of[4];
+	HExpr *val[4];
+	Arena *a = p->arena;
+	for (int j = 0; j < r.ndims; j++) {
+		const HSplit *sp = split[j] >= 0 ? &d->sched.splits.data[split[j]] : NULL;
+		int parts = sp ? 2 : 1;
+		for (int q = 0; q < parts; q++) {
+			int of = !sp ? r.sym[j] : q == 0 ? sp->inner : sp->outer;
+			HSym sym = { SYM_RVAR, p->syms.data[of].name, rd2, k2, r.line, r.col };
+			r2.sym[k2] = p->syms.len;
+			r2.min[k2] = sp ? 0 : r.min[j];
+			r2.extent[k2] = !sp ? r.extent[j] : q == 0 ? sp->factor : r.extent[j] / sp->factor;
+			vec_push(&p->syms, sym);
+			k2++;
+		}
+		inner_of[j] = r2.sym[k2 - parts];
+		outer_of[j] = r2.sym[k2 - 1];
+		val[j] = !sp ? he_var(a, inner_of[j])
+			     : he_bin(a, HB_ADD, HT_I32, he_const(a, HT_I32, r.min[j]),
+				      he_bin(a, HB_ADD, HT_I32, he_var(a, inner_of[j]),
+					     he_bin(a, HB_MUL, HT_I32, he_var(a, outer_of[j]),
+						    he_const(a, HT_I32, sp->factor))));
+	}
+	vec_push(&p->rdoms, r2);
+	HSubst sub = { r.sym, val, r.ndims, NULL, NULL };
+	d->value = hs_subst(a, d->value, &sub);
+	/* the loops: the RVars' and the splits' symbols become the new RDom's */
+	for (int i = 0; i < d->sched.dims.len; i++) {
+		int sym = d->sched.dims.data[i];
+		for (int j = 0; j < r.ndims; j++) {
+			const HSplit *sp = split[j] >= 0 ? &d->sched.splits.data[split[j]] : NULL;
+			if (sym == (sp ? sp->inner : r.sym[j]))
+				d->sched.dims.data[i] = inner_of[j];
+			else if (sp && sym == sp->outer)
+				d->sched.dims.data[i] = outer_of[j];
+		}
+	}
+	d->sched.splits.len = 0;
 	return 1;
 }
 
@@ -470,7 +557,7 @@ static HExpr *fold_unrolled(HPrep *P, int f, const HDef *d, const HRDom *r, unsi
 		if (mask & 1u << j)
 			sym[n++] = r->sym[j];
 	const HExpr *term = added_term(f, d->value);
-	int additive = term && !he_calls(term, f);
+	int additive = sum_of_terms(P, f, d);
 	Fold F = { f, &P->p->funcs.data[f], d, NULL, NULL, { 0 } };    /* acc: the value so far */
 	hrdom_first(r, pt);
 	do {
@@ -546,6 +633,12 @@ static int flatten_stored(HPrep *P, int f)
 	unsigned unrolled = 0;
 	if (fn->defs.len > 1 && !updates_fusable(P, f, 1) && kept_in_time(P, f, &unrolled))
 		return fold_init(P, f, unrolled);
+	if (fn->defs.len == 2 && fn->defs.data[1].sched.splits.len && !updates_fusable(P, f, 1) &&
+	    pure_update(fn, f, &fn->defs.data[1]) && split_rvars(P, f)) {
+		fn = &P->p->funcs.data[f];
+		if (kept_in_time(P, f, &unrolled))
+			return fold_init(P, f, unrolled);
+	}
 	if (fn->defs.len > 1 && updates_fusable(P, f, 1)) {
 		HExpr *v = fuse(P, f);
 		if (!v)

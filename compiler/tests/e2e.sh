@@ -24,6 +24,8 @@
 #   - a 3 x 3 convolution kept in time over both RVars (cgra_16x8_mac_dp, and on
 #     cgra_4x4 under Verilator: reads completed to whole fetch blocks);
 #   - a buffer of five dimensions and a stage of seven loop levels;
+#   - input channels partly unrolled and partly in time, the input stream run apart
+#     (cgra_12x12, and cgra_16x8_mac_dp under Verilator);
 #   - a reduction kept in time whose loop is too fast for its pipelined adder,
 #     an application larger than the array (needed vs available tiles), a
 #     look-up table on a chip whose memory tile has no look-up port, and a
@@ -56,7 +58,7 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 # suite (pe_base with pub on cgra_4x4, whose tile modules cgra_12x12 repeats; pe_mac with dp
 # and its look-up table; a reduction kept in time, its partial sums in a memory delay line);
 # cgra_12x12's own Verilog is co-simulated by make bench.
-VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time "
+VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time "
 
 # verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
 # under Verilator too, bit-exact, with the output streams of both simulators (every output
@@ -330,6 +332,21 @@ if [ $# -eq 0 ]; then
 		cat "$tmp/err"
 		fail "conv_in_time on cgra_4x4: $(cut -f8- "$o/app.txt" 2>/dev/null)"
 	fi
+	# Input channels partly unrolled, the rest in time: the input one stream run apart from the
+	# fused nest; under Verilator too on the MAC chip.
+	for d in cgra_12x12 cgra_16x8_mac_dp; do
+		o=$tmp/$d/channels_in_time
+		mkdir -p "$o"
+		if $cgrac compiler/tests/map/channels_in_time.hl -q --design rtl_out/$d -o "$o" --verify --simulate \
+			2>"$tmp/err" && [ "$(cut -f8 "$o/app.txt")" = bit-exact ] &&
+			grep -q 'apart from the fused nest' "$o/channels_in_time.ubuf"; then
+			pass "channels_in_time on $d: the input stream apart, $(cut -f8- "$o/app.txt")"
+			verilator_check "channels_in_time on $d" $d channels_in_time "$o" $d:channels_in_time
+		else
+			cat "$tmp/err"
+			fail "channels_in_time on $d: $(cut -f8- "$o/app.txt" 2>/dev/null)"
+		fi
+	done
 	# More loop levels and buffer dimensions than four: a reduction kept in time over a 4-D
 	# Func (its buffer has five dimensions), and a stage split into seven loop levels.
 	for t in reduce_four_dims seven_levels; do

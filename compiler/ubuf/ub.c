@@ -55,7 +55,6 @@ static int level_of(const UbStmt *s, int sym)
 	return -1;
 }
 
-/* e as floor((sum coef * i + c) / div); 0 if it is not of that form. */
 /* 1 if x depends on no loop. */
 static int constant_index(const UbIndex *x)
 {
@@ -65,6 +64,7 @@ static int constant_index(const UbIndex *x)
 	return 1;
 }
 
+/* e as floor((sum coef * i + c) / div); 0 if it is not of that form. */
 static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 {
 	UbIndex a, b;

@@ -474,15 +474,15 @@ static int unequal_steps(Mapper *M, const UbPort *p)
 		int64_t own = s->rate[l] * s->extent[l];
 		vec_foreach(&M->u->stmts, k) {
 			const UbStmt *o = &M->u->stmts.data[k];
-			if (o == s || l >= o->nloops || o->rate[l] * o->extent[l] <= own)
+			if (o == s || o->apart || l >= o->nloops || o->rate[l] * o->extent[l] <= own)
 				continue;
 			merr(M, s,
 			     "%s: the reduction kept in time needs steps of equal length, but the stencil schedule "
 			     "fuses every statement's loops level by level, and at level %d, where %s runs %lld "
-			     "iteration%s, %s runs %lld: its steps take %lld to %lld cycles (an input streamed over a "
-			     "dimension its reader unrolls, as one stream for want of IO tiles, has such an extra "
-			     "level); the coarse-grained scheduler, which would schedule the reduction apart, is "
-			     "not implemented yet",
+			     "iteration%s, %s runs %lld: its steps take %lld to %lld cycles (a Func computed in the "
+			     "accelerator over a dimension the reduction unrolls, such as its channels, has such an "
+			     "extra level; input streams run apart); the coarse-grained scheduler, which would "
+			     "schedule the reduction apart, is not implemented yet",
 			     s->name, l, s->name, (long long)own, own == 1 ? "" : "s", o->name,
 			     (long long)(o->rate[l] * o->extent[l]), (long long)p->dmin, (long long)p->dmax);
 			return 1;

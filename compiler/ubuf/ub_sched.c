@@ -179,6 +179,34 @@ static int64_t round_up(int64_t v, int64_t m)
 	return (v + m - 1) / m * m;
 }
 
+/* Input streams whose loops, fused level by level, would stretch some steps
+ * of a reduction kept in time (more iterations at a level between the
+ * reduction's outermost and its innermost RVar loop than the reduction runs
+ * there: a weight stream over a window wider than the RVars in time, an
+ * input of several channels as one stream) run apart: one value a cycle in
+ * their own order, and their readers wait for their values as for any
+ * producer's. The reduction's step is then one period of the fused nest. */
+static void set_apart(UbProgram *u)
+{
+	vec_foreach(&u->stmts, s) u->stmts.data[s].apart = 0;
+	vec_foreach(&u->ports, pi) {
+		const UbPort *p = &u->ports.data[pi];
+		if (!p->previous)
+			continue;
+		const UbStmt *r = &u->stmts.data[p->stmt];
+		const UbIndex *step = &p->index[p->ndims - 1];  /* nonzero on the reduction's levels */
+		int top = r->nloops;
+		while (top > 0 && step->coef[top - 1])
+			top--;
+		for (int l = top; l + 1 < r->nloops; l++)
+			vec_foreach(&u->stmts, k) {
+				UbStmt *o = &u->stmts.data[k];
+				if (o->input && l < o->nloops && o->rate[l] * o->extent[l] > r->rate[l] * r->extent[l])
+					o->apart = 1;
+			}
+	}
+}
+
 static void set_periods(UbProgram *u)
 {
 	u->period[0] = 1;
@@ -186,6 +214,8 @@ static void set_periods(UbProgram *u)
 		int64_t e = 1;
 		vec_foreach(&u->stmts, s) {
 			const UbStmt *st = &u->stmts.data[s];
+			if (st->apart)
+				continue;
 			int64_t ext = l < st->nloops ? st->extent[l] : 1;
 			if (l == 0)
 				ext = round_up(ext, u->fetch);
@@ -197,7 +227,11 @@ static void set_periods(UbProgram *u)
 	vec_foreach(&u->stmts, s) {
 		UbStmt *st = &u->stmts.data[s];
 		for (int l = 0; l < UB_MAXD; l++)
-			st->stride[l] = l < st->nloops ? st->rate[l] * u->period[l] : 0;
+			st->stride[l] = l >= st->nloops ? 0
+					: !st->apart ? st->rate[l] * u->period[l]
+					: l == 0     ? 1
+						     : st->stride[l - 1] * (l == 1 ? round_up(st->extent[0], u->fetch)
+										 : st->extent[l - 1]);
 	}
 }
 
@@ -506,6 +540,7 @@ static void set_latency(UbProgram *u)
 int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 {
 	set_rates(u);
+	set_apart(u);
 	set_periods(u);
 	isl_ctx *ctx = isl_ctx_alloc();
 	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
@@ -588,8 +623,8 @@ void ub_print(const UbProgram *u, FILE *f)
 		fprintf(f, "// statement %s: delay %lld, rates", st->name, (long long)st->delay);
 		for (int l = 0; l < st->nloops; l++)
 			fprintf(f, " %lld", (long long)st->rate[l]);
-		fprintf(f, ", latency %d%s%s\n", st->latency, st->input ? ", streamed in" : "",
-			st->output ? ", streamed out" : "");
+		fprintf(f, ", latency %d%s%s%s\n", st->latency, st->input ? ", streamed in" : "",
+			st->apart ? " apart from the fused nest, a value a cycle" : "", st->output ? ", streamed out" : "");
 	}
 	vec_foreach(&u->bufs, bi) {
 		const UbBuffer *b = &u->bufs.data[bi];

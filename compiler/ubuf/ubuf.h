@@ -57,6 +57,10 @@ typedef struct UbStmt {
 	int latency;            /* of the compute kernel, cycles */
 	int output;             /* streams to the global buffer */
 	int input;              /* streamed from the global buffer */
+	int apart;              /* an input stream run apart from the fused nest, one value a
+				 * cycle in its own order (its rows padded to the fetch width),
+				 * because its loops would stretch the steps of a reduction kept
+				 * in time (ub_sched.c, set_apart) */
 	int image;              /* input: the image; split_dim its dimension fixed at split_val, or -1 */
 	int split_dim;
 	int64_t split_val;

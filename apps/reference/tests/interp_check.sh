@@ -31,6 +31,33 @@ check() {
 	fi
 }
 
+# npy FILE SHAPE BYTES: a .npy file of 8-bit samples in Fortran order, shape as
+# numpy writes it ("(2, 2, 2, 2)"), the samples as printf escapes.
+npy() {
+	local hdr="{'descr': '|u1', 'fortran_order': True, 'shape': $2, }"
+	while [ $(((10 + ${#hdr} + 1) % 64)) -ne 0 ]; do hdr="$hdr "; done
+	{ printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $((${#hdr} + 1)))\\x00"; printf '%s\n' "$hdr"; printf "$3"; } >"$1"
+}
+# The image reader (refimg.c) on 4-D .npy files, as weights are: the slices
+# beyond the first compared too, bad extents refused.
+z='\x00\x00\x00\x00\x00\x00\x00\x00'
+npy "$tmp/a.npy" "(2, 2, 2, 2)" "$z\x01\x02\x03\x04\x05\x06\x07\x08"
+npy "$tmp/b.npy" "(2, 2, 2, 2)" "$z\x01\x02\x03\x04\x05\x06\x07\x08"
+npy "$tmp/c.npy" "(2, 2, 2, 2)" "$z\x01\x02\x03\x04\x05\x06\x07\x09"
+npy "$tmp/d.npy" "(2, 2, 2, 4)" "$z$z$z$z"
+npy "$tmp/e.npy" "(4, 4, -1, -1)" "$z$z"
+"$APPREF" cmp "$tmp/a.npy" "$tmp/b.npy" >/dev/null 2>&1 && pass "appref cmp: two equal 4-D .npy files" ||
+	fail "appref cmp: two equal 4-D .npy files differ"
+"$APPREF" cmp "$tmp/a.npy" "$tmp/c.npy" >/dev/null 2>&1
+[ $? = 1 ] && pass "appref cmp: 4-D .npy files that differ in their last slice" ||
+	fail "appref cmp: 4-D .npy files that differ in their last slice compare equal"
+"$APPREF" cmp "$tmp/a.npy" "$tmp/d.npy" >"$tmp/cmp.out" 2>&1
+[ $? = 1 ] && grep -q 'sizes differ: 2x2x2x2 vs 2x2x2x4' "$tmp/cmp.out" && pass "appref cmp: 4-D shapes that differ" ||
+	fail "appref cmp: 4-D shapes that differ: $(cat "$tmp/cmp.out")"
+"$APPREF" cmp "$tmp/e.npy" "$tmp/a.npy" >"$tmp/cmp.out" 2>&1
+[ $? = 2 ] && grep -q 'the .npy shape has an extent of -1' "$tmp/cmp.out" && pass "appref cmp: a negative .npy extent refused" ||
+	fail "appref cmp: a negative .npy extent: $(cat "$tmp/cmp.out")"
+
 for app in $(app_names); do
 	"$APPREF" info "$app" >/dev/null 2>&1 || continue   # no C reference
 	for seed in $SEEDS; do
