@@ -26,6 +26,8 @@
 #   - a buffer of five dimensions and a stage of seven loop levels;
 #   - input channels partly unrolled and partly in time, the input stream run apart
 #     (cgra_12x12, and cgra_16x8_mac_dp under Verilator);
+#   - a layer of stride 2, its input streams apart by the scheduler's policy (under
+#     Verilator too);
 #   - a reduction kept in time whose loop is too fast for its pipelined adder,
 #     an application larger than the array (needed vs available tiles), a
 #     look-up table on a chip whose memory tile has no look-up port, and a
@@ -58,7 +60,7 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 # suite (pe_base with pub on cgra_4x4, whose tile modules cgra_12x12 repeats; pe_mac with dp
 # and its look-up table; a reduction kept in time, its partial sums in a memory delay line);
 # cgra_12x12's own Verilog is co-simulated by make bench.
-VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time "
+VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time cgra_16x8_mac_dp:stride2_layer "
 
 # verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
 # under Verilator too, bit-exact, with the output streams of both simulators (every output
@@ -80,6 +82,22 @@ verilator_check() {
 		pass "$name under Verilator: bit-exact, and its $n output stream(s) equal the fast simulator's in each of $(wc -l <"$dir/sim/$(basename "$(ls "$dir"/sim/out_*.hex | head -1)")") cycles"
 	else
 		fail "$name: the output streams under Verilator and on the fast simulator differ ($dir/sim, $dir/fast/sim)"
+	fi
+}
+
+# map_check DESIGN TEST WHAT [EXT PATTERN]: compiler/tests/map/TEST.hl through every check on
+# DESIGN, bit-exact on the fast simulator (and under Verilator when DESIGN:TEST is in
+# VERILATOR), its output TEST.EXT holding PATTERN when given; WHAT says what it shows.
+map_check() {
+	local d=$1 t=$2 what=$3 ext=${4:-} pat=${5:-} o=$tmp/$1/$2
+	mkdir -p "$o"
+	if $cgrac "compiler/tests/map/$t.hl" -q --design "rtl_out/$d" -o "$o" --verify --simulate 2>"$tmp/err" &&
+		[ "$(cut -f8 "$o/app.txt")" = bit-exact ] && { [ -z "$ext" ] || grep -q -- "$pat" "$o/$t.$ext"; }; then
+		pass "$t on $d: $what, $(cut -f8- "$o/app.txt")"
+		verilator_check "$t on $d" "$d" "$t" "$o" "$d:$t"
+	else
+		cat "$tmp/err"
+		fail "$t on $d: $(cut -f8- "$o/app.txt" 2>/dev/null)"
 	fi
 }
 
@@ -308,58 +326,24 @@ if [ $# -eq 0 ]; then
 		fail "transpose_flip on cgra_4x4: not banked over 2 MEM tiles, or not bit-exact"
 	fi
 	# A 3 x 3 convolution kept in time over both RVars on the dual-port tile: the delay line of
-	# its partial sums is a ring that wraps where a step ends.
-	o=$tmp/cgra_16x8_mac_dp/conv_in_time
-	mkdir -p "$o"
-	if $cgrac compiler/tests/map/conv_in_time.hl -q --design rtl_out/cgra_16x8_mac_dp -o "$o" --verify --simulate \
-		2>"$tmp/err" && [ "$(cut -f8 "$o/app.txt")" = bit-exact ]; then
-		pass "conv_in_time on cgra_16x8_mac_dp: a 2-D reduction kept in time, $(cut -f8- "$o/app.txt")"
-	else
-		cat "$tmp/err"
-		fail "conv_in_time on cgra_16x8_mac_dp: $(cut -f8- "$o/app.txt" 2>/dev/null)"
-	fi
-	# The same on pub, whose storage fetches blocks of 4 words: the input is read again shifted
-	# by one word per step, so its rows are completed to whole blocks by reads nobody takes;
-	# under Verilator too, its output stream equal to the fast simulator's.
-	o=$tmp/cgra_4x4/conv_in_time
-	mkdir -p "$o"
-	if $cgrac compiler/tests/map/conv_in_time.hl -q --design rtl_out/cgra_4x4 -o "$o" --verify --simulate \
-		2>"$tmp/err" && [ "$(cut -f8 "$o/app.txt")" = bit-exact ] &&
-		grep -q 'rows of whole 4-word fetch blocks' "$o/conv_in_time.mem"; then
-		pass "conv_in_time on cgra_4x4: its input's rows of whole fetch blocks, $(cut -f8- "$o/app.txt")"
-		verilator_check "conv_in_time on cgra_4x4" cgra_4x4 conv_in_time "$o" cgra_4x4:conv_in_time
-	else
-		cat "$tmp/err"
-		fail "conv_in_time on cgra_4x4: $(cut -f8- "$o/app.txt" 2>/dev/null)"
-	fi
+	# its partial sums is a ring that wraps where a step ends. The same on pub, whose storage
+	# fetches blocks of 4 words: the input is read again shifted by one word per step, so its
+	# rows are completed to whole blocks by reads nobody takes (under Verilator too).
+	map_check cgra_16x8_mac_dp conv_in_time "a 2-D reduction kept in time"
+	map_check cgra_4x4 conv_in_time "its input's rows of whole fetch blocks" mem 'rows of whole 4-word fetch blocks'
 	# Input channels partly unrolled, the rest in time: the input one stream run apart from the
-	# fused nest; under Verilator too on the MAC chip.
+	# fused nest (under Verilator too on the MAC chip).
 	for d in cgra_12x12 cgra_16x8_mac_dp; do
-		o=$tmp/$d/channels_in_time
-		mkdir -p "$o"
-		if $cgrac compiler/tests/map/channels_in_time.hl -q --design rtl_out/$d -o "$o" --verify --simulate \
-			2>"$tmp/err" && [ "$(cut -f8 "$o/app.txt")" = bit-exact ] &&
-			grep -q 'apart from the fused nest' "$o/channels_in_time.ubuf"; then
-			pass "channels_in_time on $d: the input stream apart, $(cut -f8- "$o/app.txt")"
-			verilator_check "channels_in_time on $d" $d channels_in_time "$o" $d:channels_in_time
-		else
-			cat "$tmp/err"
-			fail "channels_in_time on $d: $(cut -f8- "$o/app.txt" 2>/dev/null)"
-		fi
+		map_check $d channels_in_time "the input stream apart" ubuf 'apart from the fused nest'
 	done
+	# A layer of stride 2: the input streams run apart from the fused nest by the scheduler's
+	# policy (the .ubuf's policy line; under Verilator too).
+	map_check cgra_16x8_mac_dp stride2_layer "the input streams apart" ubuf \
+		'^// policy: the input streams apart from the fused nest: conv_0'
 	# More loop levels and buffer dimensions than four: a reduction kept in time over a 4-D
 	# Func (its buffer has five dimensions), and a stage split into seven loop levels.
-	for t in reduce_four_dims seven_levels; do
-		o=$tmp/cgra_4x4/$t
-		mkdir -p "$o"
-		if $cgrac compiler/tests/map/$t.hl -q --design rtl_out/cgra_4x4 -o "$o" --verify --simulate \
-			2>"$tmp/err" && [ "$(cut -f8 "$o/app.txt")" = bit-exact ]; then
-			pass "$t on cgra_4x4: $(cut -f8- "$o/app.txt")"
-		else
-			cat "$tmp/err"
-			fail "$t on cgra_4x4: $(cut -f8- "$o/app.txt" 2>/dev/null)"
-		fi
-	done
+	map_check cgra_4x4 reduce_four_dims "a buffer of five dimensions"
+	map_check cgra_4x4 seven_levels "seven loop levels"
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup
 	sed -e "s#^interconnect: cgra_4x4#interconnect: cgra_4x4_nolookup#" -e "s#\.\./\.\./#$PWD/#" \

@@ -188,7 +188,7 @@ static int64_t round_up(int64_t v, int64_t m)
  * producer's. The reduction's step is then one period of the fused nest. */
 static void set_apart(UbProgram *u)
 {
-	vec_foreach(&u->stmts, s) u->stmts.data[s].apart = 0;
+	vec_foreach(&u->stmts, s) u->stmts.data[s].apart = u->inputs_apart && u->stmts.data[s].input;
 	vec_foreach(&u->ports, pi) {
 		const UbPort *p = &u->ports.data[pi];
 		if (!p->previous)
@@ -537,7 +537,7 @@ static void set_latency(UbProgram *u)
 		u->first_in = 0;
 }
 
-int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
+static int schedule_once(UbProgram *u, int64_t max_cycle, Diags *d)
 {
 	set_rates(u);
 	set_apart(u);
@@ -563,6 +563,63 @@ int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 	}
 	vec_free(&pairs);
 	return ok;
+}
+
+/* The costliest compute statement (its kernel's operations times its
+ * iterations): its name, iterations and span in the current schedule. */
+static void costliest(UbProgram *u)
+{
+	int64_t most = 0;
+	u->costliest = NULL;
+	vec_foreach(&u->stmts, k) {
+		const UbStmt *s = &u->stmts.data[k];
+		if (!s->kernel || s->input)
+			continue;
+		int64_t n = 1, lo[UB_MAXD], hi[UB_MAXD];
+		for (int l = 0; l < s->nloops; l++) {
+			n *= s->extent[l];
+			lo[l] = s->min[l];
+			hi[l] = s->min[l] + s->extent[l] - 1;
+		}
+		int64_t cost = n * s->kernel->nodes.len;
+		if (cost <= most)
+			continue;
+		most = cost;
+		u->costliest = s->name;
+		u->busy = n;
+		u->span = ub_time(s, hi) - ub_time(s, lo) + 1;
+	}
+}
+
+int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
+{
+	if (u->inputs_apart) {
+		/* chosen in an earlier round of the mapping: kept */
+		return schedule_once(u, max_cycle, d);
+	}
+	if (!schedule_once(u, max_cycle, d))
+		return 0;
+	costliest(u);
+	int any_input = 0;
+	vec_foreach(&u->stmts, k) any_input |= u->stmts.data[k].input && !u->stmts.data[k].apart;
+	if (!u->costliest || !any_input || 2 * u->busy >= u->span)
+		return 1;
+	/* the costliest statement waits on the fused nest: the inputs apart, if they end sooner */
+	int64_t fused = u->last_out, busy = u->busy, span = u->span;
+	const char *name = u->costliest;
+	Diags *quiet = diags_new(NULL);
+	u->inputs_apart = 1;
+	int ok = schedule_once(u, max_cycle, quiet);
+	diags_free(quiet);
+	if (ok && u->last_out < fused) {
+		u->fused_last_out = fused;
+		u->costliest = name;
+		u->busy = busy;
+		u->span = span;
+		return 1;
+	}
+	u->inputs_apart = 0;
+	return schedule_once(u, max_cycle, d);
 }
 
 /* ---- Fig. 3 ---- */
@@ -618,6 +675,10 @@ void ub_print(const UbProgram *u, FILE *f)
 	fprintf(f, " cycles per iteration of levels 0 (innermost) to %d; fetch width %d\n", levels - 1, u->fetch);
 	fprintf(f, "// latency: first input at cycle %lld, last output at cycle %lld\n", (long long)u->first_in,
 		(long long)u->last_out);
+	if (u->inputs_apart)
+		fprintf(f, "// policy: the input streams apart from the fused nest: %s, the costliest statement, was "
+			"busy %lld of its %lld cycles fused, whose last output was at cycle %lld\n",
+			u->costliest, (long long)u->busy, (long long)u->span, (long long)u->fused_last_out);
 	vec_foreach(&u->stmts, s) {
 		const UbStmt *st = &u->stmts.data[s];
 		fprintf(f, "// statement %s: delay %lld, rates", st->name, (long long)st->delay);

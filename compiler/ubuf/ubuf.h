@@ -104,6 +104,14 @@ typedef struct UbProgram {
 	int fetch;              /* the MEM's fetch width: level 0 padded to it */
 	int64_t period[UB_MAXD];/* cycles of one iteration of fused level l */
 	int64_t first_in, last_out;
+	/* the policy: the stencil scheduler's one fused nest, or (inputs_apart) every input
+	 * stream apart from it, chosen when the costliest statement (its kernel's operations
+	 * times its iterations) is busy less than half of its span in the fused nest and the
+	 * inputs apart end sooner (section 4.2's choice, for the load and compute stages) */
+	int inputs_apart;
+	const char *costliest;  /* its statement, NULL if none */
+	int64_t busy, span;     /* its iterations and its span in the fused nest */
+	int64_t fused_last_out; /* the fused nest's last output, when inputs_apart */
 	Arena *arena;
 } UbProgram;
 
