@@ -815,8 +815,23 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 		m->seconds = util_now() - t0;
 		return ok;
 	}
-	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), d, c->mem->units[0].fetch, 0, NULL };
+	/* quietly first: if the schedule with the inputs apart (ub_sched.c's policy) does not
+	 * map, the fused nest's is mapped instead; a failure is mapped again to report it */
+	Diags *quiet = diags_new(NULL);
+	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), quiet, c->mem->units[0].fetch, 0, NULL };
 	int ok = map_rounds(&M, L, c);
+	diags_free(quiet);
+	if (!ok) {
+		u->fused_only = u->inputs_apart;
+		u->inputs_apart = 0;
+		vec_foreach(&u->ports, pi) u->ports.data[pi].extra = 0;
+		clear_banks(m);
+		free(m->src);
+		free(M.same);
+		M.same = NULL;
+		M.d = d;
+		ok = map_rounds(&M, L, c);
+	}
 	memsolver_free(M.solver);
 	free(M.same);
 	if (!ok)

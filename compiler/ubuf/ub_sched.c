@@ -593,7 +593,7 @@ static void costliest(UbProgram *u)
 
 int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 {
-	if (u->inputs_apart) {
+	if (u->inputs_apart || u->fused_only) {
 		/* chosen in an earlier round of the mapping: kept */
 		return schedule_once(u, max_cycle, d);
 	}

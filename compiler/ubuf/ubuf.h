@@ -109,6 +109,7 @@ typedef struct UbProgram {
 	 * times its iterations) is busy less than half of its span in the fused nest and the
 	 * inputs apart end sooner (section 4.2's choice, for the load and compute stages) */
 	int inputs_apart;
+	int fused_only;         /* the inputs apart did not map: the fused nest alone */
 	const char *costliest;  /* its statement, NULL if none */
 	int64_t busy, span;     /* its iterations and its span in the fused nest */
 	int64_t fused_last_out; /* the fused nest's last output, when inputs_apart */
