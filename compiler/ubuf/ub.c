@@ -602,6 +602,15 @@ void ub_free(UbProgram *u)
 
 /* ---- walking a domain ---- */
 
+int ub_step_top(const UbProgram *u, const UbPort *p)
+{
+	const UbIndex *step = &p->index[p->ndims - 1];  /* nonzero on the reduction's levels */
+	int top = u->stmts.data[p->stmt].nloops;
+	while (top > 0 && step->coef[top - 1])
+		top--;
+	return top;
+}
+
 int64_t ub_time(const UbStmt *s, const int64_t *i)
 {
 	int64_t t = s->delay;

@@ -464,9 +464,7 @@ static int unequal_steps(Mapper *M, const UbPort *p)
 {
 	const UbStmt *s = &M->u->stmts.data[p->stmt];
 	const UbIndex *step = &p->index[p->ndims - 1];  /* nonzero on the reduction's levels */
-	int top = s->nloops;    /* the reduction's levels are [top, nloops) */
-	while (top > 0 && step->coef[top - 1])
-		top--;
+	int top = ub_step_top(M->u, p);  /* the reduction's levels are [top, nloops) */
 	for (int l = 0; l < top; l++)
 		if (step->coef[l])
 			return 0;       /* not outermost: the other message says so */
@@ -553,7 +551,6 @@ static int map_general(Mapper *M)
 					     s->name, b->name, (long long)p->dmin, (long long)p->dmax);
 				return 0;
 			}
-			M->same[pi] = -1;
 			for (int j = 0; j < k && M->same[pi] < 0; j++) {
 				int qi = b->ports.data[j];
 				const UbPort *q = &M->u->ports.data[qi];

@@ -194,11 +194,7 @@ static void set_apart(UbProgram *u)
 		if (!p->previous)
 			continue;
 		const UbStmt *r = &u->stmts.data[p->stmt];
-		const UbIndex *step = &p->index[p->ndims - 1];  /* nonzero on the reduction's levels */
-		int top = r->nloops;
-		while (top > 0 && step->coef[top - 1])
-			top--;
-		for (int l = top; l + 1 < r->nloops; l++)
+		for (int l = ub_step_top(u, p); l + 1 < r->nloops; l++)
 			vec_foreach(&u->stmts, k) {
 				UbStmt *o = &u->stmts.data[k];
 				if (o->input && l < o->nloops && o->rate[l] * o->extent[l] > r->rate[l] * r->extent[l])
@@ -604,18 +600,15 @@ int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 	vec_foreach(&u->stmts, k) any_input |= u->stmts.data[k].input && !u->stmts.data[k].apart;
 	if (!u->costliest || !any_input || 2 * u->busy >= u->span)
 		return 1;
-	/* the costliest statement waits on the fused nest: the inputs apart, if they end sooner */
-	int64_t fused = u->last_out, busy = u->busy, span = u->span;
-	const char *name = u->costliest;
+	/* the costliest statement waits on the fused nest: the inputs apart, if they end sooner
+	 * (costliest, busy and span stay the fused nest's) */
+	int64_t fused = u->last_out;
 	Diags *quiet = diags_new(NULL);
 	u->inputs_apart = 1;
 	int ok = schedule_once(u, max_cycle, quiet);
 	diags_free(quiet);
 	if (ok && u->last_out < fused) {
 		u->fused_last_out = fused;
-		u->costliest = name;
-		u->busy = busy;
-		u->span = span;
 		return 1;
 	}
 	u->inputs_apart = 0;

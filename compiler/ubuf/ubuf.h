@@ -133,6 +133,10 @@ void ub_free(UbProgram *u);
 void ub_lifetimes(const UbProgram *u, const UbBuffer *b, int64_t **wt, int64_t **rt);
 /* The cycle of statement s at loop values i[level]. */
 int64_t ub_time(const UbStmt *s, const int64_t *i);
+/* A reduction kept in time whose read of its step before is p: the lowest of
+ * the outermost levels of its statement that its step depends on (its RVar
+ * loops in time are levels [that, nloops) when they are outermost). */
+int ub_step_top(const UbProgram *u, const UbPort *p);
 /* The position of buffer coordinates c in b's box (dimension 0 fastest), or
  * -1 outside it. */
 int64_t ub_flat(const UbBuffer *b, const int64_t *c);
