@@ -47,8 +47,11 @@ typedef struct Loop {
 	long long min, extent, stride;
 } Loop;
 
+#define MAX_RUN_LOOPS 4
+
 typedef struct Index {
 	long long coef[MAX_LOOPS], c, div;
+	long long shift[MAX_RUN_LOOPS]; /* added per iteration of each run loop */
 	const YNode *node;
 } Index;
 
@@ -102,7 +105,12 @@ typedef struct App {
 	const char *util;               /* the fast simulator's line on the PEs' utilization */
 	const char *app, *design, *bitstream;
 	const YNode *design_node, *bitstream_node;
-	long long cycles;
+	long long cycles;               /* of one run */
+	long long runs, total;          /* runs (1 without 'runs'), and the cycles of them all */
+	int nrun_loops;
+	long long run_extent[MAX_RUN_LOOPS];    /* level 0 innermost */
+	long long run_n;                /* cycles the simulator reported running, and */
+	double run_s;                   /*   in how many seconds */
 	Stream *streams;
 	int nstreams;
 	AppImage images[64];
@@ -209,7 +217,7 @@ static int read_index(App *p, Stream *s, const YNode *map)
 			    s->ndims, s->ndims == 1 ? "" : "s", s->fixed_dim >= 0 ? " and one is fixed" : "", want);
 		return 0;
 	}
-	static const char *const keys[] = { "coef", "c", "div", NULL };
+	static const char *const keys[] = { "coef", "c", "div", "shift", NULL };
 	int ok = 1;
 	s->nindex = x->len;
 	for (int i = 0; i < x->len; i++) {
@@ -234,6 +242,17 @@ static int read_index(App *p, Stream *s, const YNode *map)
 		}
 		ok &= field(p, e, "c", -BIG, BIG, 0, 0, &ix->c);
 		ok &= field(p, e, "div", 1, BIG, 0, 1, &ix->div);
+		const YNode *sh = ymap_get(e, "shift");
+		if (sh && !ynode_expect(sh, YN_SEQ, "a list of shifts, one per loop of 'runs'", p->d)) {
+			ok = 0;
+		} else if (sh && sh->len != p->nrun_loops) {
+			ynode_error(p->d, sh, "%d shifts; 'runs' has %d loop%s", sh->len, p->nrun_loops,
+				    p->nrun_loops == 1 ? "" : "s");
+			ok = 0;
+		} else if (sh) {
+			for (int l = 0; l < sh->len; l++)
+				ok &= number(p, sh->items[l], "shift", -BIG, BIG, &ix->shift[l]);
+		}
 	}
 	return ok;
 }
@@ -331,6 +350,44 @@ static int read_stream(App *p, Stream *s, const YNode *m)
 	return ok && s->name && di >= 0 && s->port && s->image;
 }
 
+/* 'runs': the host's loops around the accelerator, level 0 innermost; the
+ * accelerator runs once per iteration, each run after a flush. */
+static int read_runs(App *p, const YNode *root)
+{
+	p->runs = 1;
+	const YNode *r = ymap_get(root, "runs");
+	if (!r)
+		return 1;
+	if (!ynode_expect(r, YN_SEQ, "a list of loops, level 0 (innermost) first", p->d))
+		return 0;
+	if (r->len < 1 || r->len > MAX_RUN_LOOPS) {
+		ynode_error(p->d, r, "%d loops; 1 to %d", r->len, MAX_RUN_LOOPS);
+		return 0;
+	}
+	static const char *const keys[] = { "loop", "extent", NULL };
+	int ok = 1;
+	p->nrun_loops = r->len;
+	for (int i = 0; i < r->len; i++) {
+		const YNode *e = r->items[i];
+		if (!ynode_expect(e, YN_MAP, "a loop of the host: { loop, extent }", p->d)) {
+			ok = 0;
+			continue;
+		}
+		ok &= ymap_check_keys(e, keys, "a loop of the host", p->d) == 0;
+		ok &= text(p, e, "loop", "the loop's name") != NULL;
+		if (field(p, e, "extent", 1, BIG, 1, 0, &p->run_extent[i]) && p->runs <= MAX_CYCLES)
+			p->runs *= p->run_extent[i];
+		else
+			ok = 0;
+	}
+	if (ok && p->cycles && p->runs * p->cycles > MAX_CYCLES) {
+		ynode_error(p->d, r, "%lld runs of %lld cycles: more than %lld cycles in all", p->runs, p->cycles,
+			    MAX_CYCLES);
+		ok = 0;
+	}
+	return ok;
+}
+
 static int read_io(App *p, const YDoc *doc)
 {
 	const YNode *root = doc->root;
@@ -338,7 +395,7 @@ static int read_io(App *p, const YDoc *doc)
 		diag_error(p->d, p->file, 1, 1, "expected the streams of an application " FORMAT);
 		return 0;
 	}
-	static const char *const keys[] = { "app", "design", "bitstream", "cycles", "streams", NULL };
+	static const char *const keys[] = { "app", "design", "bitstream", "cycles", "runs", "streams", NULL };
 	int ok = ymap_check_keys(root, keys, "the io.yaml", p->d) == 0;
 	p->app = text(p, root, "app", "the application's name");
 	p->design = text(p, root, "design", "the design's name");
@@ -346,6 +403,8 @@ static int read_io(App *p, const YDoc *doc)
 	p->bitstream = text(p, root, "bitstream", "the bitstream file");
 	p->bitstream_node = ymap_get(root, "bitstream");
 	ok &= field(p, root, "cycles", 1, MAX_CYCLES, 1, 0, &p->cycles);
+	ok &= read_runs(p, root);
+	p->total = p->runs * p->cycles;
 	const YNode *st = need(p, root, "streams", YN_SEQ, "a list of streams");
 	if (st && st->len == 0) {
 		ynode_error(p->d, st, "no stream");
@@ -541,7 +600,8 @@ static const char *pixel_text(App *p, const Image *im, long px)
 	return t;
 }
 
-/* Every point of s: its cycle and pixel, each checked. */
+/* Every point of s in every run: its cycle and pixel, each checked (its
+ * cycle in the run's, the same in every run). */
 static int expand(App *p, Stream *s, unsigned char *seen)
 {
 	long long n = 1;
@@ -554,28 +614,34 @@ static int expand(App *p, Stream *s, unsigned char *seen)
 		}
 	}
 	const Image *im = &p->images[s->img].im;
-	s->npoints = (long)n;
-	s->cycle = arena_alloc(p->a, sizeof(int32_t) * (size_t)n);
-	s->pixel = arena_alloc(p->a, sizeof(long) * (size_t)n);
+	s->npoints = (long)(n * p->runs);
+	s->cycle = arena_alloc(p->a, sizeof(int32_t) * (size_t)s->npoints);
+	s->pixel = arena_alloc(p->a, sizeof(long) * (size_t)s->npoints);
 	memset(seen, 0, (size_t)p->cycles);
-	for (long k = 0; k < s->npoints; k++) {
-		long long iv[MAX_LOOPS], cyc = s->start;
+	for (long q = 0; q < s->npoints; q++) {
+		long k = q % n, run = q / n;
+		long long iv[MAX_LOOPS], cyc = s->start, h[MAX_RUN_LOOPS];
+		for (int l = 0; l < p->nrun_loops; l++) {
+			h[l] = run % p->run_extent[l];
+			run /= p->run_extent[l];
+		}
 		point_loops(s, k, iv);
 		for (int l = 0; l < s->nloops; l++)
 			cyc += s->loops[l].stride * (iv[l] - s->loops[l].min);
-		if (cyc < 0 || cyc >= p->cycles) {
+		if (q < n && (cyc < 0 || cyc >= p->cycles)) {
 			ynode_error(p->d, s->start_node, "stream '%s': point %s is at cycle %lld, %s", s->name,
 				    point_text(p, s, k), cyc,
 				    cyc < 0 ? "before the run" : arena_printf(p->a, "past the run's %lld cycles", p->cycles));
 			return 0;
 		}
-		if (seen[cyc]) {
+		if (q < n && seen[cyc]) {
 			ynode_error(p->d, s->loops_node, "stream '%s': point %s is at cycle %lld, as an earlier point", s->name,
 				    point_text(p, s, k), cyc);
 			return 0;
 		}
-		seen[cyc] = 1;
-		s->cycle[k] = (int32_t)cyc;
+		if (q < n)
+			seen[cyc] = 1;
+		s->cycle[q] = (int32_t)(cyc + q / n * p->cycles);
 		long px = 0, scale = 1;
 		for (int dim = 0, e = 0; dim < s->ndims; dim++) {
 			long long coord;
@@ -587,16 +653,20 @@ static int expand(App *p, Stream *s, unsigned char *seen)
 				for (int l = 0; l < s->nloops; l++)
 					sum += ix->coef[l] * iv[l];
 				coord = floordiv(sum, ix->div);
+				for (int l = 0; l < p->nrun_loops; l++)
+					coord += ix->shift[l] * h[l];
 				if (coord < 0 || coord >= s->dims[dim]) {
-					ynode_error(p->d, ix->node, "stream '%s': point %s has coordinate %lld in dimension %d, "
-						    "outside 0..%lld", s->name, point_text(p, s, k), coord, dim, s->dims[dim] - 1);
+					ynode_error(p->d, ix->node, "stream '%s': point %s%s has coordinate %lld in dimension "
+						    "%d, outside 0..%lld", s->name, point_text(p, s, k),
+						    p->runs > 1 ? arena_printf(p->a, " of run %lld", (long long)(q / n)) : "", coord, dim,
+						    s->dims[dim] - 1);
 					return 0;
 				}
 			}
 			px += (long)coord * scale;
 			scale *= (long)s->dims[dim];
 		}
-		s->pixel[k] = px;
+		s->pixel[q] = px;
 		uint16_t v = s->out ? im->px[px] : stream_word(s, im->px[px]);
 		if (v >> s->width) {
 			ynode_error(p->d, s->image_node, "pixel %s of '%s' is %u, which does not fit the %d-bit port %s",
@@ -612,7 +682,7 @@ static int expand(App *p, Stream *s, unsigned char *seen)
 static int schedule(App *p)
 {
 	int ok = 1;
-	size_t cycles = (size_t)p->cycles;
+	size_t cycles = (size_t)p->total;
 	for (int i = 0; i < p->nports; i++) {
 		PortUse *u = &p->ports[i];
 		u->value = xcalloc(cycles, sizeof *u->value);
@@ -759,7 +829,9 @@ static int write_work(App *p)
 	for (int i = 0; i < p->nports; i++)
 		fprintf(f, "%s %s %s\n", p->ports[i].out ? "record" : "drive", p->ports[i].name,
 			port_file(p, &p->ports[i]));
-	fprintf(f, "run %lld\n", p->cycles);
+	/* each run of the accelerator after a flush */
+	for (long long r = 0; r < p->runs; r++)
+		fprintf(f, "%srun %lld\n", r ? "flush\n" : "", p->cycles);
 	if (ferror(f) | fclose(f))
 		return write_file_error(path);
 	return 1;
@@ -782,8 +854,11 @@ static void vsim_line(App *p, const char *line, int *nprogress, double *run_s)
 	double s, rate;
 	long n;
 	if (r && sscanf(r, ": run: %ld cycles in %lf s (%lf cycles/s)", &n, &s, &rate) == 3) {
-		run_s[0] = s;
-		run_s[1] = rate;
+		/* one line per run of the accelerator: their sum */
+		p->run_n += n;
+		p->run_s += s;
+		run_s[0] = p->run_s;
+		run_s[1] = p->run_s > 0 ? (double)p->run_n / p->run_s : rate;
 	}
 	sb_printf(&p->log, "%s", line);
 }
@@ -883,17 +958,17 @@ static int read_record(App *p, PortUse *u)
 	while (ok && fgets(buf, sizeof buf, f)) {
 		char *end;
 		unsigned long v = strtoul(buf, &end, 16);
-		if (end == buf || (*end && *end != '\n') || c >= p->cycles || (v >> u->width)) {
+		if (end == buf || (*end && *end != '\n') || c >= p->total || (v >> u->width)) {
 			fprintf(stderr, "%s:%ld:1: error: not a %d-bit value of cycle %ld of %lld\n", path, c + 1, u->width,
-				c, p->cycles);
+				c, p->total);
 			ok = 0;
 		} else {
 			u->value[c++] = (uint16_t)v;
 		}
 	}
 	fclose(f);
-	if (ok && c != p->cycles) {
-		fprintf(stderr, "verif app: %s holds %ld cycles, the run %lld\n", path, c, p->cycles);
+	if (ok && c != p->total) {
+		fprintf(stderr, "verif app: %s holds %ld cycles, the run %lld\n", path, c, p->total);
 		ok = 0;
 	}
 	return ok;
@@ -1010,7 +1085,7 @@ static void put_result(const App *p, long npx, long nmis, const char *summary)
 		return;
 	r->pixels = npx;
 	r->mismatches = nmis;
-	r->cycles = p->cycles;
+	r->cycles = p->total;
 	r->util = p->util && sscanf(p->util, "%d of %d PEs used (%*d%%), busy %d%% of their cycles", &r->pes_used,
 				    &r->pes_total, &r->pe_busy) == 3;
 	snprintf(r->summary, sizeof r->summary, "%s", summary);
@@ -1056,10 +1131,11 @@ static int simulate(App *p, const char *vsim)
 	Mismatch *mis = compare(p, &nmis, &npx);
 	if (run_s[0] < 0) {
 		run_s[0] = wall;
-		run_s[1] = wall > 0 ? (double)p->cycles / wall : 0;
+		run_s[1] = wall > 0 ? (double)p->total / wall : 0;
 	}
-	const char *speed = arena_printf(p->a, "%lld cycles in %s s (%.0f cycles/s)%s%s%s%s", p->cycles,
+	const char *speed = arena_printf(p->a, "%lld cycles in %s s (%.0f cycles/s)%s%s%s%s%s", p->total,
 					 seconds_text(p, run_s[0]), run_s[1],
+					 p->runs > 1 ? arena_printf(p->a, ", %lld runs of %lld", p->runs, p->cycles) : "",
 					 p->opt->note ? "; " : "", p->opt->note ? p->opt->note : "", p->util ? "; " : "",
 					 p->util ? p->util : "");
 	const char *summary;
@@ -1179,9 +1255,9 @@ int verif_app_run(const VerifAppOptions *o)
 		fprintf(stderr, "verif app: no model %s (verif/build.sh %s --probes none)\n", vsim, ddir);
 		goto done;
 	}
-	sb_printf(&p->log, "sim %s on %s: %s\ndesign: %s\n%s: %s\nbitstream: %s\n%lld cycles after the flush\n",
+	sb_printf(&p->log, "sim %s on %s: %s\ndesign: %s\n%s: %s\nbitstream: %s\n%s%lld cycles after the flush\n",
 		  p->app, p->design, o->io_yaml, ddir, o->fast ? "simulator" : "model", vsim, resolve(p, p->bitstream),
-		  p->cycles);
+		  p->runs > 1 ? arena_printf(p->a, "%lld runs of the accelerator, each ", p->runs) : "", p->cycles);
 	status = simulate(p, vsim);
 	remove_dir(p->work_tmp);
 done:

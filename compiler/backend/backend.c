@@ -375,9 +375,10 @@ int be_bitstream(Backend *B, Diags *d)
 void be_summary(const Backend *B, const BeSeconds *s, double total, FILE *f)
 {
 	fprintf(f, "cgrac: %s on %s: %d PEs, %d MEMs, %d IOs, %d registers (%d in PE inputs), tracks %d/%d "
-		   "(16/1 bit), critical path %.2f ns (%.0f MHz), latency %lld cycles; place %.3f s, route %.3f s "
+		   "(16/1 bit), critical path %.2f ns (%.0f MHz), latency %lld cycles%s; place %.3f s, route %.3f s "
 		   "(%d iterations), %.3f s in all\n",
 		B->base, B->g->design, B->nl.pes, B->nl.mems, B->nl.ios, B->regs_used + B->nl.packed, B->nl.packed,
 		B->rr.tracks16, B->rr.tracks1, B->crit, B->crit > 0 ? 1000.0 / B->crit : 0.0, (long long)B->latency,
+		B->u->runs > 1 ? arena_printf(B->u->arena, " per run, %lld runs", (long long)B->u->runs) : "",
 		s->placement, s->routing, B->rr.iterations, total);
 }

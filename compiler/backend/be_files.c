@@ -24,12 +24,21 @@ static void write_loops(const UbStmt *s, FILE *f)
 			(long long)s->extent[l], (long long)s->stride[l]);
 }
 
-static void write_index(const UbStmt *s, const UbIndex *x, int64_t sub, FILE *f)
+/* A coordinate map; with runs, what each host loop adds per iteration
+ * (`shift`, level 0 innermost as `runs`). */
+static void write_index(const UbProgram *u, const UbStmt *s, const UbIndex *x, int64_t sub, FILE *f)
 {
 	fputs("      - { coef: [", f);
 	for (int l = 0; l < s->nloops; l++)
 		fprintf(f, "%s%lld", l ? ", " : "", (long long)x->coef[l]);
-	fprintf(f, "], c: %lld, div: %lld }\n", (long long)(x->c - sub * x->div), (long long)x->div);
+	fprintf(f, "], c: %lld, div: %lld", (long long)(x->c - sub * x->div), (long long)x->div);
+	if (u->nhost) {
+		fputs(", shift: [", f);
+		for (int k = u->nhost - 1; k >= 0; k--)
+			fprintf(f, "%s%lld", k < u->nhost - 1 ? ", " : "", (long long)(x->host[k] / x->div));
+		fputs("]", f);
+	}
+	fputs(" }\n", f);
 }
 
 static void write_stream(const Backend *B, int si, FILE *f)
@@ -67,10 +76,10 @@ static void write_stream(const Backend *B, int si, FILE *f)
 		vec_foreach(&B->u->ports, pi) if (B->u->ports.data[pi].stmt == si && B->u->ports.data[pi].write) wp =
 		    &B->u->ports.data[pi];
 		for (int j = 0; wp && j < wp->ndims; j++)
-			write_index(s, &wp->index[j], 0, f);
+			write_index(B->u, s, &wp->index[j], 0, f);
 	} else {
 		for (int j = 0; j < s->nout; j++)
-			write_index(s, &s->out_index[j], r->box_min[j], f);
+			write_index(B->u, s, &s->out_index[j], r->box_min[j], f);
 	}
 }
 
@@ -78,8 +87,16 @@ static void write_io(const void *arg, FILE *f)
 {
 	const Backend *B = arg;
 	fprintf(f, "# Written by cgrac (format: verif/README.md, \"Applications\").\napp: %s\ndesign: %s\n"
-		   "bitstream: %s.bs\ncycles: %lld\nstreams:\n", B->base, B->g->design, B->base,
+		   "bitstream: %s.bs\ncycles: %lld\n", B->base, B->g->design, B->base,
 		(long long)B->last_cycle + 2);
+	if (B->u->nhost) {
+		/* the host's loops around the accelerator, level 0 innermost: a run per iteration */
+		fputs("runs:\n", f);
+		for (int k = B->u->nhost - 1; k >= 0; k--)
+			fprintf(f, "  - { loop: %s, extent: %lld }\n", hl_sym_name(B->u->L->p, B->u->L->host[k]->sym),
+				(long long)B->u->L->host[k]->extent);
+	}
+	fputs("streams:\n", f);
 	vec_foreach(&B->u->stmts, s) if (B->u->stmts.data[s].input) write_stream(B, s, f);
 	vec_foreach(&B->u->stmts, s) if (B->u->stmts.data[s].output) write_stream(B, s, f);
 }
@@ -144,7 +161,10 @@ static void write_report(const void *arg, FILE *f)
 	fprintf(f, "tracks: { 16: %d, 1: %d }\n", B->rr.tracks16, B->rr.tracks1);
 	fprintf(f, "critical_path_ns: %.3f\ncritical_path: \"%s\"\nclock_mhz: %.1f\n", B->crit, B->crit_path,
 		B->crit > 0 ? 1000.0 / B->crit : 0.0);
-	fprintf(f, "latency_cycles: %lld\nroute_iterations: %d\n", (long long)B->latency, B->rr.iterations);
+	fprintf(f, "latency_cycles: %lld\n", (long long)B->latency);
+	if (B->u->runs > 1)     /* the latency is one run's: the host runs the accelerator this often */
+		fprintf(f, "runs: %lld\n", (long long)B->u->runs);
+	fprintf(f, "route_iterations: %d\n", B->rr.iterations);
 	fprintf(f, "hop_limit: %d\nextra_registers: %d\ntable_lookups: %d\n", o->hop_limit, cm_extra_registers(B->cm),
 		B->cm->roms.len);
 	fprintf(f, "seconds:\n  front_end: %.4f\n  buffers: %.4f\n  compute_mapping: %.4f\n  netlist: %.4f\n"

@@ -172,6 +172,7 @@ typedef struct Lower {
 	Diags *d;
 	Place *place;           /* per Func */
 	int accel_func, accel_loop;     /* where the accelerator starts (-1: root) */
+	Aff (*img_min)[4];      /* per streamed image: its region's minimum, in the host's loops */
 	int errors;
 	/* per symbol of the program as written (build_stage's scratch, zero
 	 * between stages: a stage touches only its variables, so lowering
@@ -220,6 +221,19 @@ static void fold_unit_loops(const LLoop *loops, int n, Aff *a)
 			aff_add(a, &loops[i].min, k);
 		}
 	}
+}
+
+/* a with loops[from..n) at their start (innermost first). */
+static Aff aff_at_start(const LLoop *loops, int from, int n, Aff a)
+{
+	for (int i = n - 1; i >= from; i--) {
+		int64_t k = aff_coef(&a, loops[i].sym);
+		if (k) {
+			aff_drop(&a, loops[i].sym);
+			aff_add(&a, &loops[i].min, k);
+		}
+	}
+	return a;
 }
 
 /* Bounds of a over loops[from..n) (innermost first), in the variables of
@@ -710,7 +724,7 @@ static void emit_producers_at(Lower *W, int f, int i, LStmt *parent, Env *env)
 	}
 }
 
-static void emit_streams(Lower *W, LStmt *parent);
+static void emit_streams(Lower *W, LStmt *parent, Env *env);
 
 static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 {
@@ -770,7 +784,7 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 				add(body, acc);
 				W->L->accel = acc;
 				body = acc;
-				emit_streams(W, body);
+				emit_streams(W, body, env);
 			}
 			emit_producers_at(W, S->func, i, body, env);
 		}
@@ -812,7 +826,7 @@ static void emit_func(Lower *W, int f, LStmt *parent, Env *env)
 
 /* ---- input streams ---- */
 
-static void emit_streams(Lower *W, LStmt *parent)
+static void emit_streams(Lower *W, LStmt *parent, Env *env)
 {
 	for (int m = 0; m < W->p->images.len; m++) {
 		const HImage *im = &W->p->images.data[m];
@@ -826,7 +840,7 @@ static void emit_streams(Lower *W, LStmt *parent)
 		for (int i = im->dims - 1; i >= 0; i--) {
 			LStmt *loop = stmt(W, LS_LOOP);
 			loop->sym = new_loop_sym(W, arena_printf(W->a, "%s.s0._%d", im->name, i), -1);
-			loop->min = he_const(W->a, HT_I32, r->min[i]);
+			loop->min = in_env(W, env, aff_expr(W->a, &W->img_min[m][i]));
 			loop->extent = r->extent[i];
 			idx[i] = he_var(W->a, loop->sym);
 			add(outer, loop);
@@ -864,8 +878,16 @@ static int stream_regions(Lower *W, const LLoop *encl, int nencl)
 		LRegion *lr = &W->L->images[m];
 		lr->dims = im->dims;
 		for (int i = 0; i < im->dims; i++) {
-			lr->min[i] = lr->box_min[i] = rmin[i].c;
-			lr->extent[i] = lr->box_extent[i] = rext[i];
+			/* a region that moves with the host's loops: per run, and over them all */
+			Aff top = rmin[i], lo, hi, x;
+			top.c += rext[i] - 1;
+			aff_bounds(encl, 0, nencl, &rmin[i], &lo, &x);
+			aff_bounds(encl, 0, nencl, &top, &x, &hi);
+			W->img_min[m][i] = rmin[i];
+			lr->min[i] = lr->run_min[i] = aff_at_start(encl, 0, nencl, rmin[i]).c;
+			lr->extent[i] = lr->run_extent[i] = rext[i];
+			lr->box_min[i] = lo.c;
+			lr->box_extent[i] = hi.c - lo.c + 1;
 		}
 	}
 	return 1;
@@ -908,6 +930,50 @@ static int accel_level(Lower *W)
 	return 1;
 }
 
+/* The loops of more than one iteration on the path from s to acc, innermost
+ * first, into loops (at most 64); 1 if s holds acc. */
+static int path_to_accel(const LStmt *s, const LStmt *acc, const LStmt **loops, int *n)
+{
+	if (s == acc)
+		return 1;
+	vec_foreach(&s->body, i) if (path_to_accel(s->body.data[i], acc, loops, n)) {
+		if (s->kind == LS_LOOP && s->extent > 1 && *n < 64)
+			loops[(*n)++] = s;
+		return 1;
+	}
+	return 0;
+}
+
+/* The host's loops around the accelerator: each iteration a run of it. */
+static int host_loops(Lower *W)
+{
+	LProgram *L = W->L;
+	const LStmt *loops[64];
+	int n = 0;
+	if (!path_to_accel(L->root, L->accel, loops, &n))
+		ICE("lower: the accelerator is not in the loop nest");
+	const HFunc *out = &W->p->funcs.data[W->p->output];
+	if (n > L_MAX_HOST) {
+		lerr(W, W->p->accel_line ? W->p->accel_line : out->line, W->p->accel_line ? W->p->accel_col : out->col,
+		     "the accelerator runs inside %d loops of the host, at most %d: fuse some of them", n, L_MAX_HOST);
+		return 0;
+	}
+	L->nhost = n;
+	for (int k = 0; k < n; k++)
+		L->host[k] = loops[n - 1 - k];
+	for (int k = 0; k < L->nhost; k++) {
+		int64_t m;
+		if (!he_is_const(L->host[k]->min, &m)) {
+			lerr(W, W->p->accel_line ? W->p->accel_line : out->line,
+			     W->p->accel_line ? W->p->accel_col : out->col,
+			     "the host's loop %s around the accelerator does not start at a constant",
+			     W->p->syms.data[L->host[k]->sym].name);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int hl_lower(LProgram *L, HProgram *p, Diags *d)
 {
 	memset(L, 0, sizeof *L);
@@ -915,7 +981,7 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 	L->arena = arena_new();
 	if (!hp_prepare(&L->prep, p, d))
 		return 0;
-	Lower W = { L, p, p->arena, d, NULL, -1, -1, 0, NULL, NULL, NULL, NULL };
+	Lower W = { .L = L, .p = p, .a = p->arena, .d = d, .accel_func = -1, .accel_loop = -1 };
 	size_t nsyms = (size_t)p->syms.len + 1;
 	W.ext = xcalloc(nsyms, sizeof *W.ext);
 	W.name = xcalloc(nsyms, sizeof *W.name);
@@ -925,6 +991,7 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 	W.place = xcalloc(nf, sizeof *W.place);
 	L->funcs = xcalloc(nf, sizeof *L->funcs);
 	L->images = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *L->images);
+	W.img_min = xcalloc((size_t)(p->images.len ? p->images.len : 1), sizeof *W.img_min);
 	const HPrep *P = &L->prep;
 	int ok = 1;
 	for (int k = P->reg.norder - 1; ok && k >= 0; k--) {
@@ -947,15 +1014,23 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 				LRegion *r = &L->funcs[f];
 				const Stage *S = &W.place[f].stages[0];
 				r->dims = p->funcs.data[f].dims;
+				/* the host's loops: the output's, around the accelerator */
+				int host = W.accel_func >= 0 && f != p->output ? W.accel_loop + 1 : 0;
 				for (int i = 0; i < r->dims; i++) {
 					Aff lo, hi, top = W.place[f].rmin[i], x;
 					top.c += W.place[f].rext[i] - 1;
-					r->min[i] = W.place[f].rmin[i].c;
+					r->min[i] = aff_at_start(S->full, 0, S->nenclosing, W.place[f].rmin[i]).c;
 					r->extent[i] = W.place[f].rext[i];
 					aff_bounds(S->full, 0, S->nenclosing, &W.place[f].rmin[i], &lo, &x);
 					aff_bounds(S->full, 0, S->nenclosing, &top, &x, &hi);
 					r->box_min[i] = lo.c;
 					r->box_extent[i] = hi.c - lo.c + 1;
+					aff_bounds(S->full, host, S->nenclosing, &W.place[f].rmin[i], &lo, &x);
+					aff_bounds(S->full, host, S->nenclosing, &top, &x, &hi);
+					lo = aff_at_start(S->full, 0, host, lo);
+					hi = aff_at_start(S->full, 0, host, hi);
+					r->run_min[i] = lo.c;
+					r->run_extent[i] = hi.c - lo.c + 1;
 				}
 			}
 		Env env = { { 0 }, { 0 } };
@@ -965,7 +1040,7 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 			body = stmt(&W, LS_ACCEL);
 			add(L->root, body);
 			L->accel = body;
-			emit_streams(&W, body);
+			emit_streams(&W, body, &env);
 		}
 		for (int k = 0; k < P->reg.norder; k++) {
 			int g = P->reg.order[k];
@@ -977,7 +1052,10 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 		vec_free(&env.val);
 		ok = W.errors == 0;
 	}
+	if (ok && W.errors == 0)
+		ok = host_loops(&W);
 	free(W.place);
+	free(W.img_min);
 	free(W.ext);
 	free(W.name);
 	free(W.orig);

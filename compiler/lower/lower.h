@@ -102,18 +102,27 @@ struct LStmt {
 
 /* The region a stored Func or streamed image holds: per iteration of the
  * loop it is computed at (its minimum there with every loop at its start),
- * and the box of every value it ever holds. */
+ * the box of every value it ever holds, and the box of the values one run
+ * of the accelerator holds (the first run: the host's loops around the
+ * accelerator at their start; the box itself without them). */
 typedef struct LRegion {
 	int dims;
 	int64_t min[4], extent[4];
 	int64_t box_min[4], box_extent[4];
+	int64_t run_min[4], run_extent[4];
 } LRegion;
+
+/* Loops of the host around the accelerator: each iteration of them is one
+ * run of the accelerator, on a region that moves with them. */
+#define L_MAX_HOST 4
 
 typedef struct LProgram {
 	HProgram *p;
 	HPrep prep;
 	LStmt *root;
 	LStmt *accel;           /* the hardware's part of root */
+	int nhost;              /* root's loops around accel of more than one iteration, */
+	const LStmt *host[L_MAX_HOST];  /* outermost first (their minimums constants) */
 	LRegion *funcs;         /* per Func (stored ones) */
 	LRegion *images;        /* per image (streamed ones) */
 	Arena *arena;           /* the statements */

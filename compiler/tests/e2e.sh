@@ -60,7 +60,7 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 # suite (pe_base with pub on cgra_4x4, whose tile modules cgra_12x12 repeats; pe_mac with dp
 # and its look-up table; a reduction kept in time, its partial sums in a memory delay line);
 # cgra_12x12's own Verilog is co-simulated by make bench.
-VERILATOR=" cgra_4x4:brighten_blur cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time cgra_16x8_mac_dp:stride2_layer "
+VERILATOR=" cgra_4x4:brighten_blur cgra_4x4:host_tiles cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time cgra_16x8_mac_dp:stride2_layer "
 
 # verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
 # under Verilator too, bit-exact, with the output streams of both simulators (every output
@@ -344,6 +344,9 @@ if [ $# -eq 0 ]; then
 	# Func (its buffer has five dimensions), and a stage split into seven loop levels.
 	map_check cgra_4x4 reduce_four_dims "a buffer of five dimensions"
 	map_check cgra_4x4 seven_levels "seven loop levels"
+	# Four runs of the accelerator: the host loops over the tiles of the output, each run on
+	# its own regions of the input and the index streams (under Verilator too).
+	map_check cgra_4x4 host_tiles "four runs of the accelerator, one per tile" io.yaml "^runs:"
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup
 	sed -e "s#^interconnect: cgra_4x4#interconnect: cgra_4x4_nolookup#" -e "s#\.\./\.\./#$PWD/#" \

@@ -19,7 +19,8 @@
 
 typedef struct Loop {
 	int sym;
-	int64_t min, extent;
+	int64_t min, extent;    /* min: in the first run */
+	int64_t host[UB_MAXH];  /* what each host loop adds to min per iteration */
 } Loop;
 
 typedef struct Ext {
@@ -33,6 +34,7 @@ typedef struct Ext {
 	int io_tiles;           /* the chip's IO tiles (0: no limit) */
 	int *func_buf;          /* Func -> buffer */
 	int *image_buf;         /* image -> first buffer (one per value of a split dimension) */
+	int64_t host_min[UB_MAXH];      /* the host's loops (L->host): their first values */
 } Ext;
 
 static void xerr(Ext *X, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -49,7 +51,7 @@ static void xerr(Ext *X, int line, int col, const char *fmt, ...)
 
 static int level_of(const UbStmt *s, int sym)
 {
-	for (int l = 0; l < s->nloops; l++)
+	for (int l = 0; s && l < s->nloops; l++)
 		if (s->sym[l] == sym)
 			return l;
 	return -1;
@@ -77,15 +79,24 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 		return 1;
 	case HE_VAR: {
 		int l = level_of(s, e->sym);
-		if (l >= 0) {
-			out->coef[l] = 1;
-			return 1;
-		}
 		for (int k = 0; k < X->nloops; k++)
-			if (X->loops[k].sym == e->sym && X->loops[k].extent == 1) {
-				out->c = X->loops[k].min;
+			if (X->loops[k].sym == e->sym && (l >= 0 || X->loops[k].extent == 1)) {
+				/* a loop of the statement, or one of one iteration (its value) */
+				if (l >= 0)
+					out->coef[l] = 1;
+				else
+					out->c = X->loops[k].min;
+				memcpy(out->host, X->loops[k].host, sizeof out->host);
 				return 1;
 			}
+		for (int k = 0; k < X->L->nhost; k++)
+			if (X->L->host[k]->sym == e->sym) {
+				out->c = X->host_min[k];
+				out->host[k] = 1;
+				return 1;
+			}
+		if (l >= 0)
+			ICE("ub: a level of %s outside the loops", s->name);
 		return 0;
 	}
 	case HE_CAST:
@@ -95,6 +106,8 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 			return 0;
 		for (int l = 0; l < UB_MAXD; l++)
 			out->coef[l] = -a.coef[l];
+		for (int k = 0; k < UB_MAXH; k++)
+			out->host[k] = -a.host[k];
 		out->c = -a.c;
 		return 1;
 	case HE_BIN:
@@ -105,12 +118,16 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 			if (b.div == 1 && constant_index(&b)) {
 				*out = a;
 				out->c += sg * b.c * a.div;
+				for (int k = 0; k < UB_MAXH; k++)
+					out->host[k] += sg * b.host[k] * a.div;
 				return 1;
 			}
 			if (a.div != 1 || b.div != 1)
 				return 0;
 			for (int l = 0; l < UB_MAXD; l++)
 				out->coef[l] = a.coef[l] + sg * b.coef[l];
+			for (int k = 0; k < UB_MAXH; k++)
+				out->host[k] = a.host[k] + sg * b.host[k];
 			out->c = a.c + sg * b.c;
 			return 1;
 		}
@@ -120,6 +137,8 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 				return 0;
 			for (int l = 0; l < UB_MAXD; l++)
 				out->coef[l] = a.coef[l] * v;
+			for (int h = 0; h < UB_MAXH; h++)
+				out->host[h] = a.host[h] * v;
 			out->c = a.c * v;
 			return 1;
 		}
@@ -169,8 +188,8 @@ static int new_buffer(Ext *X, const char *name, int func, int image, const LRegi
 	for (int j = 0; j < r->dims; j++) {
 		if (j == skip_dim)
 			continue;
-		b.min[b.ndims] = r->box_min[j];
-		b.extent[b.ndims] = r->box_extent[j];
+		b.min[b.ndims] = r->run_min[j];
+		b.extent[b.ndims] = r->run_extent[j];
 		b.ndims++;
 	}
 	vec_push(&X->u->bufs, b);
@@ -295,6 +314,14 @@ static void stream_stmt(Ext *X, const LStmt *st)
 			for (int k = 0; k < X->nloops; k++)
 				if (st->index[sd]->kind == HE_VAR && X->loops[k].sym == st->index[sd]->sym)
 					fixed = k;
+		if (fixed >= 0)
+			for (int k = 0; k < X->L->nhost; k++)
+				if (X->loops[fixed].host[k]) {
+					xerr(X, im->line, im->col, "%s: the channel streamed apart (dimension %d) moves with "
+					     "the host's loop %s: each run of the accelerator must read the same channels",
+					     im->name, sd, hl_sym_name(X->L->p, X->L->host[k]->sym));
+					return;
+				}
 		int si = new_stmt(X, st, name, fixed);
 		if (si < 0)
 			return;
@@ -472,13 +499,21 @@ static void walk(Ext *X, const DGraph *g, const LStmt *s)
 		return;
 	switch (s->kind) {
 	case LS_LOOP: {
-		int64_t m;
-		if (!he_is_const(s->min, &m)) {
-			xerr(X, 0, 0, "loop %s of the accelerator does not start at a constant: not a rectangular "
-			     "domain", hl_sym_name(X->L->p, s->sym));
+		UbIndex m;
+		if (!index_of(X, NULL, s->min, &m) || m.div != 1 || !constant_index(&m)) {
+			xerr(X, 0, 0, "loop %s of the accelerator starts where another of its loops is: a Func "
+			     "computed at a loop inside the accelerator (its region moving with that loop) is not "
+			     "supported yet; compute it at the accelerator's loop", hl_sym_name(X->L->p, s->sym));
 			return;
 		}
-		X->loops[X->nloops++] = (Loop){ s->sym, m, s->extent };
+		if (X->nloops == (int)(sizeof X->loops / sizeof *X->loops)) {
+			xerr(X, 0, 0, "loop %s: more than %d loops in the accelerator", hl_sym_name(X->L->p, s->sym),
+			     X->nloops);
+			return;
+		}
+		Loop *lp = &X->loops[X->nloops++];
+		*lp = (Loop){ s->sym, m.c, s->extent, { 0 } };
+		memcpy(lp->host, m.host, sizeof lp->host);
 		vec_foreach(&s->body, i) walk(X, g, s->body.data[i]);
 		X->nloops--;
 		return;
@@ -571,6 +606,79 @@ static void make_buffers(Ext *X, const DGraph *g)
 	}
 }
 
+static const char *shift_text(Ext *X, const UbIndex *x, int k)
+{
+	if (x->host[k] % x->div == 0)
+		return arena_printf(X->u->arena, "%lld", (long long)(x->host[k] / x->div));
+	return arena_printf(X->u->arena, "%lld/%lld", (long long)x->host[k], (long long)x->div);
+}
+
+/* Every run of the accelerator does the first run's work on regions moved
+ * by a constant per host loop: each dimension of a buffer moves alike at
+ * every port, by whole values. */
+static void check_runs(Ext *X)
+{
+	const UbProgram *u = X->u;
+	for (int k = 0; k < X->L->nhost; k++) {
+		const char *hn = hl_sym_name(X->L->p, X->L->host[k]->sym);
+		vec_foreach(&u->bufs, bi) {
+			const UbBuffer *b = &u->bufs.data[bi];
+			for (int j = 0; j < b->ndims; j++) {
+				const UbIndex *first = NULL;
+				vec_foreach(&b->ports, q) {
+					const UbPort *p = &u->ports.data[b->ports.data[q]];
+					if (j >= p->ndims)
+						continue;
+					const UbIndex *x = &p->index[j];
+					const LStmt *st = u->stmts.data[p->stmt].store;
+					int ok = x->host[k] % x->div == 0;
+					if (ok && first)
+						ok = x->host[k] / x->div == first->host[k] / first->div;
+					if (!ok) {
+						xerr(X, st->line, st->col,
+						     "%s: the host's loop %s moves dimension %d of %s by %s at this access and "
+						     "by %s at another: each run of the accelerator must do the first run's "
+						     "work on regions moved by whole values", u->stmts.data[p->stmt].name, hn,
+						     j, b->name, shift_text(X, x, k), first ? shift_text(X, first, k)
+											 : shift_text(X, x, k));
+						return;
+					}
+					if (!first)
+						first = x;
+				}
+			}
+		}
+		vec_foreach(&u->stmts, si) {
+			const UbStmt *s = &u->stmts.data[si];
+			for (int j = 0; s->output && j < s->nout; j++)
+				if (s->out_index[j].host[k] % s->out_index[j].div) {
+					xerr(X, s->store->line, s->store->col,
+					     "%s: the host's loop %s moves dimension %d of the output by %s: each run of "
+					     "the accelerator must write a region moved by whole values", s->name, hn, j,
+					     shift_text(X, &s->out_index[j], k));
+					return;
+				}
+		}
+	}
+}
+
+void ub_run_iteration(const UbProgram *u, int64_t r, int64_t *h)
+{
+	for (int k = u->nhost - 1; k >= 0; k--) {
+		int64_t e = u->L->host[k]->extent;
+		h[k] = r % e;
+		r /= e;
+	}
+}
+
+int64_t ub_run_shift(const UbProgram *u, const UbIndex *x, const int64_t *h)
+{
+	int64_t v = 0;
+	for (int k = 0; k < u->nhost; k++)
+		v += x->host[k] / x->div * h[k];
+	return v;
+}
+
 int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int io_tiles, Diags *d)
 {
 	memset(u, 0, sizeof *u);
@@ -583,8 +691,16 @@ int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int 
 		return 0;
 	}
 	Ext X = { .u = u, .L = L, .d = d, .ok = 1, .io_tiles = io_tiles };
+	u->nhost = L->nhost;
+	u->runs = 1;
+	for (int k = 0; k < L->nhost; k++) {
+		he_is_const(L->host[k]->min, &X.host_min[k]);
+		u->runs *= L->host[k]->extent;
+	}
 	make_buffers(&X, g);
 	walk(&X, g, L->accel);
+	if (X.ok)
+		check_runs(&X);
 	free(X.func_buf);
 	free(X.image_buf);
 	return X.ok;

@@ -29,6 +29,7 @@ typedef struct Sim {
 				 * (a reduction's previous step): its outputs come at the
 				 * cycle's start, its inputs after the writer */
 	int64_t **ideal;        /* per buffer: the stored values */
+	const int64_t *h;       /* the run: the host's iteration (ub_run_iteration) */
 	int *wport;             /* per statement: its write port, or -1 */
 	VEC(int) *rports;       /* per statement: its read ports */
 	UbSimStats *st;
@@ -91,8 +92,14 @@ static uint64_t input_value(const Sim *S, const UbStmt *s, const UbPort *wp, con
 	const Image *im = hp_image(&S->u->L->prep, inputs, s->image);
 	int64_t c[4] = { 0 };
 	int k = 0;
-	for (int j = 0; j < im->dims; j++)
-		c[j] = j == s->split_dim ? s->split_val : ub_index_at(&wp->index[k++], i);
+	for (int j = 0; j < im->dims; j++) {
+		if (j == s->split_dim) {
+			c[j] = s->split_val;
+			continue;
+		}
+		c[j] = ub_index_at(&wp->index[k], i) + ub_run_shift(S->u, &wp->index[k], S->h);
+		k++;
+	}
 	long off = image_index(im, c);
 	return off >= 0 ? ht_stream_word(S->u->L->p->images.data[s->image].type, im->px[off], S->u->g->word) : 0;
 }
@@ -129,7 +136,7 @@ static void run_stmt(Sim *S, int s, const int64_t *i, int64_t t, const Image *in
 	if (st->output) {
 		int64_t c[4] = { 0 };
 		for (int j = 0; j < st->nout; j++)
-			c[j] = ub_index_at(&st->out_index[j], i);
+			c[j] = ub_index_at(&st->out_index[j], i) + ub_run_shift(S->u, &st->out_index[j], S->h);
 		const LRegion *r = &S->u->L->funcs[S->u->L->p->output];
 		for (int j = 0; j < r->dims; j++)
 			c[j] -= r->box_min[j];
@@ -234,19 +241,13 @@ static void sim_free(Sim *S)
 	free(S->wport);
 }
 
-int ub_simulate(const UbProgram *u, const UbMap *m, const MemInfo *mi, const Image *inputs, Image *out,
-		UbSimStats *st)
+/* One run of the accelerator, the host's iteration h. */
+static void run_once(const UbProgram *u, const UbMap *m, const MemInfo *mi, const Image *inputs, Image *out,
+		     UbSimStats *st, const int64_t *h)
 {
-	memset(st, 0, sizeof *st);
-	const LRegion *r = &u->L->funcs[u->L->p->output];
-	memset(out, 0, sizeof *out);
-	out->dims = r->dims;
-	out->bits = ht_sample_bits(u->L->p->funcs.data[u->L->p->output].type);
-	for (int j = 0; j < r->dims; j++)
-		out->extent[j] = (int)r->box_extent[j];
-	image_alloc(out);
 	Sim S;
 	sim_init(&S, u, m, mi, st);
+	S.h = h;
 	int ns = u->stmts.len;
 	int64_t(*it)[UB_MAXD] = xcalloc((size_t)ns + 1, sizeof *it);
 	int *live = xcalloc((size_t)ns + 1, sizeof *live);
@@ -273,10 +274,29 @@ int ub_simulate(const UbProgram *u, const UbMap *m, const MemInfo *mi, const Ima
 					step_bank(&S, bi, t);
 		}
 	}
-	st->cycles = S.T - 1;
+	st->cycles += S.T - 1;
 	free(loads);
 	free(live);
 	free(it);
 	sim_free(&S);
+}
+
+int ub_simulate(const UbProgram *u, const UbMap *m, const MemInfo *mi, const Image *inputs, Image *out,
+		UbSimStats *st)
+{
+	memset(st, 0, sizeof *st);
+	const LRegion *r = &u->L->funcs[u->L->p->output];
+	memset(out, 0, sizeof *out);
+	out->dims = r->dims;
+	out->bits = ht_sample_bits(u->L->p->funcs.data[u->L->p->output].type);
+	for (int j = 0; j < r->dims; j++)
+		out->extent[j] = (int)r->box_extent[j];
+	image_alloc(out);
+	/* each run from the start: the memory tiles' schedules restart (a flush) */
+	for (int64_t run = 0; run < u->runs; run++) {
+		int64_t h[UB_MAXH] = { 0 };
+		ub_run_iteration(u, run, h);
+		run_once(u, m, mi, inputs, out, st, h);
+	}
 	return st->wrong == 0;
 }

@@ -36,10 +36,19 @@
  * (<mem>.info.yaml, controller dims), which the configuration solver checks. */
 #define UB_MAXD 8
 
-/* An index of a buffer dimension: floor((sum_l coef[l] * i_l + c) / div). */
+/* Loops of the host around the accelerator (lower.h): each iteration is a
+ * run of the accelerator. Buffers, statements and schedules are those of
+ * the first run; a later run does the same on regions moved by a constant
+ * per host loop (UbIndex.host). */
+#define UB_MAXH L_MAX_HOST
+
+/* An index of a buffer dimension: floor((sum_l coef[l] * i_l + c) / div) in
+ * the first run; host[k] is what host loop k adds to the numerator per
+ * iteration (a run moves the index by host[k] / div, checked to divide). */
 typedef struct UbIndex {
 	int64_t coef[UB_MAXD];
 	int64_t c, div;
+	int64_t host[UB_MAXH];
 } UbIndex;
 
 typedef struct UbStmt {
@@ -98,6 +107,8 @@ typedef struct UbBuffer {
 typedef struct UbProgram {
 	const LProgram *L;
 	const DGraph *g;
+	int nhost;              /* the host's loops around the accelerator (L->host) */
+	int64_t runs;           /* the product of their extents: runs of the accelerator */
 	VEC(UbStmt) stmts;      /* producers before consumers */
 	VEC(UbBuffer) bufs;
 	VEC(UbPort) ports;
@@ -120,8 +131,9 @@ typedef struct UbProgram {
  * the memory tile's fetch width. An image dimension read only at constant
  * indices (channels) is streamed apart, one stream per value, while the
  * input streams fit io_tiles (0: no limit). 0 with errors in d (an access
- * that is not affine in the loops, a reduction kept as its own stage, which
- * needs the coarse-grained scheduler). */
+ * that is not affine in the loops, a loop whose start moves with another
+ * loop of the accelerator, runs of the accelerator that differ by more
+ * than a shift of each buffer). */
 int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int io_tiles, __keep Diags *d);
 /* Rates, delays, dependence distances and capacities; 0 with errors in d
  * (a schedule longer than `max_cycle`, reads of values never written). */
@@ -142,6 +154,10 @@ int ub_step_top(const UbProgram *u, const UbPort *p);
 int64_t ub_flat(const UbBuffer *b, const int64_t *c);
 /* Buffer coordinate j of port p at loop values i. */
 int64_t ub_index_at(const UbIndex *x, const int64_t *i);
+/* The host's iteration of run r (0 .. runs - 1, the innermost host loop
+ * fastest), h[k] from 0, in L->host's order; and what it adds to x. */
+void ub_run_iteration(const UbProgram *u, int64_t r, int64_t *h);
+int64_t ub_run_shift(const UbProgram *u, const UbIndex *x, const int64_t *h);
 /* Walks a statement's domain in schedule order: first sets i to the first
  * point, next advances; 0 when done. */
 void ub_first(const UbStmt *s, int64_t *i);

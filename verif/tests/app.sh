@@ -157,6 +157,14 @@ bad_yaml "a missing bitstream" 's/^bitstream: .*/bitstream: nowhere.bs/' "cannot
 bad_yaml "a missing golden image" 's/image: golden.pgm/image: nothing.pgm/' "cannot read the golden image"
 bad_yaml "a pixel written by no output stream" '/name: output/,$ s/extent: 12/extent: 11/' \
 	"of the 192 pixels of 'golden.pgm' are written by no output stream, the first \\(0, 11\\)"
+bad_yaml "a shift without runs" '0,/coef: \[1, 0\], c: 0/ s/coef: \[1, 0\], c: 0/coef: [1, 0], shift: [1], c: 0/' \
+	"1 shifts; 'runs' has 0 loops"
+bad_yaml "a run whose shift moves a point outside the image" \
+	's/^cycles: \(.*\)/cycles: \1\nruns:\n  - { loop: xo, extent: 2 }/; 0,/coef: \[1, 0\], c: 0/ s/coef: \[1, 0\], c: 0/coef: [1, 0], shift: [1], c: 0/' \
+	"point \\(i_0 = 15, i_1 = 0\\) of run 1 has coordinate 16 in dimension 0"
+bad_yaml "runs of no loop" 's/^cycles: \(.*\)/cycles: \1\nruns: []/' "0 loops; 1 to 4"
+bad_yaml "too many cycles in all" 's/^cycles: \(.*\)/cycles: \1\nruns:\n  - { loop: a, extent: 100000000 }/' \
+	"more than 100000000 cycles in all"
 edit rgb 's/name: green_in/name: red_in/'
 expect_fail "io.yaml with two streams of one name" "a second stream named 'red_in'" bad
 edit rgb '/name: green_in/,/start/ s/start: .*/start: 5/'
