@@ -33,7 +33,7 @@
 
 passed=0 failed=0
 WIDE_APPS=" conv_layer_time "
-LAYER_APPS=" resnet_block "
+LAYER_APPS=" resnet_block resnet_layer "
 
 small_design() {
 	case $LAYER_APPS in *" $1 "*) echo cgra_32x16 ; return ;; esac

@@ -74,6 +74,7 @@ typedef struct Stream {
 	long long dims[MAX_DIMS];
 	int fixed_dim;                  /* -1 without */
 	long long fixed_value;
+	long long fixed_shift[MAX_RUN_LOOPS];   /* added per iteration of each run loop */
 	long long start;
 	Loop loops[MAX_LOOPS];
 	int nloops;
@@ -206,6 +207,25 @@ static int read_loops(App *p, Stream *s, const YNode *map)
 	return ok;
 }
 
+/* A map's optional 'shift': one per loop of 'runs'. */
+static int read_shift(App *p, const YNode *map, long long *shift)
+{
+	const YNode *sh = ymap_get(map, "shift");
+	if (!sh)
+		return 1;
+	if (!ynode_expect(sh, YN_SEQ, "a list of shifts, one per loop of 'runs'", p->d))
+		return 0;
+	if (sh->len != p->nrun_loops) {
+		ynode_error(p->d, sh, "%d shifts; 'runs' has %d loop%s", sh->len, p->nrun_loops,
+			    p->nrun_loops == 1 ? "" : "s");
+		return 0;
+	}
+	int ok = 1;
+	for (int l = 0; l < sh->len; l++)
+		ok &= number(p, sh->items[l], "shift", -BIG, BIG, &shift[l]);
+	return ok;
+}
+
 static int read_index(App *p, Stream *s, const YNode *map)
 {
 	const YNode *x = need(p, map, "index", YN_SEQ, "a list of coordinate maps, one per image dimension");
@@ -242,17 +262,7 @@ static int read_index(App *p, Stream *s, const YNode *map)
 		}
 		ok &= field(p, e, "c", -BIG, BIG, 0, 0, &ix->c);
 		ok &= field(p, e, "div", 1, BIG, 0, 1, &ix->div);
-		const YNode *sh = ymap_get(e, "shift");
-		if (sh && !ynode_expect(sh, YN_SEQ, "a list of shifts, one per loop of 'runs'", p->d)) {
-			ok = 0;
-		} else if (sh && sh->len != p->nrun_loops) {
-			ynode_error(p->d, sh, "%d shifts; 'runs' has %d loop%s", sh->len, p->nrun_loops,
-				    p->nrun_loops == 1 ? "" : "s");
-			ok = 0;
-		} else if (sh) {
-			for (int l = 0; l < sh->len; l++)
-				ok &= number(p, sh->items[l], "shift", -BIG, BIG, &ix->shift[l]);
-		}
+		ok &= read_shift(p, e, ix->shift);
 	}
 	return ok;
 }
@@ -330,9 +340,10 @@ static int read_stream(App *p, Stream *s, const YNode *m)
 	if (fixed && !ynode_expect(fixed, YN_MAP, "{ dim, value }", p->d)) {
 		ok = 0;
 	} else if (fixed && s->ndims) {
-		static const char *const fkeys[] = { "dim", "value", NULL };
+		static const char *const fkeys[] = { "dim", "value", "shift", NULL };
 		long long fd = 0, fv = 0;
 		ok &= ymap_check_keys(fixed, fkeys, "'fixed'", p->d) == 0;
+		ok &= read_shift(p, fixed, s->fixed_shift);
 		if (field(p, fixed, "dim", 0, s->ndims - 1, 1, 0, &fd) &&
 		    field(p, fixed, "value", 0, s->dims[fd] - 1, 1, 0, &fv)) {
 			s->fixed_dim = (int)fd;
@@ -647,6 +658,13 @@ static int expand(App *p, Stream *s, unsigned char *seen)
 			long long coord;
 			if (dim == s->fixed_dim) {
 				coord = s->fixed_value;
+				for (int l = 0; l < p->nrun_loops; l++)
+					coord += s->fixed_shift[l] * h[l];
+				if (coord < 0 || coord >= s->dims[dim]) {
+					ynode_error(p->d, s->node, "stream '%s': run %lld streams value %lld of dimension %d, "
+						    "outside 0..%lld", s->name, (long long)(q / n), coord, dim, s->dims[dim] - 1);
+					return 0;
+				}
 			} else {
 				const Index *ix = &s->index[e++];
 				long long sum = ix->c;

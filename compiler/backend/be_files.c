@@ -66,8 +66,16 @@ static void write_stream(const Backend *B, int si, FILE *f)
 		fprintf(f, "%s%lld", j ? ", " : "",
 			(long long)(s->input ? r->box_min[j] + r->box_extent[j] : r->box_extent[j]));
 	fputs("]\n", f);
-	if (s->input && s->split_dim >= 0)
-		fprintf(f, "    fixed: { dim: %d, value: %lld }\n", s->split_dim, (long long)s->split_val);
+	if (s->input && s->split_dim >= 0) {
+		fprintf(f, "    fixed: { dim: %d, value: %lld", s->split_dim, (long long)s->split_val);
+		if (B->u->nhost) {
+			fputs(", shift: [", f);
+			for (int k = B->u->nhost - 1; k >= 0; k--)
+				fprintf(f, "%s%lld", k < B->u->nhost - 1 ? ", " : "", (long long)s->split_shift[k]);
+			fputs("]", f);
+		}
+		fputs(" }\n", f);
+	}
 	fprintf(f, "    start: %lld\n", (long long)(s->delay + (s->input ? 0 : s->latency)));
 	write_loops(s, f);
 	fputs("    index:\n", f);

@@ -747,12 +747,10 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 	}
 	const LLoop *l = &S->full[i];
 	HExpr *min = in_env(W, env, aff_expr(W->a, &l->min));
-	int64_t m;
-	if (l->unrolled && !he_is_const(min, &m)) {
-		lerr(W, S->line, S->col, "the unrolled loop %s does not start at a constant",
-		     W->p->syms.data[l->sym].name);
-		return;
-	}
+	int64_t m = 0;
+	/* an unrolled loop that starts where a loop of the host is (a block of
+	 * channels per run): its copies at that start plus 0, 1, ... */
+	int moving = l->unrolled && !he_is_const(min, &m);
 	int copies = l->unrolled ? (int)l->extent : 1;
 	int unit = !l->unrolled && l->extent == 1;
 	for (int c = 0; c < copies; c++) {
@@ -769,7 +767,8 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 			vec_push(&env->val, min);
 		} else if (l->unrolled) {
 			vec_push(&env->sym, l->sym);
-			vec_push(&env->val, he_const(W->a, HT_I32, m + c));
+			vec_push(&env->val, moving ? he_bin(W->a, HB_ADD, HT_I32, min, he_const(W->a, HT_I32, c))
+						   : he_const(W->a, HT_I32, m + c));
 		} else {
 			LStmt *loop = stmt(W, LS_LOOP);
 			loop->sym = l->sym;

@@ -155,6 +155,19 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 	}
 }
 
+/* e is a constant in each run of the accelerator: v in the first, moving by
+ * host[k] per iteration of host loop k (host may be NULL). */
+static int run_constant(const Ext *X, const HExpr *e, int64_t *v, int64_t *host)
+{
+	UbIndex x;
+	if (!index_of(X, NULL, e, &x) || x.div != 1 || !constant_index(&x))
+		return 0;
+	*v = x.c;
+	if (host)
+		memcpy(host, x.host, sizeof x.host);
+	return 1;
+}
+
 int64_t ub_flat(const UbBuffer *b, const int64_t *c)
 {
 	int64_t a = 0;
@@ -314,19 +327,13 @@ static void stream_stmt(Ext *X, const LStmt *st)
 			for (int k = 0; k < X->nloops; k++)
 				if (st->index[sd]->kind == HE_VAR && X->loops[k].sym == st->index[sd]->sym)
 					fixed = k;
-		if (fixed >= 0)
-			for (int k = 0; k < X->L->nhost; k++)
-				if (X->loops[fixed].host[k]) {
-					xerr(X, im->line, im->col, "%s: the channel streamed apart (dimension %d) moves with "
-					     "the host's loop %s: each run of the accelerator must read the same channels",
-					     im->name, sd, hl_sym_name(X->L->p, X->L->host[k]->sym));
-					return;
-				}
 		int si = new_stmt(X, st, name, fixed);
 		if (si < 0)
 			return;
 		UbStmt *s = &X->u->stmts.data[si];
 		s->input = 1;
+		if (fixed >= 0)         /* the channel a run streams moves with the host's loops */
+			memcpy(s->split_shift, X->loops[fixed].host, sizeof s->split_shift);
 		s->image = m;
 		s->split_dim = sd;
 		s->split_val = val;
@@ -382,9 +389,19 @@ static void read_ports(Ext *X, int si)
 			buf = X->image_buf[m];
 			skip = X->split_dim[m];
 			if (skip >= 0) {
-				int64_t v;
-				he_is_const(n->index[skip], &v);
+				int64_t v, host[UB_MAXH];
+				run_constant(X, n->index[skip], &v, host);
 				buf += (int)(v - X->L->images[m].min[skip]);
+				const UbStmt *in = NULL;
+				vec_foreach(&X->u->stmts, q) if (X->u->stmts.data[q].input && X->u->stmts.data[q].buffer == buf)
+					in = &X->u->stmts.data[q];
+				if (in && memcmp(in->split_shift, host, sizeof host) != 0) {
+					xerr(X, s->store->line, s->store->col,
+					     "%s: the host's loops move the channel it reads of %s (dimension %d) otherwise "
+					     "than its region: each run of the accelerator must do the first run's work on "
+					     "regions moved by whole values", s->name, X->L->p->images.data[m].name, skip);
+					return;
+				}
 			}
 		} else {
 			buf = X->func_buf[n->buffer];
@@ -543,7 +560,7 @@ static int split_dimension(const Ext *X, const DGraph *g, int m)
 			const DNode *n = &g->kernels.data[k].nodes.data[i];
 			int64_t v;
 			if (n->kind == DN_LOAD && n->is_image && n->buffer == m) {
-				constant &= he_is_const(n->index[d], &v);
+				constant &= run_constant(X, n->index[d], &v, NULL);
 				reads++;
 			}
 		}
@@ -603,6 +620,96 @@ static void make_buffers(Ext *X, const DGraph *g)
 			if (v == 0)
 				X->image_buf[m] = b;
 		}
+	}
+}
+
+/* 1 if statement r is a reduction kept in time (it reads its previous step). */
+static int kept_reduction(const UbProgram *u, int r)
+{
+	vec_foreach(&u->ports, pi) if (u->ports.data[pi].stmt == r && u->ports.data[pi].previous) return 1;
+	return 0;
+}
+
+/* Where input statement s's loops belong among the levels of reduction r
+ * reading it through port p: per loop of s, the lowest level of r that
+ * moves the coordinate s's loop writes; 0 if there is none or the levels do
+ * not rise with s's loops. */
+static int stream_levels(const UbProgram *u, const UbStmt *s, const UbPort *wp, const UbPort *p, int *at)
+{
+	const UbStmt *r = &u->stmts.data[p->stmt];
+	for (int l = 0; l < s->nloops; l++) {
+		int j = -1;
+		for (int d = 0; d < wp->ndims; d++)
+			if (wp->index[d].coef[l])
+				j = j < 0 ? d : -2;
+		if (j < 0 || j >= p->ndims)
+			return 0;
+		at[l] = -1;
+		for (int L = 0; L < r->nloops && at[l] < 0; L++)
+			if (p->index[j].coef[L])
+				at[l] = L;
+		if (at[l] < 0 || (l && at[l] <= at[l - 1]))
+			return 0;
+	}
+	return 1;
+}
+
+/* An input stream read by a reduction kept in time whose loops move the
+ * stream's coordinates at levels apart (a block of channels read again in
+ * every step of a window: levels x, y and the block's, the window's
+ * between them) gets levels of one iteration in those gaps, so that fusing
+ * the nests level by level aligns each of its loops with the reduction's
+ * loop over the same coordinate: the block is streamed in during the first
+ * step of the window, not stretched over the window's levels. */
+static void align_streams(Ext *X)
+{
+	UbProgram *u = X->u;
+	vec_foreach(&u->stmts, si) {
+		UbStmt *s = &u->stmts.data[si];
+		const UbPort *wp = NULL;
+		vec_foreach(&u->ports, pi) if (u->ports.data[pi].stmt == si && u->ports.data[pi].write) wp =
+		    &u->ports.data[pi];
+		if (!s->input || !wp || s->nloops < 2)
+			continue;
+		int at[UB_MAXD], found = 0, agree = 1;
+		vec_foreach(&u->ports, pi) {
+			const UbPort *p = &u->ports.data[pi];
+			if (p->write || p->buffer != s->buffer || !kept_reduction(u, p->stmt))
+				continue;
+			int here[UB_MAXD];
+			if (!stream_levels(u, s, wp, p, here))
+				agree = 0;
+			else if (!found)
+				memcpy(at, here, sizeof here), found = 1;
+			else
+				agree &= memcmp(at, here, sizeof(int) * (size_t)s->nloops) == 0;
+		}
+		/* its rows stay rows (level 0: the fetch blocks its writes fill) */
+		if (!found || !agree || at[0] != 0 || at[s->nloops - 1] == s->nloops - 1 ||
+		    at[s->nloops - 1] >= UB_MAXD)
+			continue;
+		UbStmt t = *s;
+		UbPort *w = &u->ports.data[wp - u->ports.data];
+		UbIndex idx[UB_MAXD];
+		memcpy(idx, w->index, sizeof idx);
+		int n = at[s->nloops - 1] + 1;
+		for (int L = 0; L < n; L++) {
+			s->sym[L] = -1;
+			s->min[L] = 0;
+			s->extent[L] = 1;
+		}
+		for (int d = 0; d < w->ndims; d++)
+			memset(w->index[d].coef, 0, sizeof w->index[d].coef);
+		for (int l = 0; l < t.nloops; l++) {
+			s->sym[at[l]] = t.sym[l];
+			s->min[at[l]] = t.min[l];
+			s->extent[at[l]] = t.extent[l];
+			for (int d = 0; d < w->ndims; d++)
+				w->index[d].coef[at[l]] = idx[d].coef[l];
+		}
+		s->nloops = n;
+		for (int L = 0; L < n; L++)
+			s->var[L] = arena_printf(u->arena, "i%d", L);
 	}
 }
 
@@ -699,6 +806,8 @@ int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int 
 	}
 	make_buffers(&X, g);
 	walk(&X, g, L->accel);
+	if (X.ok)
+		align_streams(&X);
 	if (X.ok)
 		check_runs(&X);
 	free(X.func_buf);

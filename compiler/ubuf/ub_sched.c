@@ -186,6 +186,24 @@ static int64_t round_up(int64_t v, int64_t m)
  * input of several channels as one stream) run apart: one value a cycle in
  * their own order, and their readers wait for their values as for any
  * producer's. The reduction's step is then one period of the fused nest. */
+/* 1 if statement r reads what input statement o writes only at indices
+ * that do not change with r's levels below top (within a step). */
+static int step_constant(const UbProgram *u, int o, int r, int top)
+{
+	int reads = 0;
+	vec_foreach(&u->ports, pi) {
+		const UbPort *p = &u->ports.data[pi];
+		if (p->write || p->stmt != r || p->buffer != u->stmts.data[o].buffer)
+			continue;
+		reads++;
+		for (int j = 0; j < p->ndims; j++)
+			for (int l = 0; l < top; l++)
+				if (p->index[j].coef[l])
+					return 0;
+	}
+	return reads > 0;
+}
+
 static void set_apart(UbProgram *u)
 {
 	vec_foreach(&u->stmts, s) u->stmts.data[s].apart = u->inputs_apart && u->stmts.data[s].input;
@@ -194,12 +212,23 @@ static void set_apart(UbProgram *u)
 		if (!p->previous)
 			continue;
 		const UbStmt *r = &u->stmts.data[p->stmt];
-		for (int l = ub_step_top(u, p); l + 1 < r->nloops; l++)
+		int top = ub_step_top(u, p);
+		for (int l = top; l + 1 < r->nloops; l++)
 			vec_foreach(&u->stmts, k) {
 				UbStmt *o = &u->stmts.data[k];
 				if (o->input && l < o->nloops && o->rate[l] * o->extent[l] > r->rate[l] * r->extent[l])
 					o->apart = 1;
 			}
+		/* an input the reduction reads at values constant within each step (its
+		 * weights) whose loops would stretch the step's */
+		vec_foreach(&u->stmts, k) {
+			UbStmt *o = &u->stmts.data[k];
+			if (!o->input || o->apart || !step_constant(u, k, p->stmt, top))
+				continue;
+			for (int l = 0; l < top && l < o->nloops; l++)
+				if (o->rate[l] * o->extent[l] > r->rate[l] * r->extent[l])
+					o->apart = 1;
+		}
 	}
 }
 

@@ -95,6 +95,8 @@ static uint64_t input_value(const Sim *S, const UbStmt *s, const UbPort *wp, con
 	for (int j = 0; j < im->dims; j++) {
 		if (j == s->split_dim) {
 			c[j] = s->split_val;
+			for (int h = 0; h < S->u->nhost; h++)
+				c[j] += s->split_shift[h] * S->h[h];
 			continue;
 		}
 		c[j] = ub_index_at(&wp->index[k], i) + ub_run_shift(S->u, &wp->index[k], S->h);

@@ -72,7 +72,8 @@ typedef struct UbStmt {
 				 * in time (ub_sched.c, set_apart) */
 	int image;              /* input: the image; split_dim its dimension fixed at split_val, or -1 */
 	int split_dim;
-	int64_t split_val;
+	int64_t split_val;      /* in the first run; */
+	int64_t split_shift[UB_MAXH];   /* what each host loop adds per iteration */
 	int nout;               /* output: the coordinates it stores */
 	UbIndex out_index[UB_MAXD];
 } UbStmt;
