@@ -386,15 +386,18 @@ static int read_runs(App *p, const YNode *root)
 		}
 		ok &= ymap_check_keys(e, keys, "a loop of the host", p->d) == 0;
 		ok &= text(p, e, "loop", "the loop's name") != NULL;
-		if (field(p, e, "extent", 1, BIG, 1, 0, &p->run_extent[i]) && p->runs <= MAX_CYCLES)
-			p->runs *= p->run_extent[i];
-		else
+		if (!field(p, e, "extent", 1, MAX_CYCLES, 1, 0, &p->run_extent[i])) {
 			ok = 0;
-	}
-	if (ok && p->cycles && p->runs * p->cycles > MAX_CYCLES) {
-		ynode_error(p->d, r, "%lld runs of %lld cycles: more than %lld cycles in all", p->runs, p->cycles,
-			    MAX_CYCLES);
-		ok = 0;
+			continue;
+		}
+		/* runs and runs * cycles stay within MAX_CYCLES (no overflow) */
+		long long per = p->cycles > 0 ? p->cycles : 1;
+		if (p->runs > MAX_CYCLES / per / p->run_extent[i]) {
+			ynode_error(p->d, e, "%lld runs or more of %lld cycles: more than %lld cycles in all",
+				    p->runs * p->run_extent[i], per, MAX_CYCLES);
+			return 0;
+		}
+		p->runs *= p->run_extent[i];
 	}
 	return ok;
 }
@@ -986,7 +989,7 @@ static int read_record(App *p, PortUse *u)
 	}
 	fclose(f);
 	if (ok && c != p->total) {
-		fprintf(stderr, "verif app: %s holds %ld cycles, the run %lld\n", path, c, p->total);
+		fprintf(stderr, "verif app: %s holds %ld cycles, the runs %lld\n", path, c, p->total);
 		ok = 0;
 	}
 	return ok;
@@ -1049,8 +1052,11 @@ static const char *mismatch_text(App *p, const Mismatch *x)
 	const AppImage *im = &p->images[x->img];
 	const Stream *s = &p->streams[im->src[x->px]];
 	uint16_t want = im->im.px[x->px], got = im->got[x->px];
-	return arena_printf(p->a, "pixel %s of %s: expected %u (0x%04x), got %u (0x%04x), cycle %d on %s (stream '%s')",
-			    pixel_text(p, &im->im, x->px), im->name, want, want, got, got, x->cycle, s->port, s->name);
+	const char *at = p->runs > 1 ? arena_printf(p->a, "run %lld, cycle %lld", x->cycle / p->cycles,
+						    x->cycle % p->cycles)
+				     : arena_printf(p->a, "cycle %d", x->cycle);
+	return arena_printf(p->a, "pixel %s of %s: expected %u (0x%04x), got %u (0x%04x), %s on %s (stream '%s')",
+			    pixel_text(p, &im->im, x->px), im->name, want, want, got, got, at, s->port, s->name);
 }
 
 static int write_outputs(App *p, const char *summary)

@@ -726,6 +726,23 @@ static void emit_producers_at(Lower *W, int f, int i, LStmt *parent, Env *env)
 
 static void emit_streams(Lower *W, LStmt *parent, Env *env);
 
+/* 1 if a is affine in the variables of the host's loops around the
+ * accelerator alone (the output's loops up to the accelerator's). */
+static int in_host_loops(const Lower *W, const Aff *a)
+{
+	if (W->accel_func < 0)
+		return 0;
+	const Stage *out = &W->place[W->accel_func].stages[0];
+	for (int t = 0; t < a->n; t++) {
+		int found = 0;
+		for (int i = 0; i <= W->accel_loop; i++)
+			found |= out->full[i].sym == a->sym[t];
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
 static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 {
 	if (i == S->nfull) {
@@ -751,6 +768,11 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 	/* an unrolled loop that starts where a loop of the host is (a block of
 	 * channels per run): its copies at that start plus 0, 1, ... */
 	int moving = l->unrolled && !he_is_const(min, &m);
+	if (moving && !in_host_loops(W, &l->min)) {
+		lerr(W, S->line, S->col, "the unrolled loop %s does not start at a constant or where a loop of the "
+		     "host around the accelerator is", W->p->syms.data[l->sym].name);
+		return;
+	}
 	int copies = l->unrolled ? (int)l->extent : 1;
 	int unit = !l->unrolled && l->extent == 1;
 	for (int c = 0; c < copies; c++) {
@@ -952,6 +974,18 @@ static int host_loops(Lower *W)
 	if (!path_to_accel(L->root, L->accel, loops, &n))
 		ICE("lower: the accelerator is not in the loop nest");
 	const HFunc *out = &W->p->funcs.data[W->p->output];
+	/* an unrolled loop of the host would make a copy of the accelerator per value */
+	for (int i = 0; W->accel_func >= 0 && i <= W->accel_loop; i++) {
+		const LLoop *l = &W->place[W->accel_func].stages[0].full[i];
+		if (l->unrolled && l->extent > 1) {
+			lerr(W, W->p->accel_line ? W->p->accel_line : out->line,
+			     W->p->accel_line ? W->p->accel_col : out->col,
+			     "the host's loop %s around the accelerator is unrolled: each of its iterations is a run "
+			     "of the accelerator, which the host's loop repeats; do not unroll it",
+			     W->p->syms.data[l->sym].name);
+			return 0;
+		}
+	}
 	if (n > L_MAX_HOST) {
 		lerr(W, W->p->accel_line ? W->p->accel_line : out->line, W->p->accel_line ? W->p->accel_col : out->col,
 		     "the accelerator runs inside %d loops of the host, at most %d: fuse some of them", n, L_MAX_HOST);

@@ -390,7 +390,9 @@ static void read_ports(Ext *X, int si)
 			skip = X->split_dim[m];
 			if (skip >= 0) {
 				int64_t v, host[UB_MAXH];
-				run_constant(X, n->index[skip], &v, host);
+				if (!run_constant(X, n->index[skip], &v, host))
+					ICE("ub: a read of a split channel of %s at an index not constant in a run",
+					    X->L->p->images.data[m].name);
 				buf += (int)(v - X->L->images[m].min[skip]);
 				const UbStmt *in = NULL;
 				vec_foreach(&X->u->stmts, q) if (X->u->stmts.data[q].input && X->u->stmts.data[q].buffer == buf)
@@ -674,9 +676,14 @@ static void align_streams(Ext *X)
 		int at[UB_MAXD], found = 0, agree = 1;
 		vec_foreach(&u->ports, pi) {
 			const UbPort *p = &u->ports.data[pi];
-			if (p->write || p->buffer != s->buffer || !kept_reduction(u, p->stmt))
+			if (p->write || p->buffer != s->buffer)
 				continue;
 			int here[UB_MAXD];
+			if (!kept_reduction(u, p->stmt)) {
+				/* another reader keeps the stream's levels as they are */
+				agree = 0;
+				break;
+			}
 			if (!stream_levels(u, s, wp, p, here))
 				agree = 0;
 			else if (!found)
@@ -742,12 +749,19 @@ static void check_runs(Ext *X)
 					if (ok && first)
 						ok = x->host[k] / x->div == first->host[k] / first->div;
 					if (!ok) {
-						xerr(X, st->line, st->col,
-						     "%s: the host's loop %s moves dimension %d of %s by %s at this access and "
-						     "by %s at another: each run of the accelerator must do the first run's "
-						     "work on regions moved by whole values", u->stmts.data[p->stmt].name, hn,
-						     j, b->name, shift_text(X, x, k), first ? shift_text(X, first, k)
-											 : shift_text(X, x, k));
+						if (first)
+							xerr(X, st->line, st->col,
+							     "%s: the host's loop %s moves dimension %d of buffer %s by %s at this "
+							     "access and by %s at another: each run of the accelerator must do the "
+							     "first run's work on regions moved by whole values",
+							     u->stmts.data[p->stmt].name, hn, j, b->name, shift_text(X, x, k),
+							     shift_text(X, first, k));
+						else
+							xerr(X, st->line, st->col,
+							     "%s: the host's loop %s moves dimension %d of buffer %s by %s: each "
+							     "run of the accelerator must do the first run's work on regions "
+							     "moved by whole values", u->stmts.data[p->stmt].name, hn, j, b->name,
+							     shift_text(X, x, k));
 						return;
 					}
 					if (!first)

@@ -179,13 +179,6 @@ static int64_t round_up(int64_t v, int64_t m)
 	return (v + m - 1) / m * m;
 }
 
-/* Input streams whose loops, fused level by level, would stretch some steps
- * of a reduction kept in time (more iterations at a level between the
- * reduction's outermost and its innermost RVar loop than the reduction runs
- * there: a weight stream over a window wider than the RVars in time, an
- * input of several channels as one stream) run apart: one value a cycle in
- * their own order, and their readers wait for their values as for any
- * producer's. The reduction's step is then one period of the fused nest. */
 /* 1 if statement r reads what input statement o writes only at indices
  * that do not change with r's levels below top (within a step). */
 static int step_constant(const UbProgram *u, int o, int r, int top)
@@ -204,6 +197,15 @@ static int step_constant(const UbProgram *u, int o, int r, int top)
 	return reads > 0;
 }
 
+/* Input streams whose loops, fused level by level, would stretch some steps
+ * of a reduction kept in time (more iterations at a level between the
+ * reduction's outermost and its innermost RVar loop than the reduction runs
+ * there: a weight stream over a window wider than the RVars in time, an
+ * input of several channels as one stream) run apart: one value a cycle in
+ * their own order, and their readers wait for their values as for any
+ * producer's. So do inputs it reads at
+ * indices constant within a step (its weights) whose loops would stretch the
+ * step's levels. The reduction's step is then one period of the fused nest. */
 static void set_apart(UbProgram *u)
 {
 	vec_foreach(&u->stmts, s) u->stmts.data[s].apart = u->inputs_apart && u->stmts.data[s].input;

@@ -163,6 +163,8 @@ bad_yaml "a run whose shift moves a point outside the image" \
 	's/^cycles: \(.*\)/cycles: \1\nruns:\n  - { loop: xo, extent: 2 }/; 0,/coef: \[1, 0\], c: 0/ s/coef: \[1, 0\], c: 0/coef: [1, 0], shift: [1], c: 0/' \
 	"point \\(i_0 = 15, i_1 = 0\\) of run 1 has coordinate 16 in dimension 0"
 bad_yaml "runs of no loop" 's/^cycles: \(.*\)/cycles: \1\nruns: []/' "0 loops; 1 to 4"
+bad_yaml "a run loop beyond the cycle limit" 's/^cycles: \(.*\)/cycles: \1\nruns:\n  - { loop: a, extent: 2 }\n  - { loop: b, extent: 1000000000 }/' \
+	"'extent' is 1000000000"
 bad_yaml "too many cycles in all" 's/^cycles: \(.*\)/cycles: \1\nruns:\n  - { loop: a, extent: 100000000 }/' \
 	"more than 100000000 cycles in all"
 edit rgb 's/name: green_in/name: red_in/'
