@@ -60,7 +60,7 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 # suite (pe_base with pub on cgra_4x4, whose tile modules cgra_12x12 repeats; pe_mac with dp
 # and its look-up table; a reduction kept in time, its partial sums in a memory delay line);
 # cgra_12x12's own Verilog is co-simulated by make bench.
-VERILATOR=" cgra_4x4:brighten_blur cgra_4x4:host_tiles cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time cgra_16x8_mac_dp:stride2_layer "
+VERILATOR=" cgra_4x4:brighten_blur cgra_4x4:host_tiles cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time cgra_16x8_mac_dp:stride2_layer cgra_16x8_mac_dp:channel_blocks "
 
 # verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
 # under Verilator too, bit-exact, with the output streams of both simulators (every output
@@ -347,6 +347,11 @@ if [ $# -eq 0 ]; then
 	# Four runs of the accelerator: the host loops over the tiles of the output, each run on
 	# its own regions of the input and the index streams (under Verilator too).
 	map_check cgra_4x4 host_tiles "four runs of the accelerator, one per tile" io.yaml "^runs:"
+	# A layer over blocks of channels: two runs, one per block of output channels, each
+	# streaming its block's weights (fixed.shift), the input's blocks kept in time (under
+	# Verilator too).
+	map_check cgra_16x8_mac_dp channel_blocks "two runs, the weights' channel moving with them" io.yaml \
+		'fixed: { dim: 3, value: 0, shift: \[2\] }'
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup
 	sed -e "s#^interconnect: cgra_4x4#interconnect: cgra_4x4_nolookup#" -e "s#\.\./\.\./#$PWD/#" \
