@@ -32,7 +32,8 @@ typedef struct Ext {
 	int nloops;
 	int split_dim[16];      /* per image: the dimension split into streams, or -1 */
 	int io_tiles;           /* the chip's IO tiles (0: no limit) */
-	int *func_buf;          /* Func -> buffer */
+	int *func_buf;          /* Func -> buffer (the first of a split one) */
+	int *func_split;        /* Func -> its dimension split into buffers, or -1 */
 	int *image_buf;         /* image -> first buffer (one per value of a split dimension) */
 	int64_t host_min[UB_MAXH];      /* the host's loops (L->host): their first values */
 } Ext;
@@ -407,6 +408,14 @@ static void read_ports(Ext *X, int si)
 			}
 		} else {
 			buf = X->func_buf[n->buffer];
+			skip = X->func_split[n->buffer];
+			if (skip >= 0) {
+				int64_t v;
+				if (!run_constant(X, n->index[skip], &v, NULL))
+					ICE("ub: a read of a split %s at an index not constant",
+					    X->L->p->funcs.data[n->buffer].name);
+				buf += (int)(v - X->L->funcs[n->buffer].run_min[skip]);
+			}
 		}
 		int self = !n->is_image && n->buffer == s->store->func;     /* the output has no buffer */
 		if (buf < 0 && !self)
@@ -416,7 +425,7 @@ static void read_ports(Ext *X, int si)
 			/* the reduction's previous step: the value of this point one step back */
 			UbIndex idx[UB_MAXD];
 			int64_t steps;
-			int nd = store_index(X, si, n->index, n->nindex, -1, idx, s->store->line, s->store->col);
+			int nd = store_index(X, si, n->index, n->nindex, skip, idx, s->store->line, s->store->col);
 			if (!nd)
 				return;
 			idx[nd] = step_index(X, s, &steps);
@@ -460,10 +469,17 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 	s->kernel = kernel_of(g, st);
 	s->output = st->output;
 	s->buffer = st->output ? -1 : X->func_buf[st->func];
+	int skip = st->output ? -1 : X->func_split[st->func];
+	if (skip >= 0) {
+		int64_t v;
+		if (!run_constant(X, st->index[skip], &v, NULL))
+			ICE("ub: a store of a split %s at an index not constant", fname);
+		s->buffer += (int)(v - X->L->funcs[st->func].run_min[skip]);
+	}
 	if (!s->kernel)
 		ICE("ub: a store without its kernel");
 	UbIndex idx[UB_MAXD];
-	int n = store_index(X, si, st->index, st->nindex, -1, idx, st->line, st->col);
+	int n = store_index(X, si, st->index, st->nindex, skip, idx, st->line, st->col);
 	if (!n)
 		return;
 	if (p->funcs.data[st->func].init_in_update) {
@@ -572,6 +588,47 @@ static int split_dimension(const Ext *X, const DGraph *g, int m)
 	return -1;
 }
 
+/* Stores of Func f in s's tree: 1 if each writes index d at a constant of
+ * the run, 0 otherwise; *n counts them. */
+static int stores_constant(const Ext *X, const LStmt *s, int f, int d, int *n)
+{
+	int ok = 1;
+	int64_t v;
+	if (s->kind == LS_STORE && s->func == f) {
+		(*n)++;
+		ok = d < s->nindex && run_constant(X, s->index[d], &v, NULL);
+	}
+	vec_foreach(&s->body, i) ok &= stores_constant(X, s->body.data[i], f, d, n);
+	return ok;
+}
+
+/* A dimension of a stored Func (not a reduction kept in time) that its
+ * several stores (the copies of an unrolled loop: its channels) write, and
+ * every kernel reads, at constants only, the outermost such: each value of
+ * it becomes a buffer of its own, so that its banks take only their own
+ * writers and lay out only their own rows; -1 if none. */
+static int func_split_dimension(const Ext *X, const DGraph *g, int f)
+{
+	const HFunc *fn = &X->L->p->funcs.data[f];
+	if (fn->init_in_update || X->L->funcs[f].dims < 2)
+		return -1;
+	for (int d = X->L->funcs[f].dims - 1; d >= 0; d--) {
+		int stores = 0;
+		if (X->L->funcs[f].run_extent[d] < 2 || !stores_constant(X, X->L->accel, f, d, &stores) || stores < 2)
+			continue;
+		int constant = 1;
+		vec_foreach(&g->kernels, k) vec_foreach(&g->kernels.data[k].nodes, i) {
+			const DNode *n = &g->kernels.data[k].nodes.data[i];
+			int64_t v;
+			if (n->kind == DN_LOAD && !n->is_image && n->buffer == f)
+				constant &= run_constant(X, n->index[d], &v, NULL);
+		}
+		if (constant)
+			return d;
+	}
+	return -1;
+}
+
 /* The streams of image m: one per value of its split dimension. */
 static int split_streams(const Ext *X, int m)
 {
@@ -583,11 +640,23 @@ static void make_buffers(Ext *X, const DGraph *g)
 {
 	const HProgram *p = X->L->p;
 	X->func_buf = xcalloc((size_t)p->funcs.len + 1, sizeof *X->func_buf);
+	X->func_split = xcalloc((size_t)p->funcs.len + 1, sizeof *X->func_split);
 	X->image_buf = xcalloc((size_t)p->images.len + 1, sizeof *X->image_buf);
 	for (int f = 0; f < p->funcs.len; f++) {
-		X->func_buf[f] = -1;
-		if (f != p->output && X->L->funcs[f].dims && count_stores(X->L->accel, f))
-			X->func_buf[f] = new_buffer(X, p->funcs.data[f].name, f, -1, &X->L->funcs[f], -1);
+		X->func_buf[f] = X->func_split[f] = -1;
+		if (f == p->output || !X->L->funcs[f].dims || !count_stores(X->L->accel, f))
+			continue;
+		const LRegion *r = &X->L->funcs[f];
+		int sd = X->func_split[f] = func_split_dimension(X, g, f);
+		int n = sd >= 0 ? (int)r->run_extent[sd] : 1;
+		for (int v = 0; v < n; v++) {
+			const char *name = sd >= 0 ? arena_printf(X->u->arena, "%s_%lld", p->funcs.data[f].name,
+								  (long long)(r->run_min[sd] + v))
+						   : p->funcs.data[f].name;
+			int b = new_buffer(X, name, f, -1, r, sd);
+			if (v == 0)
+				X->func_buf[f] = b;
+		}
 	}
 	/* a split image takes an IO tile per value: split while the input
 	 * streams fit the chip's IO tiles, the largest splits given up first
@@ -825,6 +894,7 @@ int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int 
 	if (X.ok)
 		check_runs(&X);
 	free(X.func_buf);
+	free(X.func_split);
 	free(X.image_buf);
 	return X.ok;
 }
