@@ -250,7 +250,7 @@ section_layers() {
 	echo "   compute occupancy (multiplier-busy cycles over all cycles, cgrasim's activity); anchors: UB Table 6"
 	echo "   (resnet 9,807 cycles on PUB, 8,739 dual-port, 80 MEMs) and Table 7 (resnet 136 -> 81 MEMs)"
 	for pair in cgra_32x16:resnet_block cgra_32x16:resnet_layer cgra_16x8_mac_dp:conv_layer_time cgra_12x12:conv_layer_time \
-		cgra_16x8_mac_dp:conv_pool cgra_12x12:conv_pool cgra_16x8_mac_dp:layer_chain \
+		cgra_16x8_mac_dp:conv_pool cgra_12x12:conv_pool cgra_16x8_mac_dp:layer_chain cgra_16x8_mac_dp:mobilenet_layer \
 		cgra_32x16:matmul_time cgra_16x8_mac_dp:matmul_time; do
 		d=${pair%%:*} app=${pair#*:} o=$tmp/layers/$pair
 		[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null
