@@ -44,7 +44,7 @@ no_tracks+="routing nodes? still carrying two nets or more after [0-9]+ iteratio
 no_tracks+="is above\\)$"
 REFUSALS=(
 	"too few PE tiles|^the application does not fit [A-Za-z0-9_]+: needs [0-9]+ PE tiles, the array has [0-9]+$"
-	"too few MEM tiles|^the application does not fit [A-Za-z0-9_]+: needs [0-9]+ MEM tiles, the array has [0-9]+$"
+	"too few MEM tiles|^the application does not fit [A-Za-z0-9_]+: needs [0-9]+ MEM tiles, the array has [0-9]+ \(the buffers that take the most: [^;]+; [0-9]+ buffers? in memory tiles\)$"
 	"too few IO tiles|^the application does not fit [A-Za-z0-9_]+: needs [0-9]+ IO tiles, the array has [0-9]+$"
 	"no rule on the PE|^the IR operation '[^']+' has no rule on the PE [A-Za-z0-9_]+ that covers it$"
 	"no MEM tile|^the application needs [0-9]+ line buffers? \(.*\) and the design has no MEM tile$"

@@ -176,6 +176,42 @@ static void unpack_long_routes(Backend *B)
 	}
 }
 
+
+/* The buffers that take the most memory tiles, for a message: "hw_kernel_0 in 3 tiles (4608
+ * words), ...", the largest first (at most four, and how many buffers in all). */
+static const char *mem_users(const Backend *B)
+{
+	const UbProgram *u = B->u;
+	int nb = u->bufs.len;
+	int64_t *tiles = xcalloc((size_t)nb + 1, sizeof *tiles), *words = xcalloc((size_t)nb + 1, sizeof *words);
+	vec_foreach(&B->m->banks, k) {
+		const UbBank *b = &B->m->banks.data[k];
+		tiles[b->buffer] += b->cfg.ntiles > 0 ? b->cfg.ntiles : 1;
+		words[b->buffer] += b->words;
+	}
+	StrBuf t = { 0 };
+	int users = 0;
+	for (int i = 0; i < nb; i++)
+		users += tiles[i] > 0;
+	for (int shown = 0; shown < 4; shown++) {
+		int best = -1;
+		for (int i = 0; i < nb; i++)
+			if (tiles[i] > 0 && (best < 0 || tiles[i] > tiles[best]))
+				best = i;
+		if (best < 0)
+			break;
+		sb_printf(&t, "%s%s in %lld tile%s (%lld words)", shown ? ", " : "", u->bufs.data[best].name,
+			  (long long)tiles[best], tiles[best] == 1 ? "" : "s", (long long)words[best]);
+		tiles[best] = 0;
+	}
+	const char *r = arena_printf(u->arena, "the buffers that take the most: %s; %d buffer%s in memory tiles",
+				     t.s ? t.s : "none", users, users == 1 ? "" : "s");
+	free(t.s);
+	free(tiles);
+	free(words);
+	return r;
+}
+
 int be_place(Backend *B, Diags *d)
 {
 	const Netlist *n = &B->nl;
@@ -216,6 +252,9 @@ int be_place(Backend *B, Diags *d)
 		diag_error(d, B->app, 0, 0, "the application does not fit %s: %s (look-up tables take %d: %s, a %d-word "
 			   "look-up port each)", B->g->design, why, B->cm->roms.len, tabs.s, B->c->mem->lookup.words);
 		free(tabs.s);
+	} else if (!ok && B->m && strstr(why, "MEM")) {
+		diag_error(d, B->app, 0, 0, "the application does not fit %s: %s (%s)", B->g->design, why,
+			   mem_users(B));
 	} else if (!ok)
 		diag_error(d, B->app, 0, 0, "the application does not fit %s: %s", B->g->design, why);
 	else

@@ -298,6 +298,8 @@ if [ $# -eq 0 ]; then
 	expect "a table split over more memory tiles than the array has" rtl_out/cgra_4x4 \
 		compiler/tests/map/table_5_tiles.hl \
 		"compiler/tests/map/table_5_tiles.hl: error: the application does not fit cgra_4x4: needs 5 MEM tiles, the array has 4 (look-up tables take 5: 'lut' in 5, a 2048-word look-up port each)"
+	expect "buffers in more memory tiles than the array has" rtl_out/cgra_4x4 compiler/tests/map/max_11_rows.hl \
+		"compiler/tests/map/max_11_rows.hl: error: the application does not fit cgra_4x4: needs 5 MEM tiles, the array has 4 (the buffers that take the most: input in 5 tiles (2880 words); 1 buffer in memory tiles)"
 	# A table larger than the look-up port: two tiles, the part chosen by
 	# bit 11 of the address; 16-bit inputs reach both.
 	o=$tmp/cgra_4x4/big_table
