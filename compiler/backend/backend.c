@@ -186,7 +186,7 @@ static const char *mem_users(const Backend *B)
 	int64_t *tiles = xcalloc((size_t)nb + 1, sizeof *tiles), *words = xcalloc((size_t)nb + 1, sizeof *words);
 	vec_foreach(&B->m->banks, k) {
 		const UbBank *b = &B->m->banks.data[k];
-		tiles[b->buffer] += b->cfg.ntiles > 0 ? b->cfg.ntiles : 1;
+		tiles[b->buffer] += b->cfg.ntiles;
 		words[b->buffer] += b->words;
 	}
 	StrBuf t = { 0 };

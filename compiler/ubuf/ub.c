@@ -391,9 +391,10 @@ static void read_ports(Ext *X, int si)
 			skip = X->split_dim[m];
 			if (skip >= 0) {
 				int64_t v, host[UB_MAXH];
-				if (!run_constant(X, n->index[skip], &v, host))
-					ICE("ub: a read of a split channel of %s at an index not constant in a run",
-					    X->L->p->images.data[m].name);
+				if (!run_constant(X, n->index[skip], &v, host) || v < X->L->images[m].min[skip] ||
+				    v >= X->L->images[m].min[skip] + X->L->images[m].extent[skip])
+					ICE("ub: a read of a split channel of %s at an index not constant in a run or "
+					    "outside its region", X->L->p->images.data[m].name);
 				buf += (int)(v - X->L->images[m].min[skip]);
 				const UbStmt *in = NULL;
 				vec_foreach(&X->u->stmts, q) if (X->u->stmts.data[q].input && X->u->stmts.data[q].buffer == buf)
@@ -411,10 +412,12 @@ static void read_ports(Ext *X, int si)
 			skip = X->func_split[n->buffer];
 			if (skip >= 0) {
 				int64_t v;
-				if (!run_constant(X, n->index[skip], &v, NULL))
-					ICE("ub: a read of a split %s at an index not constant",
+				const LRegion *r = &X->L->funcs[n->buffer];
+				if (!run_constant(X, n->index[skip], &v, NULL) || v < r->run_min[skip] ||
+				    v >= r->run_min[skip] + r->run_extent[skip])
+					ICE("ub: a read of a split %s at an index not constant or outside its box",
 					    X->L->p->funcs.data[n->buffer].name);
-				buf += (int)(v - X->L->funcs[n->buffer].run_min[skip]);
+				buf += (int)(v - r->run_min[skip]);
 			}
 		}
 		int self = !n->is_image && n->buffer == s->store->func;     /* the output has no buffer */
@@ -472,9 +475,11 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 	int skip = st->output ? -1 : X->func_split[st->func];
 	if (skip >= 0) {
 		int64_t v;
-		if (!run_constant(X, st->index[skip], &v, NULL))
-			ICE("ub: a store of a split %s at an index not constant", fname);
-		s->buffer += (int)(v - X->L->funcs[st->func].run_min[skip]);
+		const LRegion *r = &X->L->funcs[st->func];
+		if (!run_constant(X, st->index[skip], &v, NULL) || v < r->run_min[skip] ||
+		    v >= r->run_min[skip] + r->run_extent[skip])
+			ICE("ub: a store of a split %s at an index not constant or outside its box", fname);
+		s->buffer += (int)(v - r->run_min[skip]);
 	}
 	if (!s->kernel)
 		ICE("ub: a store without its kernel");
@@ -590,15 +595,19 @@ static int split_dimension(const Ext *X, const DGraph *g, int m)
 
 /* Stores of Func f in s's tree: 1 if each writes index d at a constant of
  * the run, 0 otherwise; *n counts them. */
-static int stores_constant(const Ext *X, const LStmt *s, int f, int d, int *n)
+static int stores_constant(const Ext *X, const LStmt *s, int f, int d, int *n, int64_t *host)
 {
 	int ok = 1;
-	int64_t v;
+	int64_t v, h[UB_MAXH];
 	if (s->kind == LS_STORE && s->func == f) {
-		(*n)++;
-		ok = d < s->nindex && run_constant(X, s->index[d], &v, NULL);
+		ok = d < s->nindex && run_constant(X, s->index[d], &v, h);
+		/* every store and read moves it alike with the runs (the first sets host) */
+		if (ok && (*n)++ == 0)
+			memcpy(host, h, sizeof h);
+		else if (ok)
+			ok = memcmp(host, h, sizeof h) == 0;
 	}
-	vec_foreach(&s->body, i) ok &= stores_constant(X, s->body.data[i], f, d, n);
+	vec_foreach(&s->body, i) ok &= stores_constant(X, s->body.data[i], f, d, n, host);
 	return ok;
 }
 
@@ -614,14 +623,16 @@ static int func_split_dimension(const Ext *X, const DGraph *g, int f)
 		return -1;
 	for (int d = X->L->funcs[f].dims - 1; d >= 0; d--) {
 		int stores = 0;
-		if (X->L->funcs[f].run_extent[d] < 2 || !stores_constant(X, X->L->accel, f, d, &stores) || stores < 2)
+		int64_t host[UB_MAXH] = { 0 };
+		if (X->L->funcs[f].run_extent[d] < 2 || !stores_constant(X, X->L->accel, f, d, &stores, host) ||
+		    stores < 2)
 			continue;
 		int constant = 1;
 		vec_foreach(&g->kernels, k) vec_foreach(&g->kernels.data[k].nodes, i) {
 			const DNode *n = &g->kernels.data[k].nodes.data[i];
-			int64_t v;
+			int64_t v, h[UB_MAXH];
 			if (n->kind == DN_LOAD && !n->is_image && n->buffer == f)
-				constant &= run_constant(X, n->index[d], &v, NULL);
+				constant &= run_constant(X, n->index[d], &v, h) && memcmp(h, host, sizeof h) == 0;
 		}
 		if (constant)
 			return d;
