@@ -18,7 +18,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit STAGE] [--no-pipeline] [--hop-limit N]\n"
+	fputs("usage: cgrac APP.hl --design DIR -o OUT [--emit STAGE] [--no-pipeline] [--hop-limit N] [--sequential]\n"
 	      "                                 [--no-register-packing] [--place-seed S]\n"
 	      "       cgrac APP.hl --run IN[,IN...] -o OUT.pgm [--streams DIR]\n"
 	      "       cgrac APP.hl --design DIR --run-lowered|--sim-buffers IN[,IN...] -o OUT.pgm\n"
@@ -76,6 +76,9 @@ static void usage(FILE *f)
 	      "                   register before a PE input is the PE's input register where its rule\n"
 	      "                   allows, per <pe>.rules.yaml's registered:)\n"
 	      "  --place-seed S   the placer's seed (default 1); the same seed, the same bitstream\n"
+	      "  --sequential     the iterations of a coarse-grained pipeline loop (a loop of the\n"
+	      "                   accelerator that Funcs are computed at) one after another, not\n"
+	      "                   overlapped: sequential scheduling, for comparison\n"
 	      "  --verify         the whole flow with its checks, into OUT (an earlier run's outputs removed\n"
 	      "                   first): --golden's files, the loop nest (<app>.lowered), the lowered\n"
 	      "                   kernels' and the buffers' outputs (lowered.<ext>, buffers.<ext>) compared\n"
@@ -97,10 +100,10 @@ static void usage(FILE *f)
 	      "Modes: --check, --emit, --run, --run-lowered, --sim-buffers, --gen-input, --golden, --verify,\n"
 	      "one at most (none: the compilation). An option the mode does not use is a usage error (exit\n"
 	      "status 2), as is an option with a value given twice: --design and the flow options\n"
-	      "(--no-pipeline, --hop-limit, --no-register-packing, --place-seed) are for the compilation,\n"
-	      "--emit, --run-lowered, --sim-buffers and --verify; --streams for --run; --seed and --range\n"
-	      "for --gen-input, --golden and --verify; --simulate and --corrupt-golden for --verify; -o\n"
-	      "for all but --check and --golden.\n"
+	      "(--no-pipeline, --hop-limit, --no-register-packing, --place-seed, --sequential) are for the\n"
+	      "compilation, --emit, --run-lowered, --sim-buffers and --verify; --streams for --run; --seed\n"
+	      "and --range for --gen-input, --golden and --verify; --simulate and --corrupt-golden for\n"
+	      "--verify; -o for all but --check and --golden.\n"
 	      "\n"
 	      "Images: .pgm (1 channel), .ppm (3 channels), .npy (NumPy, 1 to 4 dimensions), .raw\n"
 	      "(16-bit little-endian, no header); at most 16777216 samples, 65536 in a dimension.\n",
@@ -113,7 +116,7 @@ typedef enum { M_COMPILE, M_CHECK, M_EMIT, M_RUN, M_RUN_LOWERED, M_SIM_BUFFERS, 
 
 typedef enum {
 	O_DESIGN, O_OUT, O_EMIT, O_RUN, O_RUN_LOWERED, O_SIM_BUFFERS, O_STREAMS, O_SEED, O_RANGE, O_GEN_INPUT,
-	O_GOLDEN, O_NO_PIPELINE, O_HOP_LIMIT, O_NO_PACKING, O_PLACE_SEED, O_CHECK, O_VERIFY, O_SIMULATE, O_CORRUPT_GOLDEN, O_QUIET,
+	O_GOLDEN, O_NO_PIPELINE, O_HOP_LIMIT, O_NO_PACKING, O_PLACE_SEED, O_SEQUENTIAL, O_CHECK, O_VERIFY, O_SIMULATE, O_CORRUPT_GOLDEN, O_QUIET,
 	O_COUNT
 } OptId;
 
@@ -149,6 +152,7 @@ static const struct OptDef {
 	[O_HOP_LIMIT] = { "--hop-limit", "N", -1, FLOW_MODES, FLOW_WHERE },
 	[O_NO_PACKING] = { "--no-register-packing", NULL, -1, FLOW_MODES, FLOW_WHERE },
 	[O_PLACE_SEED] = { "--place-seed", "S", -1, FLOW_MODES, FLOW_WHERE },
+	[O_SEQUENTIAL] = { "--sequential", NULL, -1, FLOW_MODES, FLOW_WHERE },
 	[O_CHECK] = { "--check", NULL, M_CHECK, 0, NULL },
 	[O_VERIFY] = { "--verify", NULL, M_VERIFY, 0, NULL },
 	[O_SIMULATE] = { "--simulate", NULL, -1, MB(M_VERIFY), "--verify" },
@@ -222,6 +226,7 @@ static int take_option(Opts *o, OptId k, const char *v)
 	case O_HOP_LIMIT: o->flags.hop_limit = (int)util_option_number("cgrac", "--hop-limit", v, 0, 1000); break;
 	case O_NO_PACKING: o->flags.pack = 0; break;
 	case O_PLACE_SEED: o->flags.place_seed = util_option_number("cgrac", "--place-seed", v, 0, 2147483647L); break;
+	case O_SEQUENTIAL: o->flags.sequential = 1; break;
 	case O_QUIET: o->quiet = 1; break;
 	case O_SIMULATE: o->simulate = 1; break;
 	case O_CORRUPT_GOLDEN: o->corrupt_golden = 1; break;

@@ -257,7 +257,7 @@ static int ubuf_run(Flow *F)
 	free_buffers(F);
 	double t0 = util_now();
 	const int *latency = F->ran[FS_PIPELINE] ? F->cm.latency : NULL;
-	if (!ub_build(&F->u, &F->m, &F->L, &F->g, &F->c, latency, F->d))
+	if (!ub_build(&F->u, &F->m, &F->L, &F->g, &F->c, latency, F->fl->sequential, F->d))
 		return 0;
 	long rom = 0;
 	const DGraph *g = F->u.g;

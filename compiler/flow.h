@@ -34,6 +34,7 @@ typedef struct CgracFlags {
 	int hop_limit;          /* more registers on longer connections (0: none) */
 	int pack;               /* registers packed into the PEs' input registers (AHA 5.3.1) */
 	uint64_t place_seed;
+	int sequential;         /* a coarse-grained pipeline loop's iterations not overlapped */
 } CgracFlags;
 
 /* What a whole compilation used and reached: the figures of its

@@ -726,23 +726,6 @@ static void emit_producers_at(Lower *W, int f, int i, LStmt *parent, Env *env)
 
 static void emit_streams(Lower *W, LStmt *parent, Env *env);
 
-/* 1 if a is affine in the variables of the host's loops around the
- * accelerator alone (the output's loops up to the accelerator's). */
-static int in_host_loops(const Lower *W, const Aff *a)
-{
-	if (W->accel_func < 0)
-		return 0;
-	const Stage *out = &W->place[W->accel_func].stages[0];
-	for (int t = 0; t < a->n; t++) {
-		int found = 0;
-		for (int i = 0; i <= W->accel_loop; i++)
-			found |= out->full[i].sym == a->sym[t];
-		if (!found)
-			return 0;
-	}
-	return 1;
-}
-
 static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 {
 	if (i == S->nfull) {
@@ -765,14 +748,10 @@ static void emit_loops(Lower *W, const Stage *S, int i, LStmt *parent, Env *env)
 	const LLoop *l = &S->full[i];
 	HExpr *min = in_env(W, env, aff_expr(W->a, &l->min));
 	int64_t m = 0;
-	/* an unrolled loop that starts where a loop of the host is (a block of
-	 * channels per run): its copies at that start plus 0, 1, ... */
+	/* an unrolled loop that starts where another loop is (a block of channels
+	 * per run of the host, or per iteration of a loop of the accelerator): its
+	 * copies at that start plus 0, 1, ... */
 	int moving = l->unrolled && !he_is_const(min, &m);
-	if (moving && !in_host_loops(W, &l->min)) {
-		lerr(W, S->line, S->col, "the unrolled loop %s does not start at a constant or where a loop of the "
-		     "host around the accelerator is", W->p->syms.data[l->sym].name);
-		return;
-	}
 	int copies = l->unrolled ? (int)l->extent : 1;
 	int unit = !l->unrolled && l->extent == 1;
 	for (int c = 0; c < copies; c++) {
@@ -1053,6 +1032,9 @@ int hl_lower(LProgram *L, HProgram *p, Diags *d)
 					Aff lo, hi, top = W.place[f].rmin[i], x;
 					top.c += W.place[f].rext[i] - 1;
 					r->min[i] = aff_at_start(S->full, 0, S->nenclosing, W.place[f].rmin[i]).c;
+					Aff at = W.place[f].rmin[i];
+					fold_unit_loops(S->full, S->nenclosing, &at);
+					r->min_at[i] = aff_expr(W.a, &at);
 					r->extent[i] = W.place[f].rext[i];
 					aff_bounds(S->full, 0, S->nenclosing, &W.place[f].rmin[i], &lo, &x);
 					aff_bounds(S->full, 0, S->nenclosing, &top, &x, &hi);

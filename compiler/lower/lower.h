@@ -110,6 +110,8 @@ typedef struct LRegion {
 	int64_t min[4], extent[4];
 	int64_t box_min[4], box_extent[4];
 	int64_t run_min[4], run_extent[4];
+	HExpr *min_at[4];       /* a stored Func's minimum per iteration, in the variables of
+				 * the loops around the loop it is computed at (NULL: images) */
 } LRegion;
 
 /* Loops of the host around the accelerator: each iteration of them is one

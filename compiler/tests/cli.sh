@@ -606,4 +606,21 @@ run "$tmp/wide.hl" --design $design -o "$tmp/wv" --verify -q
 	pass "--verify of a program the interpreter refuses: FAILED before the back end, its first error" ||
 	fail "--verify of a program the interpreter refuses: exit status $status, app.txt: $(cat "$tmp/wv/app.txt" 2>/dev/null)"
 
+# --sequential: a coarse-grained pipeline loop's iterations one after another, not overlapped
+bl=compiler/tests/map/blocks_in_accel.hl
+for mode in overlapped sequential; do
+	flag=
+	[ $mode = sequential ] && flag=--sequential
+	run $bl --design $design --emit ubuf -o "$tmp/$mode" -q $flag
+done
+ov=$(sed -n 's/^\/\/ latency: first input at cycle 0, last output at cycle //p' "$tmp/overlapped/blocks_in_accel.ubuf" 2>/dev/null)
+sq=$(sed -n 's/^\/\/ latency: first input at cycle 0, last output at cycle //p' "$tmp/sequential/blocks_in_accel.ubuf" 2>/dev/null)
+grep -q '^// coarse-grained pipeline: loop ko (level 5), 2 iterations, .*overlapped by' "$tmp/overlapped/blocks_in_accel.ubuf" 2>/dev/null &&
+	grep -q '^// coarse-grained pipeline: loop ko .*one after another (sequential scheduling)$' "$tmp/sequential/blocks_in_accel.ubuf" 2>/dev/null &&
+	[ -n "$ov" ] && [ -n "$sq" ] && [ "$sq" -gt "$ov" ] &&
+	pass "--sequential: the pipeline loop's iterations one after another, $sq cycles where they overlap in $ov" ||
+	fail "--sequential: overlapped '$ov', sequential '$sq' cycles, or the pipeline lines missing"
+usage "--sequential with --check" "cgrac: --sequential does not apply to --check: it is for $flow_where" \
+	$hl --check --sequential
+
 suite_end "cgrac command line"

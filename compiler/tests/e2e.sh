@@ -62,7 +62,7 @@ pes_of() { sed -n 's/^pes: //p' "$1" 2>/dev/null; }
 # suite (pe_base with pub on cgra_4x4, whose tile modules cgra_12x12 repeats; pe_mac with dp
 # and its look-up table; a reduction kept in time, its partial sums in a memory delay line);
 # cgra_12x12's own Verilog is co-simulated by make bench.
-VERILATOR=" cgra_4x4:brighten_blur cgra_4x4:host_tiles cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time cgra_16x8_mac_dp:stride2_layer cgra_16x8_mac_dp:channel_blocks cgra_16x8_mac_dp:conv_pool cgra_16x8_mac_dp:layer_chain cgra_16x8_mac_dp:mobilenet_layer "
+VERILATOR=" cgra_4x4:brighten_blur cgra_4x4:host_tiles cgra_16x8_mac_dp:unsharp cgra_4x4:matmul_time cgra_4x4:conv_in_time cgra_16x8_mac_dp:channels_in_time cgra_16x8_mac_dp:stride2_layer cgra_16x8_mac_dp:channel_blocks cgra_16x8_mac_dp:conv_pool cgra_16x8_mac_dp:layer_chain cgra_16x8_mac_dp:mobilenet_layer cgra_4x4:compute_in_tiles cgra_16x8_mac_dp:blocks_in_accel "
 
 # verilator_check NAME DESIGN APP DIR PAIR: for a pair of VERILATOR, the compile in DIR
 # under Verilator too, bit-exact, with the output streams of both simulators (every output
@@ -356,6 +356,17 @@ if [ $# -eq 0 ]; then
 	# Verilator too).
 	map_check cgra_16x8_mac_dp channel_blocks "two runs, the weights' channel moving with them" io.yaml \
 		'fixed: { dim: 3, value: 0, shift: \[2\] }'
+	# Funcs computed at a loop inside the accelerator: each iteration's region (moving with the
+	# loop, its halo computed again) a block of their buffer of its own; rows of a Func unrolled
+	# at the accelerator's loop; a layer's blocks of output channels as a loop of the array (the
+	# statements sharing it aligned as a perfect nest), no flush between the blocks (under
+	# Verilator too).
+	map_check cgra_4x4 compute_in_tiles "a Func computed per block of rows inside the accelerator" ubuf \
+		'^buffer g over \[0, 17) x \[0, 20)'
+	map_check cgra_16x8_mac_dp compute_in_tiles2 "two Funcs computed per tile inside the accelerator"
+	map_check cgra_4x4 compute_in_rows "a Func's unrolled rows moving with the accelerator's loop"
+	map_check cgra_16x8_mac_dp blocks_in_accel "two blocks of output channels in one run, 1,340 cycles" \
+		report.yaml '^latency_cycles: 1340$'
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup
 	sed -e "s#^interconnect: cgra_4x4#interconnect: cgra_4x4_nolookup#" -e "s#\.\./\.\./#$PWD/#" \

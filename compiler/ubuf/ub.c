@@ -17,19 +17,41 @@
 
 #include "ubuf.h"
 
+#define X_MAXLOOPS 16
+
+/* A loop of the accelerator. Its variable is its counter (min .. min +
+ * extent - 1) plus base[k] times the counter of each loop k around it: a
+ * loop whose start moves with another (a Func computed at a loop inside the
+ * accelerator runs over a region that moves with that loop). */
 typedef struct Loop {
 	int sym;
 	int64_t min, extent;    /* min: in the first run */
 	int64_t host[UB_MAXH];  /* what each host loop adds to min per iteration */
+	int64_t base[X_MAXLOOPS];
 } Loop;
+
+/* A Func computed at a loop inside the accelerator: it is computed again
+ * in every iteration of the loops around it (the loops of more than one
+ * iteration, outermost first), each time over a region of the same size
+ * whose minimum moves with them (LRegion.min_at). Each iteration's values
+ * are a block of their own: its buffer's outermost dimension (or, for a
+ * Func of one dimension, a dimension added) counts the iterations, so that
+ * every value is written once; buffer mapping folds it into a ring. */
+typedef struct IterLoops {
+	int n;
+	int sym[UB_MAXD];
+	int64_t extent[UB_MAXD];
+	int64_t count;          /* the product of the extents */
+} IterLoops;
 
 typedef struct Ext {
 	UbProgram *u;
 	const LProgram *L;
 	Diags *d;
 	int ok;
-	Loop loops[16];
+	Loop loops[X_MAXLOOPS];
 	int nloops;
+	IterLoops *iter;        /* per Func */
 	int split_dim[16];      /* per image: the dimension split into streams, or -1 */
 	int io_tiles;           /* the chip's IO tiles (0: no limit) */
 	int *func_buf;          /* Func -> buffer (the first of a split one) */
@@ -88,6 +110,19 @@ static int index_of(const Ext *X, const UbStmt *s, const HExpr *e, UbIndex *out)
 				else
 					out->c = X->loops[k].min;
 				memcpy(out->host, X->loops[k].host, sizeof out->host);
+				/* plus the counters of the loops its start moves with */
+				for (int j = 0; j < k; j++) {
+					int64_t bj = X->loops[k].base[j];
+					if (!bj)
+						continue;
+					int lj = level_of(s, X->loops[j].sym);
+					if (lj >= 0)
+						out->coef[lj] += bj;
+					else if (X->loops[j].extent == 1)
+						out->c += bj * X->loops[j].min;
+					else
+						return 0;
+				}
 				return 1;
 			}
 		for (int k = 0; k < X->L->nhost; k++)
@@ -312,6 +347,58 @@ static int store_index(Ext *X, int si, HExpr **index, int nindex, int skip, UbIn
 	return n;
 }
 
+/* Func f's coordinates idx[0..n) at statement s as its buffer's: when f is
+ * computed at a loop inside the accelerator, each coordinate less what its
+ * region's minimum has moved since the first iteration, and the iteration
+ * counted in the outermost dimension (or a dimension added); the dimensions
+ * after, or 0 with an error. */
+static int iteration_index(Ext *X, int si, int f, UbIndex *idx, int n)
+{
+	const IterLoops *it = &X->iter[f];
+	const UbStmt *s = &X->u->stmts.data[si];
+	const LRegion *r = &X->L->funcs[f];
+	if (!it->n)
+		return n;
+	if (n != r->dims)
+		ICE("ub: an access of %s with %d of its %d coordinates", X->L->p->funcs.data[f].name, n, r->dims);
+	for (int j = 0; j < n; j++) {
+		UbIndex m;
+		if (!r->min_at[j] || !index_of(X, s, r->min_at[j], &m) || m.div != 1) {
+			xerr(X, s->store->line, s->store->col,
+			     "%s: the region of %s moves with the loops of the accelerator in a way that is not "
+			     "affine (dimension %d)", s->name, X->L->p->funcs.data[f].name, j);
+			return 0;
+		}
+		m.c -= r->min[j];
+		UbIndex *x = &idx[j];
+		for (int l = 0; l < UB_MAXD; l++)
+			x->coef[l] -= m.coef[l] * x->div;
+		for (int h = 0; h < UB_MAXH; h++)
+			x->host[h] -= m.host[h] * x->div;
+		x->c -= m.c * x->div;
+	}
+	UbIndex t = { .div = 1 };
+	int64_t mult = 1;
+	for (int k = it->n - 1; k >= 0; k--) {
+		int l = level_of(s, it->sym[k]);
+		if (l < 0)
+			ICE("ub: %s accesses %s outside the loop it is computed in", s->name,
+			    X->L->p->funcs.data[f].name);
+		t.coef[l] += mult;
+		t.c -= mult * s->min[l];
+		mult *= it->extent[k];
+	}
+	if (n == 1) {
+		idx[n++] = t;
+		return n;
+	}
+	UbIndex *x = &idx[n - 1];
+	for (int l = 0; l < UB_MAXD; l++)
+		x->coef[l] += t.coef[l] * r->extent[n - 1] * x->div;
+	x->c += t.c * r->extent[n - 1] * x->div;
+	return n;
+}
+
 static void stream_stmt(Ext *X, const LStmt *st)
 {
 	int m = st->def;
@@ -429,6 +516,8 @@ static void read_ports(Ext *X, int si)
 			UbIndex idx[UB_MAXD];
 			int64_t steps;
 			int nd = store_index(X, si, n->index, n->nindex, skip, idx, s->store->line, s->store->col);
+			if (nd)
+				nd = iteration_index(X, si, n->buffer, idx, nd);
 			if (!nd)
 				return;
 			idx[nd] = step_index(X, s, &steps);
@@ -449,6 +538,8 @@ static void read_ports(Ext *X, int si)
 		}
 		UbIndex idx[UB_MAXD];
 		int nd = store_index(X, si, n->index, n->nindex, skip, idx, s->store->line, s->store->col);
+		if (nd && !n->is_image)
+			nd = iteration_index(X, si, n->buffer, idx, nd);
 		if (nd && b->versions)  /* a reduction's result: its last step */
 			idx[nd++] = (UbIndex){ .c = b->versions - 1, .div = 1 };
 		if (nd)
@@ -485,6 +576,8 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 		ICE("ub: a store without its kernel");
 	UbIndex idx[UB_MAXD];
 	int n = store_index(X, si, st->index, st->nindex, skip, idx, st->line, st->col);
+	if (n && !st->output)
+		n = iteration_index(X, si, st->func, idx, n);
 	if (!n)
 		return;
 	if (p->funcs.data[st->func].init_in_update) {
@@ -539,21 +632,35 @@ static void walk(Ext *X, const DGraph *g, const LStmt *s)
 		return;
 	switch (s->kind) {
 	case LS_LOOP: {
+		/* its start in the counters of the loops around it (of more than one iteration) */
+		UbStmt around = { .nloops = 0 };
+		int pos[UB_MAXD];
+		for (int k = 0; k < X->nloops; k++)
+			if (X->loops[k].extent > 1) {
+				if (around.nloops == UB_MAXD) {
+					xerr(X, 0, 0, "loop %s: more than %d loops of the accelerator around it",
+					     hl_sym_name(X->L->p, s->sym), UB_MAXD);
+					return;
+				}
+				pos[around.nloops] = k;
+				around.sym[around.nloops++] = X->loops[k].sym;
+			}
 		UbIndex m;
-		if (!index_of(X, NULL, s->min, &m) || m.div != 1 || !constant_index(&m)) {
-			xerr(X, 0, 0, "loop %s of the accelerator starts where another of its loops is: a Func "
-			     "computed at a loop inside the accelerator (its region moving with that loop) is not "
-			     "supported yet; compute it at the accelerator's loop", hl_sym_name(X->L->p, s->sym));
+		if (!index_of(X, &around, s->min, &m) || m.div != 1) {
+			xerr(X, 0, 0, "loop %s of the accelerator starts at a value that is not an affine function "
+			     "of the loops around it", hl_sym_name(X->L->p, s->sym));
 			return;
 		}
-		if (X->nloops == (int)(sizeof X->loops / sizeof *X->loops)) {
+		if (X->nloops == X_MAXLOOPS) {
 			xerr(X, 0, 0, "loop %s: more than %d loops in the accelerator", hl_sym_name(X->L->p, s->sym),
 			     X->nloops);
 			return;
 		}
 		Loop *lp = &X->loops[X->nloops++];
-		*lp = (Loop){ s->sym, m.c, s->extent, { 0 } };
+		*lp = (Loop){ s->sym, m.c, s->extent, { 0 }, { 0 } };
 		memcpy(lp->host, m.host, sizeof lp->host);
+		for (int l = 0; l < around.nloops; l++)
+			lp->base[pos[l]] = m.coef[l];
 		vec_foreach(&s->body, i) walk(X, g, s->body.data[i]);
 		X->nloops--;
 		return;
@@ -619,7 +726,7 @@ static int stores_constant(const Ext *X, const LStmt *s, int f, int d, int *n, i
 static int func_split_dimension(const Ext *X, const DGraph *g, int f)
 {
 	const HFunc *fn = &X->L->p->funcs.data[f];
-	if (fn->init_in_update || X->L->funcs[f].dims < 2)
+	if (fn->init_in_update || X->L->funcs[f].dims < 2 || X->iter[f].n)
 		return -1;
 	for (int d = X->L->funcs[f].dims - 1; d >= 0; d--) {
 		int stores = 0;
@@ -647,9 +754,39 @@ static int split_streams(const Ext *X, int m)
 	return sd >= 0 ? (int)X->L->images[m].extent[sd] : 1;
 }
 
+/* The loops of more than one iteration around each Func's production inside
+ * the accelerator (stack: the loops around s, n of them). */
+static void find_iter_loops(Ext *X, const LStmt *s, const LStmt **stack, int n)
+{
+	if (s->kind == LS_PRODUCE && s->func >= 0 && s->func < X->L->p->funcs.len) {
+		IterLoops *it = &X->iter[s->func];
+		it->count = 1;
+		for (int k = 0; k < n; k++)
+			if (stack[k]->extent > 1) {
+				if (it->n == UB_MAXD) {
+					xerr(X, 0, 0, "%s is computed inside more than %d loops of the accelerator",
+					     X->L->p->funcs.data[s->func].name, UB_MAXD);
+					return;
+				}
+				it->sym[it->n] = stack[k]->sym;
+				it->extent[it->n++] = stack[k]->extent;
+				it->count *= stack[k]->extent;
+			}
+	}
+	if (s->kind == LS_LOOP) {
+		if (n == X_MAXLOOPS)
+			return;         /* walk refuses the nest */
+		stack[n++] = s;
+	}
+	vec_foreach(&s->body, i) find_iter_loops(X, s->body.data[i], stack, n);
+}
+
 static void make_buffers(Ext *X, const DGraph *g)
 {
 	const HProgram *p = X->L->p;
+	X->iter = xcalloc((size_t)p->funcs.len + 1, sizeof *X->iter);
+	const LStmt *stack[X_MAXLOOPS];
+	vec_foreach(&X->L->accel->body, i) find_iter_loops(X, X->L->accel->body.data[i], stack, 0);
 	X->func_buf = xcalloc((size_t)p->funcs.len + 1, sizeof *X->func_buf);
 	X->func_split = xcalloc((size_t)p->funcs.len + 1, sizeof *X->func_split);
 	X->image_buf = xcalloc((size_t)p->images.len + 1, sizeof *X->image_buf);
@@ -665,6 +802,22 @@ static void make_buffers(Ext *X, const DGraph *g)
 								  (long long)(r->run_min[sd] + v))
 						   : p->funcs.data[f].name;
 			int b = new_buffer(X, name, f, -1, r, sd);
+			const IterLoops *it = &X->iter[f];
+			if (it->n) {    /* a block per iteration of the loops it is computed in */
+				UbBuffer *bf = &X->u->bufs.data[b];
+				bf->blocks = it->count;
+				for (int j = 0; j < r->dims; j++) {
+					bf->min[j] = r->min[j];
+					bf->extent[j] = r->extent[j];
+				}
+				if (r->dims == 1) {
+					bf->min[1] = 0;
+					bf->extent[1] = it->count;
+					bf->ndims = 2;
+				} else {
+					bf->extent[r->dims - 1] *= it->count;
+				}
+			}
 			if (v == 0)
 				X->func_buf[f] = b;
 		}
@@ -800,6 +953,117 @@ static void align_streams(Ext *X)
 	}
 }
 
+/* Inserts k levels of one iteration into statement si at level `at` (its
+ * levels from `at` up move up by k), in its ports' and output's indices. */
+static int insert_levels(Ext *X, int si, int at, int k)
+{
+	UbProgram *u = X->u;
+	UbStmt *s = &u->stmts.data[si];
+	if (s->nloops + k > UB_MAXD) {
+		xerr(X, s->store->line, s->store->col, "%s: more than %d loop levels once aligned with the loops "
+		     "it shares with other statements", s->name, UB_MAXD);
+		return 0;
+	}
+	for (int l = s->nloops - 1; l >= at; l--) {
+		s->sym[l + k] = s->sym[l];
+		s->min[l + k] = s->min[l];
+		s->extent[l + k] = s->extent[l];
+		s->var[l + k] = s->var[l];
+	}
+	for (int l = at; l < at + k; l++) {
+		s->sym[l] = -1;
+		s->min[l] = 0;
+		s->extent[l] = 1;
+		const char *v = arena_printf(u->arena, "p%d", l);
+		for (int q = 0; q < s->nloops + k; q++)
+			if ((q < at || q >= at + k) && !strcmp(s->var[q], v))
+				q = -1, v = arena_printf(u->arena, "%s_", v);
+		s->var[l] = v;
+	}
+	s->nloops += k;
+	UbIndex *lists[2] = { NULL, s->out_index };
+	int counts[2] = { 0, s->nout };
+	vec_foreach(&u->ports, pi) {
+		UbPort *p = &u->ports.data[pi];
+		if (p->stmt != si)
+			continue;
+		lists[0] = p->index;
+		counts[0] = p->ndims;
+		for (int d = 0; d < counts[0]; d++) {
+			UbIndex *x = &lists[0][d];
+			memmove(x->coef + at + k, x->coef + at, sizeof *x->coef * (size_t)(UB_MAXD - at - k));
+			memset(x->coef + at, 0, sizeof *x->coef * (size_t)k);
+		}
+	}
+	for (int d = 0; d < counts[1]; d++) {
+		UbIndex *x = &lists[1][d];
+		memmove(x->coef + at + k, x->coef + at, sizeof *x->coef * (size_t)(UB_MAXD - at - k));
+		memset(x->coef + at, 0, sizeof *x->coef * (size_t)k);
+	}
+	return 1;
+}
+
+/* Statements that share a loop of the accelerator (a Func computed at a loop
+ * inside it, and that loop's other statements) must have it at the same
+ * fused level, as a perfect nest of the loop tree: levels of one iteration
+ * are inserted below it in the statements with fewer levels inside it (the
+ * paper's loop perfection; the scheduler places those statements' point in
+ * the levels they lack by their dependences). */
+/* The coarse-grained pipeline loop: the innermost level whose loop statements
+ * of two stages (Func and definition) share, once aligned; -1 if none. */
+static void find_pipeline(UbProgram *u)
+{
+	u->pipe_level = -1;
+	vec_foreach(&u->stmts, si) {
+		const UbStmt *s = &u->stmts.data[si];
+		for (int l = 0; l < s->nloops; l++) {
+			if (s->sym[l] < 0 || (u->pipe_level >= 0 && l >= u->pipe_level))
+				continue;
+			vec_foreach(&u->stmts, sj) {
+				const UbStmt *t = &u->stmts.data[sj];
+				if (level_of(t, s->sym[l]) == l && t->store && s->store &&
+				    (t->store->func != s->store->func || t->store->def != s->store->def)) {
+					u->pipe_level = l;
+					u->pipe_sym = s->sym[l];
+					u->pipe_var = s->var[l];
+					u->pipe_extent = s->extent[l];
+					break;
+				}
+			}
+		}
+	}
+}
+
+static void align_loops(Ext *X)
+{
+	UbProgram *u = X->u;
+	for (int round = 0, changed = 1; changed && X->ok; round++) {
+		if (round > 4 * UB_MAXD)
+			ICE("ub: aligning the shared loops does not settle");
+		changed = 0;
+		vec_foreach(&u->stmts, si) {
+			const UbStmt *s = &u->stmts.data[si];
+			for (int l = 0; l < s->nloops && !changed; l++) {
+				int sym = s->sym[l], top = l;
+				if (sym < 0)
+					continue;
+				vec_foreach(&u->stmts, sj) {
+					int lj = level_of(&u->stmts.data[sj], sym);
+					if (lj > top)
+						top = lj;
+				}
+				if (top > l) {
+					if (!insert_levels(X, si, l, top - l))
+						return;
+					changed = 1;
+				}
+			}
+			if (changed)
+				break;
+		}
+	}
+}
+
 static const char *shift_text(Ext *X, const UbIndex *x, int k)
 {
 	if (x->host[k] % x->div == 0)
@@ -901,11 +1165,16 @@ int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int 
 	make_buffers(&X, g);
 	walk(&X, g, L->accel);
 	if (X.ok)
+		align_loops(&X);
+	if (X.ok)
+		find_pipeline(u);
+	if (X.ok)
 		align_streams(&X);
 	if (X.ok)
 		check_runs(&X);
 	free(X.func_buf);
 	free(X.func_split);
+	free(X.iter);
 	free(X.image_buf);
 	return X.ok;
 }

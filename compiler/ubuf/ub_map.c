@@ -795,7 +795,7 @@ static int map_rounds(Mapper *M, const LProgram *L, const Collateral *c)
 }
 
 int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c, const int *latency,
-	     Diags *d)
+	     int sequential, Diags *d)
 {
 	memset(m, 0, sizeof *m);
 	double t0 = util_now();
@@ -805,6 +805,7 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 			io_tiles += c->tiles[y][x] == 'I';
 	if (!ub_extract(u, L, g, c->mem ? c->mem->units[0].fetch : 1, io_tiles, d))
 		return 0;
+	u->sequential = sequential && u->pipe_level >= 0;
 	vec_foreach(&u->stmts, s) if (latency && u->stmts.data[s].kernel) u->stmts.data[s].latency =
 	    latency[u->stmts.data[s].kernel - g->kernels.data];
 	if (!c->mem) {
@@ -817,6 +818,10 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 	Diags *quiet = diags_new(NULL);
 	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), quiet, c->mem->units[0].fetch, 0, NULL };
 	int ok = map_rounds(&M, L, c);
+	/* why the better schedule did not map, told if the fused nest's does not either */
+	const Diag *why = !ok && u->inputs_apart ? diags_first_error(quiet, 0) : NULL;
+	char *apart_why = why ? xstrdup(why->msg) : NULL;
+	int64_t apart_last = u->last_out;
 	diags_free(quiet);
 	if (!ok) {
 		u->fused_only = u->inputs_apart;
@@ -828,7 +833,11 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 		M.same = NULL;
 		M.d = d;
 		ok = map_rounds(&M, L, c);
+		if (!ok && apart_why)
+			diag_note(d, L->p->file, 0, 0, "the schedule with the input streams apart (last output at "
+				  "cycle %lld) did not map either: %s", (long long)apart_last, apart_why);
 	}
+	free(apart_why);
 	memsolver_free(M.solver);
 	free(M.same);
 	if (!ok)

@@ -250,6 +250,8 @@ static void set_periods(UbProgram *u)
 				e = st->rate[l] * ext;
 		}
 		u->period[l + 1] = u->period[l] * e;
+		if (l + 1 == u->pipe_level && u->period[l + 1] < u->pipe_stretch)
+			u->period[l + 1] = u->pipe_stretch;
 	}
 	vec_foreach(&u->stmts, s) {
 		UbStmt *st = &u->stmts.data[s];
@@ -564,6 +566,17 @@ static void set_latency(UbProgram *u)
 		u->first_in = 0;
 }
 
+/* 1 if the schedule ends within max_cycle (0: no limit), else an error. */
+static int within_counter(const UbProgram *u, int64_t max_cycle, Diags *d)
+{
+	if (max_cycle <= 0 || u->last_out <= max_cycle)
+		return 1;
+	diag_report(d, DIAG_ERROR, u->L->p->file, u->L->p->accel_line, u->L->p->accel_col,
+		    "the schedule cannot be met: its last output is at cycle %lld, beyond the memory tile's "
+		    "schedule counter (at most %lld)", (long long)u->last_out, (long long)max_cycle);
+	return 0;
+}
+
 static int schedule_once(UbProgram *u, int64_t max_cycle, Diags *d)
 {
 	set_rates(u);
@@ -580,16 +593,52 @@ static int schedule_once(UbProgram *u, int64_t max_cycle, Diags *d)
 		set_delays(u, pairs.data, pairs.len);
 		set_latency(u);
 		vec_foreach(&u->bufs, b) set_capacity(u, &u->bufs.data[b]);
-		if (max_cycle > 0 && u->last_out > max_cycle) {
-			diag_report(d, DIAG_ERROR, u->L->p->file, u->L->p->accel_line, u->L->p->accel_col,
-				    "the schedule cannot be met: its last output is at cycle %lld, beyond the "
-				    "memory tile's schedule counter (at most %lld)",
-				    (long long)u->last_out, (long long)max_cycle);
-			ok = 0;
-		}
+		ok = within_counter(u, max_cycle, d);
 	}
 	vec_free(&pairs);
 	return ok;
+}
+
+/* The coarse-grained pipeline loop's period and the latency of its first
+ * iteration (the statements in it, from the first start to the last end). */
+static void pipe_figures(UbProgram *u)
+{
+	int pl = u->pipe_level;
+	if (pl < 0)
+		return;
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	vec_foreach(&u->stmts, k) {
+		const UbStmt *s = &u->stmts.data[k];
+		if (pl >= s->nloops || s->sym[pl] != u->pipe_sym)
+			continue;
+		int64_t lo[UB_MAXD], hi[UB_MAXD];
+		for (int l = 0; l < s->nloops; l++) {
+			lo[l] = s->min[l];
+			hi[l] = l == pl ? s->min[l] : s->min[l] + s->extent[l] - 1;
+		}
+		if (ub_time(s, lo) < first)
+			first = ub_time(s, lo);
+		if (ub_time(s, hi) + s->latency > last)
+			last = ub_time(s, hi) + s->latency;
+		u->pipe_ii = s->stride[pl];
+	}
+	u->pipe_latency = last >= first ? last - first + 1 : 0;
+}
+
+/* Sequential scheduling: the pipeline level's period stretched to one
+ * iteration's latency (which the stretch may change: a few rounds). */
+static int stretch(UbProgram *u, int64_t max_cycle, Diags *d)
+{
+	pipe_figures(u);
+	for (int round = 0; u->sequential && u->pipe_ii < u->pipe_latency; round++) {
+		if (round == 8)
+			ICE("ub: sequential scheduling of loop %s does not settle", u->pipe_var);
+		u->pipe_stretch = u->pipe_latency;
+		if (!schedule_once(u, max_cycle, d))
+			return 0;
+		pipe_figures(u);
+	}
+	return 1;
 }
 
 /* The costliest compute statement (its kernel's operations times its
@@ -622,28 +671,32 @@ int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 {
 	if (u->inputs_apart || u->fused_only) {
 		/* chosen in an earlier round of the mapping: kept */
-		return schedule_once(u, max_cycle, d);
+		return schedule_once(u, max_cycle, d) && stretch(u, max_cycle, d);
 	}
-	if (!schedule_once(u, max_cycle, d))
+	/* the fused nest, however long: the policy compares the other with it */
+	u->pipe_stretch = 0;
+	if (!schedule_once(u, 0, d) || !stretch(u, 0, d))
 		return 0;
 	costliest(u);
 	int any_input = 0;
 	vec_foreach(&u->stmts, k) any_input |= u->stmts.data[k].input && !u->stmts.data[k].apart;
 	if (!u->costliest || !any_input || 2 * u->busy >= u->span)
-		return 1;
+		return within_counter(u, max_cycle, d);
 	/* the costliest statement waits on the fused nest: the inputs apart, if they end sooner
 	 * (costliest, busy and span stay the fused nest's) */
-	int64_t fused = u->last_out;
+	int64_t fused = u->last_out, fused_stretch = u->pipe_stretch;
 	Diags *quiet = diags_new(NULL);
 	u->inputs_apart = 1;
-	int ok = schedule_once(u, max_cycle, quiet);
+	u->pipe_stretch = 0;
+	int ok = schedule_once(u, max_cycle, quiet) && stretch(u, max_cycle, quiet);
 	diags_free(quiet);
 	if (ok && u->last_out < fused) {
 		u->fused_last_out = fused;
 		return 1;
 	}
 	u->inputs_apart = 0;
-	return schedule_once(u, max_cycle, d);
+	u->pipe_stretch = fused_stretch;
+	return schedule_once(u, max_cycle, d) && stretch(u, max_cycle, d);
 }
 
 /* ---- Fig. 3 ---- */
@@ -703,6 +756,16 @@ void ub_print(const UbProgram *u, FILE *f)
 		fprintf(f, "// policy: the input streams apart from the fused nest: %s, the costliest statement, was "
 			"busy %lld of its %lld cycles fused, whose last output was at cycle %lld\n",
 			u->costliest, (long long)u->busy, (long long)u->span, (long long)u->fused_last_out);
+	if (u->pipe_level >= 0) {
+		fprintf(f, "// coarse-grained pipeline: loop %s (level %d), %lld iterations, one every %lld cycles, "
+			"each %lld cycles long: ", u->pipe_var, u->pipe_level, (long long)u->pipe_extent,
+			(long long)u->pipe_ii, (long long)u->pipe_latency);
+		if (u->pipe_ii < u->pipe_latency)
+			fprintf(f, "overlapped by %lld cycles, the Funcs computed in it double-buffered (a block "
+				"per iteration)\n", (long long)(u->pipe_latency - u->pipe_ii));
+		else
+			fprintf(f, "one after another%s\n", u->sequential ? " (sequential scheduling)" : "");
+	}
 	vec_foreach(&u->stmts, s) {
 		const UbStmt *st = &u->stmts.data[s];
 		fprintf(f, "// statement %s: delay %lld, rates", st->name, (long long)st->delay);
@@ -717,9 +780,13 @@ void ub_print(const UbProgram *u, FILE *f)
 		for (int j = 0; j < b->ndims; j++)
 			fprintf(f, "%s[%lld, %lld)", j ? " x " : " over ", (long long)b->min[j],
 				(long long)(b->min[j] + b->extent[j]));
-		fprintf(f, ": %d input, %d output ports, capacity %lld words%s\n", b->nwrites,
+		fprintf(f, ": %d input, %d output ports, capacity %lld words%s", b->nwrites,
 			b->ports.len - b->nwrites, (long long)b->capacity,
 			b->versions ? "; a reduction kept in time, its last dimension the step" : "");
+		if (b->blocks)
+			fprintf(f, "; a block per iteration of the loops it is computed in (%lld), counted in "
+				"dimension %d", (long long)b->blocks, b->ndims - 1 - (b->versions > 0));
+		fprintf(f, "\n");
 		vec_foreach(&b->ports, k) print_port(u, b->ports.data[k], f);
 	}
 }

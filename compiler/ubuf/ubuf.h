@@ -103,6 +103,9 @@ typedef struct UbBuffer {
 	VEC(int) ports;         /* writes first */
 	int nwrites;
 	int64_t capacity;       /* values live at once, at most */
+	int64_t blocks;         /* a Func computed at a loop inside the accelerator: a block of
+				 * its values per iteration of the loops around it, this many,
+				 * counted in its outermost coordinate; 0 otherwise */
 } UbBuffer;
 
 typedef struct UbProgram {
@@ -125,6 +128,24 @@ typedef struct UbProgram {
 	const char *costliest;  /* its statement, NULL if none */
 	int64_t busy, span;     /* its iterations and its span in the fused nest */
 	int64_t fused_last_out; /* the fused nest's last output, when inputs_apart */
+	/* A coarse-grained pipeline (section 4.2): the innermost loop of the accelerator
+	 * that statements of several stages share (a Func computed at a loop inside
+	 * the accelerator, and that loop's other statements), at fused level pipe_level
+	 * (-1: none). Its iterations overlap by default, as far as the dependences
+	 * allow: each Func computed in it keeps a block per iteration, so iteration
+	 * t + 1 writes while iteration t is still read (double buffering), and no flush
+	 * separates them (loop flattening: the loops around it are levels of the one
+	 * fused nest, not runs of the accelerator). With `sequential` an iteration
+	 * starts only when the one before has ended (the paper's sequential
+	 * scheduling, for comparison). */
+	int pipe_level;
+	const char *pipe_var;
+	int64_t pipe_extent;
+	int sequential;
+	int64_t pipe_ii;        /* cycles between iterations (the level's period) */
+	int64_t pipe_latency;   /* one iteration: its first statement's start to its last's end */
+	int pipe_sym;           /* the loop's variable */
+	int64_t pipe_stretch;   /* sequential: the least period of the level (ub_sched.c) */
 	Arena *arena;
 } UbProgram;
 
@@ -259,9 +280,11 @@ typedef struct UbMap {
 
 /* Extracts, schedules and maps L's buffers on c's memory tile until every
  * bank is configured (at most a few rounds). latency (NULL: all 0) gives
- * each kernel of g its pipeline depth in cycles. 0 with errors in d. */
+ * each kernel of g its pipeline depth in cycles; sequential: the iterations
+ * of a coarse-grained pipeline loop one after another (UbProgram). 0 with
+ * errors in d. */
 int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c,
-	     const int *latency, __keep Diags *d);
+	     const int *latency, int sequential, __keep Diags *d);
 void ub_map_free(UbMap *m);
 
 /* Per bank: the buffer, taps or ports, words, tiles and each tile's

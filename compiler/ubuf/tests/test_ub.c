@@ -62,7 +62,7 @@ static void build(Built *b, const char *src, const Collateral *c)
 	Diags *d = diags_new(stdout);
 	b->p = hl_parse("t.hl", src, d);
 	b->ok = b->p && hl_lower(&b->L, b->p, d) && dfg_build(&b->g, &b->L, c, d) &&
-		ub_build(&b->u, &b->m, &b->L, &b->g, c, NULL, d);
+		ub_build(&b->u, &b->m, &b->L, &b->g, c, NULL, 0, d);
 	diags_free(d);
 }
 
