@@ -557,6 +557,8 @@ static int gen_cycle(Cs *s, int kind)
 	s->loop_events = 0;
 	if (to_events(s))
 		return -1;
+	if (kind == EDGE_FLUSH)
+		cs_flush_begin(s);
 	if (kind != EDGE_RESET && !s->settled && cs_gen_settle(s))
 		return -1;
 	cs_gen_edge(s, kind);

@@ -205,6 +205,17 @@ void cs_touch_all(Cs *s)
 	s->settled = 0;
 }
 
+/* A cycle of the memory tiles' flush input: they stand still in it (their
+ * outputs those of tiles that do not run); cs_gen_edge's flush ends it. */
+void cs_flush_begin(Cs *s)
+{
+	for (int k = 0; k < s->nmems; k++) {
+		memmodel_set_flush(s->mems[k].m, 1);
+		mark_mem(s, k);
+	}
+	s->settled = 0;
+}
+
 static void reset_state(Cs *s)
 {
 	const PeInfo *pi = s->chip->pe_info;
@@ -270,6 +281,7 @@ void cs_gen_edge(Cs *s, int kind)
 		Mem *m = &s->mems[k];
 		if (kind == EDGE_FLUSH) {
 			memmodel_flush(m->m);
+			memmodel_set_flush(m->m, 0);
 			m->begun = 0;
 			mark_mem(s, k);
 		} else if (m->begun) {

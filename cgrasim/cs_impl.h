@@ -191,6 +191,7 @@ void cs_gather_mem(const Cs *s, Mem *m);
 void cs_set_node(Cs *s, int n, uint64_t v);
 int cs_gen_settle(Cs *s);
 void cs_touch_all(Cs *s);
+void cs_flush_begin(Cs *s);
 void cs_apply_write(Cs *s, int r, uint32_t data);
 void cs_gen_edge(Cs *s, int kind);
 

@@ -163,6 +163,7 @@ struct MemModel {
 	int lookup_port;        /* the look-up's flat port, or -1 */
 	MemCycle cyc;
 	int running;            /* this cycle's tile_en, from memmodel_begin */
+	int flush_in;           /* the flush input is high this cycle (memmodel_set_flush) */
 	int quiet;              /* this cycle is quiet (see the file's comment), from memmodel_begin */
 	int takes_inputs;       /* memmodel_finish reads the inputs, from memmodel_begin */
 	/* What a cycle visits, from the registers (rebuilt after any of them
@@ -409,6 +410,11 @@ void memmodel_flush(MemModel *m)
 	memset(&m->lookup, 0, sizeof m->lookup);
 	m->lookup.mask = ring_mask(mem_has_lookup(mi) ? mi->lookup.latency : 0);
 	m->prepared = 0;
+}
+
+void memmodel_set_flush(MemModel *m, int on)
+{
+	m->flush_in = on;
 }
 
 void memmodel_clear_storage(MemModel *m)
@@ -914,7 +920,7 @@ const MemCycle *memmodel_begin(MemModel *m, const uint64_t *in, const uint64_t *
 {
 	if (!m->prepared)
 		prepare(m);
-	m->running = m->regs[m->mi->tile_en] != 0;
+	m->running = m->regs[m->mi->tile_en] != 0 && !m->flush_in;
 	m->cyc_conflicts = 0;
 	m->takes_inputs = 0;
 	clear_cycle(m);

@@ -43,6 +43,10 @@ void memmodel_config(MemModel *m, const uint32_t *regs);
 int memmodel_config_write(MemModel *m, uint32_t addr, uint32_t data);
 /* State (not configuration) to 0, as the `flush` input. */
 void memmodel_flush(MemModel *m);
+/* The `flush` input during a cycle: while on, the tile does nothing that
+ * cycle (memmodel_begin's outputs are those of a tile that does not run, as
+ * the Verilog's); memmodel_flush is its edge. */
+void memmodel_set_flush(MemModel *m, int on);
 /* The tile after a cycle of `rst`: every register and all state 0, register
  * files cleared (SRAM contents are kept, as in the Verilog). */
 void memmodel_reset(MemModel *m);

@@ -244,6 +244,58 @@ section_cgrasim() {
 }
 
 # ---- machine-learning layers ----
+
+# occupancy DIR APP CYCLES: the multipliers (PEs whose rule multiplies) and their busy cycles over
+# all cycles, from the fast simulator's activity in DIR/fast
+occupancy() {
+	awk 'NR == FNR { if ($1 ~ /_(mul|mac|mula?[a-z]*)$/ && $4 == "pe") at[$2 " " $3] = 1; next }
+		/kind: PE/ { x = $0; sub(/.*x: /, "", x); sub(/,.*/, "", x); y = $0; sub(/.* y: /, "", y); sub(/,.*/, "", y)
+			if ((x " " y) in at) { b = $0; sub(/.*core_busy: /, "", b); sub(/ .*/, "", b); n++; s += b } }
+		END { if (n) printf "%d multiplier%s, occupancy %.0f%%", n, n == 1 ? "" : "s", 100 * s / n / c; else printf "no multiplier" }' \
+		c="$3" "$1/$2.place" "$1/fast/activity.yaml"
+}
+
+# The coarse-grained pipeline (UB Fig. 13): one layer's blocks of output channels as runs of the
+# accelerator (the host's loop ko around it: a flush between runs, each run's inputs streamed
+# again), as a loop of the array with its iterations one after another (cgrac --sequential), and
+# overlapped (the default). The runs variant is apps/resnet_flat with its two schedule lines
+# rewritten (ko the host's loop), compiler/tests/map/channel_blocks.hl that of blocks_in_accel.hl,
+# transpose_tiles.hl with hw_accelerate at yt that of transpose_tiles.hl.
+section_fig13() {
+	echo "== the coarse-grained pipeline (UB Fig. 13): blocks of output channels as runs of the accelerator, as a loop"
+	echo "   of the array one iteration after another (--sequential), overlapped (default); bound: multiply-accumulates"
+	echo "   per multiplier"
+	local f=$tmp/fig13 d v hl flag o cycles
+	mkdir -p "$f"
+	sed -e 's/^hw_output.tile(x, y, xh, yh, xi, yi, 14, 14).split(k, ko, ki, 4).reorder(ki, xi, yi, ko, xh, yh);/hw_output.split(k, ko, ki, 4).reorder(ki, x, y, ko);/' \
+		-e 's/^hw_output.hw_accelerate(ki, xh).unroll(ki);/hw_output.hw_accelerate(ki, ko).unroll(ki);/' \
+		apps/resnet_flat/resnet_flat.hl >"$f/resnet_runs.hl"
+	sed 's/^hw_accelerate(f, xi, xo);/hw_accelerate(f, xi, yt);/' compiler/tests/map/transpose_tiles.hl >"$f/transpose_runs.hl"
+	for d in cgra_16x8_mac_dp cgra_32x16; do
+		[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null
+		for v in "$f/resnet_runs.hl:runs" apps/resnet_flat/resnet_flat.hl:sequential apps/resnet_flat/resnet_flat.hl:overlapped \
+			compiler/tests/map/channel_blocks.hl:runs compiler/tests/map/blocks_in_accel.hl:sequential \
+			compiler/tests/map/blocks_in_accel.hl:overlapped "$f/transpose_runs.hl:runs" \
+			compiler/tests/map/transpose_tiles.hl:sequential compiler/tests/map/transpose_tiles.hl:overlapped; do
+			hl=${v%:*} flag=
+			[ "${v#*:}" = sequential ] && flag=--sequential
+			o=$f/$d/$(basename "$hl" .hl)${flag}
+			mkdir -p "$o"
+			bin/cgrac "$hl" --design rtl_out/$d -o "$o" --verify --simulate $flag >/dev/null 2>"$tmp/c.log"
+			if [ "$(cut -f8 "$o/app.txt" 2>/dev/null)" != bit-exact ]; then
+				printf '  %-16s %-11s %-18s %s\n' "$(basename "$hl" .hl)" "${v#*:}" "$d" "$(cut -f8- "$o/app.txt" 2>/dev/null | cut -c1-90)"
+				continue
+			fi
+			cycles=$(sed -n 's/^cycles: //p' "$o/fast/activity.yaml")
+			printf '  %-16s %-11s %-18s %6d cycles, %3d PEs, %2d MEMs, %s\n' "$(basename "$hl" .hl)" "${v#*:}" "$d" "$cycles" \
+				"$(sed -n 's/^pes: //p' "$o"/*.report.yaml)" "$(sed -n 's/^mems: //p' "$o"/*.report.yaml)" \
+				"$(occupancy "$o" "$(basename "$hl" .hl)" "$cycles")"
+		done
+	done
+	echo "  bounds: resnet_flat 4 blocks x 36 steps x 196 pixels = 28,224; channel_blocks 2 x 18 x 36 = 1,296;"
+	echo "  transpose_tiles (the coarse-grained policy: each stage in its own order) 4 blocks x 64 values = 256"
+}
+
 section_layers() {
 	echo "== layers with their reductions kept in time, on the fast simulator: PEs, MEMs, registers, latency beside the"
 	echo "   physical bound (one multiply-accumulate per multiplier per cycle: the longest statement's iterations),"
@@ -251,7 +303,7 @@ section_layers() {
 	echo "   (resnet 9,807 cycles on PUB, 8,739 dual-port, 80 MEMs) and Table 7 (resnet 136 -> 81 MEMs)"
 	for pair in cgra_32x16:resnet_block cgra_32x16:resnet_layer cgra_16x8_mac_dp:conv_layer_time cgra_12x12:conv_layer_time \
 		cgra_16x8_mac_dp:conv_pool cgra_12x12:conv_pool cgra_16x8_mac_dp:layer_chain cgra_16x8_mac_dp:mobilenet_layer \
-		cgra_32x16:matmul_time cgra_16x8_mac_dp:matmul_time; do
+		cgra_32x16:matmul_time cgra_16x8_mac_dp:matmul_time cgra_16x8_mac_dp:resnet_flat cgra_32x16:resnet_flat; do
 		d=${pair%%:*} app=${pair#*:} o=$tmp/layers/$pair
 		[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null
 		mkdir -p "$o"
@@ -267,11 +319,7 @@ section_layers() {
 				split(substr(s, RSTART, RLENGTH), f, " "); n *= f[5] - f[1] + 1; s = substr(s, RSTART + RLENGTH) }
 				if (n > m) m = n } END { print m + 0 }' "$o/$app.ubuf")
 		cycles=$(sed -n 's/^cycles: //p' "$o/fast/activity.yaml")
-		occ=$(awk 'NR == FNR { if ($1 ~ /_(mul|mac|mula?[a-z]*)$/ && $4 == "pe") at[$2 " " $3] = 1; next }
-			/kind: PE/ { x = $0; sub(/.*x: /, "", x); sub(/,.*/, "", x); y = $0; sub(/.* y: /, "", y); sub(/,.*/, "", y)
-				if ((x " " y) in at) { b = $0; sub(/.*core_busy: /, "", b); sub(/ .*/, "", b); n++; s += b } }
-			END { if (n) printf "%d multiplier%s, occupancy %.0f%%", n, n == 1 ? "" : "s", 100 * s / n / c; else printf "no multiplier" }' \
-			c="$cycles" "$o/$app.place" "$o/fast/activity.yaml")
+		occ=$(occupancy "$o" "$app" "$cycles")
 		lat=$(sed -n 's/.*latency \([0-9]*\) cycles.*/\1/p' <<<"$line")
 		printf '  %-14s %-18s %s\n' "$app" "$d" "$line"
 		awk -v b="$bound" -v l="$lat" -v o="$occ" -v n="$naive" -v s="$(cut -f7 "$o/app.txt" | awk '{ print $1 / 1000 }')" \
@@ -285,10 +333,10 @@ section_property() {
 	bash scripts/property.sh --verilator 5 1-200 | sed -n '/^== outcomes/,$p' | sed 's/^/  /'
 }
 
-sections=(peak lake canal front ubuf flow cgrasim layers property)
+sections=(peak lake canal front ubuf flow cgrasim layers fig13 property)
 [ $# -eq 0 ] || sections=("$@")
 for s in "${sections[@]}"; do
-	declare -F "section_$s" >/dev/null || { echo "bench: no section '$s' (sections: peak lake canal front ubuf flow cgrasim layers property)" >&2; exit 2; }
+	declare -F "section_$s" >/dev/null || { echo "bench: no section '$s' (sections: peak lake canal front ubuf flow cgrasim layers fig13 property)" >&2; exit 2; }
 done
 for s in "${sections[@]}"; do
 	"section_$s"

@@ -32,7 +32,7 @@
 #                      cgra_12x12's twelve)
 
 passed=0 failed=0
-WIDE_APPS=" conv_layer_time conv_pool layer_chain mobilenet_layer "
+WIDE_APPS=" conv_layer_time conv_pool layer_chain mobilenet_layer resnet_flat "
 LAYER_APPS=" resnet_block resnet_layer "
 
 small_design() {

@@ -66,7 +66,7 @@ static void write_stream(const Backend *B, int si, FILE *f)
 		fprintf(f, "%s%lld", j ? ", " : "",
 			(long long)(s->input ? r->box_min[j] + r->box_extent[j] : r->box_extent[j]));
 	fputs("]\n", f);
-	if (s->input && s->split_dim >= 0) {
+	if (s->input && s->split_dim >= 0 && !s->split_stride) {
 		fprintf(f, "    fixed: { dim: %d, value: %lld", s->split_dim, (long long)s->split_val);
 		if (B->u->nhost) {
 			fputs(", shift: [", f);
@@ -83,8 +83,16 @@ static void write_stream(const Backend *B, int si, FILE *f)
 		const UbPort *wp = NULL;
 		vec_foreach(&B->u->ports, pi) if (B->u->ports.data[pi].stmt == si && B->u->ports.data[pi].write) wp =
 		    &B->u->ports.data[pi];
-		for (int j = 0; wp && j < wp->ndims; j++)
-			write_index(B->u, s, &wp->index[j], 0, f);
+		for (int j = 0; wp && j < wp->ndims; j++) {
+			UbIndex x = wp->index[j];
+			if (j == s->split_dim && s->split_stride) {
+				/* a block's channel: the image's coordinate is split_val + stride * block */
+				for (int l = 0; l < UB_MAXD; l++)
+					x.coef[l] *= s->split_stride;
+				x.c = x.c * s->split_stride + s->split_val * x.div;
+			}
+			write_index(B->u, s, &x, 0, f);
+		}
 	} else {
 		for (int j = 0; j < s->nout; j++)
 			write_index(B->u, s, &s->out_index[j], r->box_min[j], f);

@@ -18,14 +18,8 @@
 
 /* ---- affine expressions of loop variables ---- */
 
-#define AFF_MAX 16
-
-typedef struct Aff {
-	int64_t c;
-	int n;
-	int sym[AFF_MAX];
-	int64_t k[AFF_MAX];
-} Aff;
+#define AFF_MAX L_AFF_MAX
+typedef LAff Aff;
 
 static Aff aff_const(int64_t c)
 {
@@ -42,8 +36,7 @@ static int64_t aff_coef(const Aff *a, int sym)
 	return 0;
 }
 
-/* a += scale * b; 0 if it has too many terms. */
-static int aff_add(Aff *a, const Aff *b, int64_t scale)
+int laff_add(LAff *a, const LAff *b, int64_t scale)
 {
 	a->c += scale * b->c;
 	for (int j = 0; j < b->n; j++) {
@@ -74,11 +67,10 @@ static void aff_drop(Aff *a, int sym)
 	z.n = 1;
 	z.sym[0] = sym;
 	z.k[0] = 1;
-	aff_add(a, &z, -aff_coef(a, sym));
+	laff_add(a, &z, -aff_coef(a, sym));
 }
 
-/* e as an affine form; 0 if it is not one. */
-static int aff_of(const HExpr *e, Aff *out)
+int laff_of(const HExpr *e, LAff *out)
 {
 	Aff x, y;
 	int64_t v;
@@ -93,20 +85,20 @@ static int aff_of(const HExpr *e, Aff *out)
 		out->k[0] = 1;
 		return 1;
 	case HE_CAST:
-		return e->type.bits == 32 && e->type.is_signed && e->a->type.bits < 32 ? 0 : aff_of(e->a, out);
+		return e->type.bits == 32 && e->type.is_signed && e->a->type.bits < 32 ? 0 : laff_of(e->a, out);
 	case HE_UN:
-		if (e->op != HU_NEG || !aff_of(e->a, &x))
+		if (e->op != HU_NEG || !laff_of(e->a, &x))
 			return 0;
-		return aff_add(out, &x, -1);
+		return laff_add(out, &x, -1);
 	case HE_BIN:
 		if (e->op == HB_ADD || e->op == HB_SUB)
-			return aff_of(e->a, &x) && aff_of(e->b, &y) && aff_add(out, &x, 1) &&
-			       aff_add(out, &y, e->op == HB_ADD ? 1 : -1);
+			return laff_of(e->a, &x) && laff_of(e->b, &y) && laff_add(out, &x, 1) &&
+			       laff_add(out, &y, e->op == HB_ADD ? 1 : -1);
 		if (e->op == HB_MUL) {
 			if (he_is_const(e->b, &v))
-				return aff_of(e->a, &x) && aff_add(out, &x, v);
+				return laff_of(e->a, &x) && laff_add(out, &x, v);
 			if (he_is_const(e->a, &v))
-				return aff_of(e->b, &x) && aff_add(out, &x, v);
+				return laff_of(e->b, &x) && laff_add(out, &x, v);
 		}
 		return 0;
 	default:
@@ -218,7 +210,7 @@ static void fold_unit_loops(const LLoop *loops, int n, Aff *a)
 		int64_t k = aff_coef(a, loops[i].sym);
 		if (k) {
 			aff_drop(a, loops[i].sym);
-			aff_add(a, &loops[i].min, k);
+			laff_add(a, &loops[i].min, k);
 		}
 	}
 }
@@ -230,7 +222,7 @@ static Aff aff_at_start(const LLoop *loops, int from, int n, Aff a)
 		int64_t k = aff_coef(&a, loops[i].sym);
 		if (k) {
 			aff_drop(&a, loops[i].sym);
-			aff_add(&a, &loops[i].min, k);
+			laff_add(&a, &loops[i].min, k);
 		}
 	}
 	return a;
@@ -249,8 +241,8 @@ static void aff_bounds(const LLoop *loops, int from, int n, const Aff *a, Aff *l
 		int64_t kl = aff_coef(lo, l->sym), kh = aff_coef(hi, l->sym);
 		aff_drop(lo, l->sym);
 		aff_drop(hi, l->sym);
-		aff_add(lo, kl > 0 ? &l->min : &mx, kl);
-		aff_add(hi, kh > 0 ? &mx : &l->min, kh);
+		laff_add(lo, kl > 0 ? &l->min : &mx, kl);
+		laff_add(hi, kh > 0 ? &mx : &l->min, kh);
 	}
 }
 
@@ -265,7 +257,7 @@ typedef struct Acc {
 static int same_var_part(const Aff *x, const Aff *y)
 {
 	Aff d = *x;
-	aff_add(&d, y, -1);
+	laff_add(&d, y, -1);
 	return d.n == 0;
 }
 
@@ -300,13 +292,13 @@ static int index_bounds(Lower *W, const Stage *S, int from, const HExpr *arg, Af
 		e = e->a;
 	else
 		d = 1;
-	if (!aff_of(e, &a) && he_calls_any(e)) {
+	if (!laff_of(e, &a) && he_calls_any(e)) {
 		lerr(W, call->line, call->col,
 		     "data-dependent read of '%s': its index depends on data; only constant tables (look-up "
 		     "tables) may be read at computed addresses (Unified Buffer Table 2)", what);
 		return 0;
 	}
-	if (!aff_of(e, &a)) {
+	if (!laff_of(e, &a)) {
 		lerr(W, call->line, call->col,
 		     "non-affine index in the read of '%s': the address generators handle affine indices "
 		     "only (Unified Buffer Table 2)", what);
@@ -411,7 +403,7 @@ static int region(Lower *W, int callee, int is_image, const LLoop *encl, int nen
 		return -1;
 	for (int i = 0; i < dims; i++) {
 		Aff ext = s.acc.hi[i];
-		aff_add(&ext, &s.acc.lo[i], -1);
+		laff_add(&ext, &s.acc.lo[i], -1);
 		if (ext.n) {
 			lerr(W, s.acc.line, s.acc.col, "the region of '%s' read per iteration changes size with the loops",
 			     s.what);

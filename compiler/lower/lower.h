@@ -75,6 +75,21 @@ const Image *hp_image(const HPrep *P, const Image *inputs, int m);
 /* Folds reads of constant tables at constant indices in e. */
 HExpr *hp_fold_tables(HPrep *P, HExpr *e);
 
+/* An affine form of variables: c + sum k[i] * sym[i], no term 0 (hl_lower.c). */
+#define L_AFF_MAX 16
+typedef struct LAff {
+	int64_t c;
+	int n;
+	int sym[L_AFF_MAX];
+	int64_t k[L_AFF_MAX];
+} LAff;
+
+/* a += scale * b; 0 if it has too many terms. */
+int laff_add(LAff *a, const LAff *b, int64_t scale);
+/* e as an affine form (sums, differences, negations and products by
+ * constants of variables and constants); 0 if it is not one. */
+int laff_of(const HExpr *e, LAff *out);
+
 /* ---- the loop nest (hl_lower.c) ----
  * The loop nest of an application lowered by its schedule, like
  * Halide's lowered statement: bounds inference from the output's bound()s,

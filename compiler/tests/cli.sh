@@ -607,16 +607,16 @@ run "$tmp/wide.hl" --design $design -o "$tmp/wv" --verify -q
 	fail "--verify of a program the interpreter refuses: exit status $status, app.txt: $(cat "$tmp/wv/app.txt" 2>/dev/null)"
 
 # --sequential: a coarse-grained pipeline loop's iterations one after another, not overlapped
-bl=compiler/tests/map/blocks_in_accel.hl
+bl=compiler/tests/map/transpose_tiles.hl
 for mode in overlapped sequential; do
 	flag=
 	[ $mode = sequential ] && flag=--sequential
 	run $bl --design $design --emit ubuf -o "$tmp/$mode" -q $flag
 done
-ov=$(sed -n 's/^\/\/ latency: first input at cycle 0, last output at cycle //p' "$tmp/overlapped/blocks_in_accel.ubuf" 2>/dev/null)
-sq=$(sed -n 's/^\/\/ latency: first input at cycle 0, last output at cycle //p' "$tmp/sequential/blocks_in_accel.ubuf" 2>/dev/null)
-grep -q '^// coarse-grained pipeline: loop ko (level 5), 2 iterations, .*overlapped by' "$tmp/overlapped/blocks_in_accel.ubuf" 2>/dev/null &&
-	grep -q '^// coarse-grained pipeline: loop ko .*one after another (sequential scheduling)$' "$tmp/sequential/blocks_in_accel.ubuf" 2>/dev/null &&
+ov=$(sed -n 's/^\/\/ latency: first input at cycle 0, last output at cycle //p' "$tmp/overlapped/transpose_tiles.ubuf" 2>/dev/null)
+sq=$(sed -n 's/^\/\/ latency: first input at cycle 0, last output at cycle //p' "$tmp/sequential/transpose_tiles.ubuf" 2>/dev/null)
+grep -q '^// coarse-grained pipeline: loop yt (level 2), 4 iterations, .*overlapped by' "$tmp/overlapped/transpose_tiles.ubuf" 2>/dev/null &&
+	grep -q '^// coarse-grained pipeline: loop yt .*one after another (sequential scheduling)$' "$tmp/sequential/transpose_tiles.ubuf" 2>/dev/null &&
 	[ -n "$ov" ] && [ -n "$sq" ] && [ "$sq" -gt "$ov" ] &&
 	pass "--sequential: the pipeline loop's iterations one after another, $sq cycles where they overlap in $ov" ||
 	fail "--sequential: overlapped '$ov', sequential '$sq' cycles, or the pipeline lines missing"

@@ -53,6 +53,7 @@ typedef struct Ext {
 	int nloops;
 	IterLoops *iter;        /* per Func */
 	int split_dim[16];      /* per image: the dimension split into streams, or -1 */
+	int64_t split_stride[16];       /* per image: 0, or the stride of a split by blocks */
 	int io_tiles;           /* the chip's IO tiles (0: no limit) */
 	int *func_buf;          /* Func -> buffer (the first of a split one) */
 	int *func_split;        /* Func -> its dimension split into buffers, or -1 */
@@ -204,6 +205,7 @@ static int run_constant(const Ext *X, const HExpr *e, int64_t *v, int64_t *host)
 	return 1;
 }
 
+
 int64_t ub_flat(const UbBuffer *b, const int64_t *c)
 {
 	int64_t a = 0;
@@ -224,6 +226,19 @@ int64_t ub_index_at(const UbIndex *x, const int64_t *i)
 	if (n % x->div != 0 && n < 0)
 		q--;
 	return q;
+}
+
+/* The buffer of a split dimension's value that index e (a constant in each
+ * run, moving by host[k] per iteration of host loop k; host may be NULL)
+ * takes, counted from the first value min of the extent it splits; an
+ * internal error outside it (lowering bounds every index by the region). */
+static int split_offset(const Ext *X, const HExpr *e, int64_t min, int64_t extent, int64_t *host, const char *what,
+			const char *name)
+{
+	int64_t v;
+	if (!run_constant(X, e, &v, host) || v < min || v >= min + extent)
+		ICE("ub: %s %s at an index not constant in a run or outside its region", what, name);
+	return (int)(v - min);
 }
 
 /* ---- statements and ports ---- */
@@ -347,6 +362,25 @@ static int store_index(Ext *X, int si, HExpr **index, int nindex, int skip, UbIn
 	return n;
 }
 
+/* A variable of e that is neither a loop around the current statement nor
+ * a loop of the host (an unrolled loop's), or -1. */
+static int unknown_loop(const Ext *X, const HExpr *e)
+{
+	if (!e)
+		return -1;
+	if (e->kind == HE_VAR) {
+		for (int k = 0; k < X->nloops; k++)
+			if (X->loops[k].sym == e->sym)
+				return -1;
+		for (int k = 0; k < X->L->nhost; k++)
+			if (X->L->host[k]->sym == e->sym)
+				return -1;
+		return e->sym;
+	}
+	int a = unknown_loop(X, e->a), b = a >= 0 ? a : unknown_loop(X, e->b);
+	return b >= 0 ? b : unknown_loop(X, e->c);
+}
+
 /* Func f's coordinates idx[0..n) at statement s as its buffer's: when f is
  * computed at a loop inside the accelerator, each coordinate less what its
  * region's minimum has moved since the first iteration, and the iteration
@@ -364,9 +398,16 @@ static int iteration_index(Ext *X, int si, int f, UbIndex *idx, int n)
 	for (int j = 0; j < n; j++) {
 		UbIndex m;
 		if (!r->min_at[j] || !index_of(X, s, r->min_at[j], &m) || m.div != 1) {
-			xerr(X, s->store->line, s->store->col,
-			     "%s: the region of %s moves with the loops of the accelerator in a way that is not "
-			     "affine (dimension %d)", s->name, X->L->p->funcs.data[f].name, j);
+			int u = unknown_loop(X, r->min_at[j]);
+			if (u >= 0)
+				xerr(X, s->store->line, s->store->col,
+				     "%s is computed at a loop that is unrolled (%s): its region moves with each copy; "
+				     "compute it at a loop around that one", X->L->p->funcs.data[f].name,
+				     hl_sym_name(X->L->p, u));
+			else
+				xerr(X, s->store->line, s->store->col,
+				     "%s: the region of %s moves with the loops of the accelerator in a way that is "
+				     "not affine (dimension %d)", s->name, X->L->p->funcs.data[f].name, j);
 			return 0;
 		}
 		m.c -= r->min[j];
@@ -399,19 +440,28 @@ static int iteration_index(Ext *X, int si, int f, UbIndex *idx, int n)
 	return n;
 }
 
+/* The streams of image m: one per value of its split dimension
+ * (per channel of a block, with a split by blocks). */
+static int split_streams(const Ext *X, int m)
+{
+	int sd = X->split_dim[m];
+	return sd < 0 ? 1 : X->split_stride[m] ? (int)X->split_stride[m] : (int)X->L->images[m].extent[sd];
+}
+
 static void stream_stmt(Ext *X, const LStmt *st)
 {
 	int m = st->def;
 	const HImage *im = &X->L->p->images.data[m];
 	int sd = X->split_dim[m];
-	int nsplit = sd >= 0 ? (int)X->L->images[m].extent[sd] : 1;
+	int64_t a = X->split_stride[m];
+	int nsplit = split_streams(X, m);
 	for (int v = 0; v < nsplit; v++) {
 		int64_t val = sd >= 0 ? X->L->images[m].min[sd] + v : 0;
 		const char *name = sd >= 0 ? arena_printf(X->u->arena, "%s_%lld", im->name, (long long)val)
 					   : im->name;
 		/* the stream's loops: the split dimension's loop is the outermost */
 		int fixed = -1;
-		if (sd >= 0)
+		if (sd >= 0 && !a)
 			for (int k = 0; k < X->nloops; k++)
 				if (st->index[sd]->kind == HE_VAR && X->loops[k].sym == st->index[sd]->sym)
 					fixed = k;
@@ -425,9 +475,20 @@ static void stream_stmt(Ext *X, const LStmt *st)
 		s->image = m;
 		s->split_dim = sd;
 		s->split_val = val;
+		s->split_stride = a;
 		s->buffer = X->image_buf[m] + v;
 		UbIndex idx[UB_MAXD];
-		int n = store_index(X, si, st->index, st->nindex, sd, idx, im->line, im->col);
+		int n = store_index(X, si, st->index, st->nindex, a ? -1 : sd, idx, im->line, im->col);
+		if (n && a) {
+			/* every a-th value from val: its loop counts the blocks */
+			int l = st->index[sd]->kind == HE_VAR ? level_of(s, st->index[sd]->sym) : -1;
+			if (l < 0)
+				ICE("ub: the stream of %s's dimension %d has no loop of its own", im->name, sd);
+			s->min[l] = 0;
+			s->extent[l] = X->L->images[m].extent[sd] / a;
+			idx[sd] = (UbIndex){ .div = 1 };
+			idx[sd].coef[l] = 1;
+		}
 		if (n)
 			add_port(X, s->buffer, si, 1, -1, idx, n);
 	}
@@ -471,18 +532,28 @@ static void read_ports(Ext *X, int si)
 		const DNode *n = &k->nodes.data[i];
 		if (n->kind != DN_LOAD)
 			continue;
-		int buf, skip = -1;
-		if (n->is_image) {
+		int buf, skip = -1, blocks = -1;
+		int64_t bc = 0, ba = 1;
+		if (n->is_image && X->split_stride[n->buffer]) {
+			/* a stream per channel of a block: the channel's buffer, at the block */
+			int m = n->buffer;
+			LAff x;
+			blocks = X->split_dim[m];
+			ba = X->split_stride[m];
+			if (!laff_of(n->index[blocks], &x) || x.c < X->L->images[m].min[blocks] ||
+			    x.c >= X->L->images[m].min[blocks] + ba)
+				ICE("ub: a read of %s's dimension %d outside the channels of its blocks",
+				    X->L->p->images.data[m].name, blocks);
+			bc = x.c;
+			buf = X->image_buf[m] + (int)(x.c - X->L->images[m].min[blocks]);
+		} else if (n->is_image) {
 			int m = n->buffer;
 			buf = X->image_buf[m];
 			skip = X->split_dim[m];
 			if (skip >= 0) {
-				int64_t v, host[UB_MAXH];
-				if (!run_constant(X, n->index[skip], &v, host) || v < X->L->images[m].min[skip] ||
-				    v >= X->L->images[m].min[skip] + X->L->images[m].extent[skip])
-					ICE("ub: a read of a split channel of %s at an index not constant in a run or "
-					    "outside its region", X->L->p->images.data[m].name);
-				buf += (int)(v - X->L->images[m].min[skip]);
+				int64_t host[UB_MAXH];
+				buf += split_offset(X, n->index[skip], X->L->images[m].min[skip], X->L->images[m].extent[skip],
+						    host, "a read of a split channel of", X->L->p->images.data[m].name);
 				const UbStmt *in = NULL;
 				vec_foreach(&X->u->stmts, q) if (X->u->stmts.data[q].input && X->u->stmts.data[q].buffer == buf)
 					in = &X->u->stmts.data[q];
@@ -498,13 +569,9 @@ static void read_ports(Ext *X, int si)
 			buf = X->func_buf[n->buffer];
 			skip = X->func_split[n->buffer];
 			if (skip >= 0) {
-				int64_t v;
 				const LRegion *r = &X->L->funcs[n->buffer];
-				if (!run_constant(X, n->index[skip], &v, NULL) || v < r->run_min[skip] ||
-				    v >= r->run_min[skip] + r->run_extent[skip])
-					ICE("ub: a read of a split %s at an index not constant or outside its box",
-					    X->L->p->funcs.data[n->buffer].name);
-				buf += (int)(v - r->run_min[skip]);
+				buf += split_offset(X, n->index[skip], r->run_min[skip], r->run_extent[skip], NULL,
+						    "a read of a split", X->L->p->funcs.data[n->buffer].name);
 			}
 		}
 		int self = !n->is_image && n->buffer == s->store->func;     /* the output has no buffer */
@@ -540,6 +607,19 @@ static void read_ports(Ext *X, int si)
 		int nd = store_index(X, si, n->index, n->nindex, skip, idx, s->store->line, s->store->col);
 		if (nd && !n->is_image)
 			nd = iteration_index(X, si, n->buffer, idx, nd);
+		if (nd && blocks >= 0) {
+			/* (c + a * block) -> block */
+			UbIndex *x = &idx[blocks];
+			x->c -= bc * x->div;
+			for (int l = 0; l < UB_MAXD; l++) {
+				if (x->coef[l] % ba)
+					ICE("ub: a read of a block's channel at a step other than the block's");
+				x->coef[l] /= ba;
+			}
+			if (x->c % ba)
+				ICE("ub: a read of a block's channel off the block");
+			x->c /= ba;
+		}
 		if (nd && b->versions)  /* a reduction's result: its last step */
 			idx[nd++] = (UbIndex){ .c = b->versions - 1, .div = 1 };
 		if (nd)
@@ -565,12 +645,9 @@ static void store_stmt(Ext *X, const DGraph *g, const LStmt *st)
 	s->buffer = st->output ? -1 : X->func_buf[st->func];
 	int skip = st->output ? -1 : X->func_split[st->func];
 	if (skip >= 0) {
-		int64_t v;
 		const LRegion *r = &X->L->funcs[st->func];
-		if (!run_constant(X, st->index[skip], &v, NULL) || v < r->run_min[skip] ||
-		    v >= r->run_min[skip] + r->run_extent[skip])
-			ICE("ub: a store of a split %s at an index not constant or outside its box", fname);
-		s->buffer += (int)(v - r->run_min[skip]);
+		s->buffer += split_offset(X, st->index[skip], r->run_min[skip], r->run_extent[skip], NULL,
+					  "a store of a split", fname);
 	}
 	if (!s->kernel)
 		ICE("ub: a store without its kernel");
@@ -679,6 +756,43 @@ static void walk(Ext *X, const DGraph *g, const LStmt *s)
 /* An image dimension read only at constant indices, the outermost such
  * (a planar image's channel, or a channel-first one's): each value becomes
  * its own stream and buffer (a channel streamed apart). */
+/* Image m's dimension d read by every kernel at c + a * (a combination of
+ * loops of the accelerator), the same loops alike in every read and c in
+ * the region's first a values: a (> 1), else 0. A stream per value of c,
+ * each taking every a-th value (a block's channel per iteration of a loop
+ * inside the accelerator, as a run's channel is streamed apart). */
+static int64_t block_stride(const Ext *X, const DGraph *g, int m, int d)
+{
+	const LRegion *r = &X->L->images[m];
+	LAff first = { 0 };
+	int reads = 0;
+	int64_t a = 0;
+	vec_foreach(&g->kernels, k) vec_foreach(&g->kernels.data[k].nodes, i) {
+		const DNode *n = &g->kernels.data[k].nodes.data[i];
+		LAff x;
+		if (n->kind != DN_LOAD || !n->is_image || n->buffer != m)
+			continue;
+		if (!laff_of(n->index[d], &x) || !x.n)
+			return 0;
+		for (int j = 0; j < x.n; j++)
+			for (int h = 0; h < X->L->nhost; h++)
+				if (X->L->host[h]->sym == x.sym[j])
+					return 0;
+		if (reads++ == 0) {
+			first = x;
+			for (int j = 0; j < x.n; j++)
+				a = ub_gcd(a, x.k[j]);
+		} else {
+			LAff dlt = x;
+			if (!laff_add(&dlt, &first, -1) || dlt.n)
+				return 0;
+		}
+		if (x.c < r->min[d] || x.c >= r->min[d] + a)
+			return 0;
+	}
+	return reads && a > 1 && r->extent[d] % a == 0 ? a : 0;
+}
+
 static int split_dimension(const Ext *X, const DGraph *g, int m)
 {
 	const HImage *im = &X->L->p->images.data[m];
@@ -747,12 +861,6 @@ static int func_split_dimension(const Ext *X, const DGraph *g, int f)
 	return -1;
 }
 
-/* The streams of image m: one per value of its split dimension. */
-static int split_streams(const Ext *X, int m)
-{
-	int sd = X->split_dim[m];
-	return sd >= 0 ? (int)X->L->images[m].extent[sd] : 1;
-}
 
 /* The loops of more than one iteration around each Func's production inside
  * the accelerator (stack: the loops around s, n of them). */
@@ -760,6 +868,7 @@ static void find_iter_loops(Ext *X, const LStmt *s, const LStmt **stack, int n)
 {
 	if (s->kind == LS_PRODUCE && s->func >= 0 && s->func < X->L->p->funcs.len) {
 		IterLoops *it = &X->iter[s->func];
+		it->n = 0;      /* the copies of an unrolled loop: the same loops again */
 		it->count = 1;
 		for (int k = 0; k < n; k++)
 			if (stack[k]->extent > 1) {
@@ -828,6 +937,10 @@ static void make_buffers(Ext *X, const DGraph *g)
 	int streams = 0;
 	for (int m = 0; m < p->images.len && m < 16; m++) {
 		X->split_dim[m] = X->L->images[m].dims ? split_dimension(X, g, m) : -1;
+		X->split_stride[m] = 0;
+		for (int d = X->L->images[m].dims - 1; X->split_dim[m] < 0 && X->L->images[m].dims > 1 && d >= 0; d--)
+			if ((X->split_stride[m] = block_stride(X, g, m, d)) > 0)
+				X->split_dim[m] = d;
 		streams += X->L->images[m].dims ? split_streams(X, m) : 0;
 	}
 	while (X->io_tiles && streams > X->io_tiles) {
@@ -839,6 +952,7 @@ static void make_buffers(Ext *X, const DGraph *g)
 			break;
 		streams -= split_streams(X, widest) - 1;
 		X->split_dim[widest] = -1;
+		X->split_stride[widest] = 0;
 	}
 	for (int m = 0; m < p->images.len && m < 16; m++) {
 		X->image_buf[m] = -1;
@@ -846,12 +960,17 @@ static void make_buffers(Ext *X, const DGraph *g)
 		if (!r->dims)
 			continue;
 		int sd = X->split_dim[m];
-		int n = sd >= 0 ? (int)r->extent[sd] : 1;
+		int64_t a = X->split_stride[m];
+		int n = split_streams(X, m);
 		for (int v = 0; v < n; v++) {
 			const char *name = sd >= 0 ? arena_printf(X->u->arena, "%s_%lld", p->images.data[m].name,
 								  (long long)(r->min[sd] + v))
 						   : p->images.data[m].name;
-			int b = new_buffer(X, name, -1, m, r, sd);
+			int b = new_buffer(X, name, -1, m, r, a ? -1 : sd);
+			if (a) {        /* its dimension sd counts the blocks */
+				X->u->bufs.data[b].min[sd] = 0;
+				X->u->bufs.data[b].extent[sd] = r->extent[sd] / a;
+			}
 			if (v == 0)
 				X->image_buf[m] = b;
 		}

@@ -794,6 +794,17 @@ static int map_rounds(Mapper *M, const LProgram *L, const Collateral *c)
 	return 1;
 }
 
+/* A mapping given up: its banks, sources and the extra latency it asked for. */
+static void unmap(Mapper *M)
+{
+	vec_foreach(&M->u->ports, pi) M->u->ports.data[pi].extra = 0;
+	clear_banks(M->m);
+	free(M->m->src);
+	M->m->src = NULL;
+	free(M->same);
+	M->same = NULL;
+}
+
 int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const Collateral *c, const int *latency,
 	     int sequential, Diags *d)
 {
@@ -813,31 +824,51 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 		m->seconds = util_now() - t0;
 		return ok;
 	}
-	/* quietly first: if the schedule with the inputs apart (ub_sched.c's policy) does not
-	 * map, the fused nest's is mapped instead; a failure is mapped again to report it */
-	Diags *quiet = diags_new(NULL);
-	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), quiet, c->mem->units[0].fetch, 0, NULL };
-	int ok = map_rounds(&M, L, c);
-	/* why the better schedule did not map, told if the fused nest's does not either */
-	const Diag *why = !ok && u->inputs_apart ? diags_first_error(quiet, 0) : NULL;
-	char *apart_why = why ? xstrdup(why->msg) : NULL;
-	int64_t apart_last = u->last_out;
-	diags_free(quiet);
+	/* quietly first: if the schedule the policy chose (ub_sched.c) does not map, the next
+	 * one is mapped instead (coarse-grained, then the inputs apart alone, then the fused
+	 * nest); a last failure is mapped again to report it, with why the better ones failed */
+	Mapper M = { u, m, c->mem, memsolver_new(c->mem, c->mem_smt2), NULL, c->mem->units[0].fetch, 0, NULL };
+	VEC(char) why = { 0 };
+	int ok = 0;
+	for (;;) {
+		Diags *quiet = diags_new(NULL);
+		M.d = quiet;
+		ok = map_rounds(&M, L, c);
+		int coarse = u->coarse, apart = u->inputs_apart;       /* the policy it chose */
+		int64_t last = u->last_out;
+		const Diag *first = ok ? NULL : diags_first_error(quiet, 0);
+		if (first && (coarse || apart)) {
+			char line[1024];
+			snprintf(line, sizeof line, "%sthe schedule %s (last output at cycle %lld) did not map: %s",
+				 why.len ? "; " : "", coarse ? "of the coarse-grained policy" : "with the input streams apart",
+				 (long long)last, first->msg);
+			for (const char *q = line; *q; q++)
+				vec_push(&why, *q);
+		}
+		diags_free(quiet);
+		if (ok || (!coarse && !apart))
+			break;
+		/* the next policy */
+		if (coarse) {
+			u->no_coarse = 1;
+			u->coarse = u->inputs_apart = 0;
+		} else {
+			u->fused_only = 1;
+			u->inputs_apart = 0;
+		}
+		unmap(&M);
+	}
 	if (!ok) {
-		u->fused_only = u->inputs_apart;
-		u->inputs_apart = 0;
-		vec_foreach(&u->ports, pi) u->ports.data[pi].extra = 0;
-		clear_banks(m);
-		free(m->src);
-		free(M.same);
-		M.same = NULL;
+		/* the fused nest's failure, reported */
+		unmap(&M);
 		M.d = d;
 		ok = map_rounds(&M, L, c);
-		if (!ok && apart_why)
-			diag_note(d, L->p->file, 0, 0, "the schedule with the input streams apart (last output at "
-				  "cycle %lld) did not map either: %s", (long long)apart_last, apart_why);
+		if (!ok && why.len) {
+			vec_push(&why, 0);
+			diag_note(d, L->p->file, 0, 0, "%s", why.data);
+		}
 	}
-	free(apart_why);
+	vec_free(&why);
 	memsolver_free(M.solver);
 	free(M.same);
 	if (!ok)

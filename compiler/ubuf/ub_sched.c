@@ -91,7 +91,7 @@ static void time_text(StrBuf *b, const UbStmt *s, const char *const *names, int 
 
 /* ---- rates and periods ---- */
 
-static int64_t gcd64(int64_t a, int64_t b)
+int64_t ub_gcd(int64_t a, int64_t b)
 {
 	while (b) {
 		int64_t t = a % b;
@@ -153,7 +153,7 @@ static void set_rates(UbProgram *u)
 						continue;
 					/* producer iteration = (cr / dr) / (cw / dw) * consumer iteration */
 					Rat q = { r[s][lr].n * rp->index[j].div * cw, r[s][lr].d * cr * wp->index[j].div };
-					int64_t g = gcd64(q.n, q.d);
+					int64_t g = ub_gcd(q.n, q.d);
 					q.n /= g, q.d /= g;
 					Rat *pr = &r[wp->stmt][lr];
 					if (!pr->n || rat_less(q, *pr))
@@ -165,9 +165,9 @@ static void set_rates(UbProgram *u)
 	for (int l = 0; l < UB_MAXD; l++) {
 		int64_t den = 1, g = 0;
 		for (int s = 0; s < ns; s++)
-			den = den / gcd64(den, r[s][l].d) * r[s][l].d;
+			den = den / ub_gcd(den, r[s][l].d) * r[s][l].d;
 		for (int s = 0; s < ns; s++)
-			g = gcd64(g, r[s][l].n * (den / r[s][l].d));
+			g = ub_gcd(g, r[s][l].n * (den / r[s][l].d));
 		for (int s = 0; s < ns; s++)
 			u->stmts.data[s].rate[l] = r[s][l].n * (den / r[s][l].d) / (g ? g : 1);
 	}
@@ -234,14 +234,30 @@ static void set_apart(UbProgram *u)
 	}
 }
 
+/* The coarse-grained policy's stages: the statements inside the pipeline
+ * loop (not the inputs apart), and the cycles each takes per iteration of it
+ * in its own order (level 0 padded to the fetch width). */
+static int64_t own_span(const UbProgram *u, const UbStmt *st, int top)
+{
+	int64_t n = 1;
+	for (int l = 0; l < top && l < st->nloops; l++)
+		n *= l == 0 ? round_up(st->extent[0], u->fetch) : st->extent[l];
+	return n;
+}
+
 static void set_periods(UbProgram *u)
 {
+	int pl = u->pipe_level;
+	vec_foreach(&u->stmts, s) {
+		UbStmt *st = &u->stmts.data[s];
+		st->coarse = u->coarse && pl >= 0 && !st->apart && pl < st->nloops && st->sym[pl] == u->pipe_sym;
+	}
 	u->period[0] = 1;
 	for (int l = 0; l + 1 < UB_MAXD; l++) {
 		int64_t e = 1;
 		vec_foreach(&u->stmts, s) {
 			const UbStmt *st = &u->stmts.data[s];
-			if (st->apart)
+			if (st->apart || (st->coarse && l < pl))
 				continue;
 			int64_t ext = l < st->nloops ? st->extent[l] : 1;
 			if (l == 0)
@@ -250,14 +266,20 @@ static void set_periods(UbProgram *u)
 				e = st->rate[l] * ext;
 		}
 		u->period[l + 1] = u->period[l] * e;
-		if (l + 1 == u->pipe_level && u->period[l + 1] < u->pipe_stretch)
-			u->period[l + 1] = u->pipe_stretch;
+		if (l + 1 == pl) {
+			/* the pipeline loop: its longest stage, and its stretch (sequential) */
+			vec_foreach(&u->stmts, s) if (u->stmts.data[s].coarse && own_span(u, &u->stmts.data[s], pl) >
+						      u->period[pl]) u->period[pl] = own_span(u, &u->stmts.data[s], pl);
+			if (u->period[pl] < u->pipe_stretch)
+				u->period[pl] = u->pipe_stretch;
+		}
 	}
 	vec_foreach(&u->stmts, s) {
 		UbStmt *st = &u->stmts.data[s];
+		int own = st->apart ? UB_MAXD : st->coarse ? pl : 0;   /* levels in its own order */
 		for (int l = 0; l < UB_MAXD; l++)
 			st->stride[l] = l >= st->nloops ? 0
-					: !st->apart ? st->rate[l] * u->period[l]
+					: l >= own   ? st->rate[l] * u->period[l]
 					: l == 0     ? 1
 						     : st->stride[l - 1] * (l == 1 ? round_up(st->extent[0], u->fetch)
 										 : st->extent[l - 1]);
@@ -667,36 +689,53 @@ static void costliest(UbProgram *u)
 	}
 }
 
+/* One policy, quietly: its last output, or -1 if it cannot be met. */
+static int64_t try_policy(UbProgram *u, int apart, int coarse, int64_t max_cycle)
+{
+	Diags *quiet = diags_new(NULL);
+	u->inputs_apart = apart;
+	u->coarse = coarse;
+	u->pipe_stretch = 0;
+	int ok = schedule_once(u, max_cycle, quiet) && stretch(u, max_cycle, quiet);
+	diags_free(quiet);
+	return ok ? u->last_out : -1;
+}
+
 int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 {
 	if (u->inputs_apart || u->fused_only) {
 		/* chosen in an earlier round of the mapping: kept */
 		return schedule_once(u, max_cycle, d) && stretch(u, max_cycle, d);
 	}
-	/* the fused nest, however long: the policy compares the other with it */
+	/* the fused nest, however long: the policies compare the others with it */
 	u->pipe_stretch = 0;
+	u->coarse = 0;
 	if (!schedule_once(u, 0, d) || !stretch(u, 0, d))
 		return 0;
 	costliest(u);
 	int any_input = 0;
 	vec_foreach(&u->stmts, k) any_input |= u->stmts.data[k].input && !u->stmts.data[k].apart;
-	if (!u->costliest || !any_input || 2 * u->busy >= u->span)
+	int coarse = u->pipe_level >= 0 && !u->no_coarse;
+	if (!u->costliest || (!any_input && !coarse) || u->busy >= u->span)
 		return within_counter(u, max_cycle, d);
-	/* the costliest statement waits on the fused nest: the inputs apart, if they end sooner
-	 * (costliest, busy and span stay the fused nest's) */
-	int64_t fused = u->last_out, fused_stretch = u->pipe_stretch;
-	Diags *quiet = diags_new(NULL);
-	u->inputs_apart = 1;
+	/* the costliest statement waits on the fused nest: the inputs apart, and the stages of
+	 * the pipeline loop each in its own order, if they end sooner (costliest, busy and span
+	 * stay the fused nest's) */
+	int64_t fused = u->last_out, best = fused, t;
+	int pick = 0, last = 0;         /* 0 fused, 1 inputs apart, 2 coarse-grained */
+	if (any_input && (t = try_policy(u, 1, 0, max_cycle), last = 1, t >= 0 && t < best))
+		best = t, pick = 1;
+	if (coarse && (t = try_policy(u, 1, 1, max_cycle), last = 2, t >= 0 && t < best))
+		best = t, pick = 2;
+	u->fused_last_out = fused;
+	if (pick && pick == last)
+		return 1;       /* the schedule is the last one tried */
+	u->inputs_apart = pick >= 1;
+	u->coarse = pick == 2;
 	u->pipe_stretch = 0;
-	int ok = schedule_once(u, max_cycle, quiet) && stretch(u, max_cycle, quiet);
-	diags_free(quiet);
-	if (ok && u->last_out < fused) {
-		u->fused_last_out = fused;
-		return 1;
-	}
-	u->inputs_apart = 0;
-	u->pipe_stretch = fused_stretch;
-	return schedule_once(u, max_cycle, d) && stretch(u, max_cycle, d);
+	if (!schedule_once(u, pick ? max_cycle : 0, d) || !stretch(u, pick ? max_cycle : 0, d))
+		return 0;
+	return within_counter(u, max_cycle, d);
 }
 
 /* ---- Fig. 3 ---- */
@@ -753,8 +792,10 @@ void ub_print(const UbProgram *u, FILE *f)
 	fprintf(f, "// latency: first input at cycle %lld, last output at cycle %lld\n", (long long)u->first_in,
 		(long long)u->last_out);
 	if (u->inputs_apart)
-		fprintf(f, "// policy: the input streams apart from the fused nest: %s, the costliest statement, was "
-			"busy %lld of its %lld cycles fused, whose last output was at cycle %lld\n",
+		fprintf(f, "// policy: %s: %s, the costliest statement, was busy %lld of its %lld cycles fused, "
+			"whose last output was at cycle %lld\n",
+			u->coarse ? "coarse-grained, the stages of the pipeline loop each in its own order and the "
+				    "input streams apart" : "the input streams apart from the fused nest",
 			u->costliest, (long long)u->busy, (long long)u->span, (long long)u->fused_last_out);
 	if (u->pipe_level >= 0) {
 		fprintf(f, "// coarse-grained pipeline: loop %s (level %d), %lld iterations, one every %lld cycles, "
@@ -771,8 +812,10 @@ void ub_print(const UbProgram *u, FILE *f)
 		fprintf(f, "// statement %s: delay %lld, rates", st->name, (long long)st->delay);
 		for (int l = 0; l < st->nloops; l++)
 			fprintf(f, " %lld", (long long)st->rate[l]);
-		fprintf(f, ", latency %d%s%s%s\n", st->latency, st->input ? ", streamed in" : "",
-			st->apart ? " apart from the fused nest, a value a cycle" : "", st->output ? ", streamed out" : "");
+		fprintf(f, ", latency %d%s%s%s%s\n", st->latency, st->input ? ", streamed in" : "",
+			st->apart ? " apart from the fused nest, a value a cycle" : "",
+			st->coarse ? ", a stage in its own order inside the pipeline loop" : "",
+			st->output ? ", streamed out" : "");
 	}
 	vec_foreach(&u->bufs, bi) {
 		const UbBuffer *b = &u->bufs.data[bi];

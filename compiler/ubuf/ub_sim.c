@@ -93,6 +93,11 @@ static uint64_t input_value(const Sim *S, const UbStmt *s, const UbPort *wp, con
 	int64_t c[4] = { 0 };
 	int k = 0;
 	for (int j = 0; j < im->dims; j++) {
+		if (j == s->split_dim && s->split_stride) {
+			c[j] = s->split_val + s->split_stride * ub_index_at(&wp->index[k], i);
+			k++;
+			continue;
+		}
 		if (j == s->split_dim) {
 			c[j] = s->split_val;
 			for (int h = 0; h < S->u->nhost; h++)

@@ -66,6 +66,9 @@ typedef struct UbStmt {
 	int latency;            /* of the compute kernel, cycles */
 	int output;             /* streams to the global buffer */
 	int input;              /* streamed from the global buffer */
+	int coarse;             /* a stage of the coarse-grained pipeline scheduled on its own:
+				 * its levels inside the pipeline loop in its own order, a value
+				 * a cycle (the coarse-grained policy, UbProgram.coarse) */
 	int apart;              /* an input stream run apart from the fused nest, one value a
 				 * cycle in its own order (its rows padded to the fetch width),
 				 * because its loops would stretch the steps of a reduction kept
@@ -73,6 +76,10 @@ typedef struct UbStmt {
 	int image;              /* input: the image; split_dim its dimension fixed at split_val, or -1 */
 	int split_dim;
 	int64_t split_val;      /* in the first run; */
+	int64_t split_stride;   /* 0: the dimension fixed at split_val; else the stream takes every
+				 * split_stride-th value from split_val (a channel of each block
+				 * of a loop inside the accelerator), its buffer's dimension
+				 * split_dim counting them */
 	int64_t split_shift[UB_MAXH];   /* what each host loop adds per iteration */
 	int nout;               /* output: the coordinates it stores */
 	UbIndex out_index[UB_MAXD];
@@ -121,10 +128,15 @@ typedef struct UbProgram {
 	int64_t first_in, last_out;
 	/* the policy: the stencil scheduler's one fused nest, or (inputs_apart) every input
 	 * stream apart from it, chosen when the costliest statement (its kernel's operations
-	 * times its iterations) is busy less than half of its span in the fused nest and the
+	 * times its iterations) is busy less than its span in the fused nest and the
 	 * inputs apart end sooner (section 4.2's choice, for the load and compute stages) */
 	int inputs_apart;
 	int fused_only;         /* the inputs apart did not map: the fused nest alone */
+	/* the coarse-grained policy (with the inputs apart): each stage inside the pipeline
+	 * loop in its own order, the loop's period the longest stage's; chosen when it ends
+	 * sooner than the others (section 4.2: the costliest stage cannot keep busy after
+	 * fusion); no_coarse once its schedule did not map */
+	int coarse, no_coarse;
 	const char *costliest;  /* its statement, NULL if none */
 	int64_t busy, span;     /* its iterations and its span in the fused nest */
 	int64_t fused_last_out; /* the fused nest's last output, when inputs_apart */
@@ -180,6 +192,8 @@ int64_t ub_index_at(const UbIndex *x, const int64_t *i);
  * fastest), h[k] from 0, in L->host's order; and what it adds to x. */
 void ub_run_iteration(const UbProgram *u, int64_t r, int64_t *h);
 int64_t ub_run_shift(const UbProgram *u, const UbIndex *x, const int64_t *h);
+/* The greatest common divisor, not negative (gcd(0, 0) = 0). */
+int64_t ub_gcd(int64_t a, int64_t b);
 /* Walks a statement's domain in schedule order: first sets i to the first
  * point, next advances; 0 when done. */
 void ub_first(const UbStmt *s, int64_t *i);
