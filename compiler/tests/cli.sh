@@ -620,6 +620,17 @@ grep -q '^// coarse-grained pipeline: loop yt (level 2), 4 iterations, .*overlap
 	[ -n "$ov" ] && [ -n "$sq" ] && [ "$sq" -gt "$ov" ] &&
 	pass "--sequential: the pipeline loop's iterations one after another, $sq cycles where they overlap in $ov" ||
 	fail "--sequential: overlapped '$ov', sequential '$sq' cycles, or the pipeline lines missing"
+# a pipeline loop inside another loop of the array (its period found from its first iteration)
+run compiler/tests/map/compute_in_tiles2.hl --design $design --emit ubuf -o "$tmp/seq2" -q --sequential
+[ "$status" = 0 ] && grep -q '^// coarse-grained pipeline: loop xt (level 2), 2 iterations, .*one after another (sequential scheduling)$' \
+	"$tmp/seq2/compute_in_tiles2.ubuf" 2>/dev/null &&
+	pass "--sequential with the pipeline loop inside another loop of the array" ||
+	fail "--sequential with the pipeline loop inside another loop: exit status $status"
+# no pipeline loop: a note says --sequential has nothing to do
+run $hl --design $design --emit ubuf -o "$tmp/seq3" -q --sequential
+[ "$status" = 0 ] && grep -q 'note: --sequential: no loop of the accelerator (above its innermost) has Funcs computed at it' \
+	"$tmp/err" 2>/dev/null && pass "--sequential without a pipeline loop: a note" ||
+	fail "--sequential without a pipeline loop: exit status $status, no note"
 usage "--sequential with --check" "cgrac: --sequential does not apply to --check: it is for $flow_where" \
 	$hl --check --sequential
 

@@ -753,9 +753,39 @@ static void walk(Ext *X, const DGraph *g, const LStmt *s)
 	}
 }
 
-/* An image dimension read only at constant indices, the outermost such
- * (a planar image's channel, or a channel-first one's): each value becomes
- * its own stream and buffer (a channel streamed apart). */
+/* The loop of variable sym in s's tree, or NULL. */
+static const LStmt *find_loop(const LStmt *s, int sym)
+{
+	if (s->kind == LS_LOOP && s->sym == sym)
+		return s;
+	vec_foreach(&s->body, i) {
+		const LStmt *l = find_loop(s->body.data[i], sym);
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
+/* 1 if sym is the variable of a loop of the accelerator that a Func is
+ * computed in (IterLoops) and whose start does not move with the host's
+ * loops: a loop over blocks. */
+static int block_loop(const Ext *X, int sym)
+{
+	int found = 0;
+	for (int f = 0; f < X->L->p->funcs.len && !found; f++)
+		for (int k = 0; k < X->iter[f].n; k++)
+			found |= X->iter[f].sym[k] == sym;
+	const LStmt *lp = found ? find_loop(X->L->accel, sym) : NULL;
+	LAff m;
+	if (!lp || !laff_of(lp->min, &m))
+		return 0;
+	for (int j = 0; j < m.n; j++)
+		for (int h = 0; h < X->L->nhost; h++)
+			if (X->L->host[h]->sym == m.sym[j])
+				return 0;
+	return 1;
+}
+
 /* Image m's dimension d read by every kernel at c + a * (a combination of
  * loops of the accelerator), the same loops alike in every read and c in
  * the region's first a values: a (> 1), else 0. A stream per value of c,
@@ -775,9 +805,8 @@ static int64_t block_stride(const Ext *X, const DGraph *g, int m, int d)
 		if (!laff_of(n->index[d], &x) || !x.n)
 			return 0;
 		for (int j = 0; j < x.n; j++)
-			for (int h = 0; h < X->L->nhost; h++)
-				if (X->L->host[h]->sym == x.sym[j])
-					return 0;
+			if (!block_loop(X, x.sym[j]))
+				return 0;
 		if (reads++ == 0) {
 			first = x;
 			for (int j = 0; j < x.n; j++)
@@ -793,6 +822,9 @@ static int64_t block_stride(const Ext *X, const DGraph *g, int m, int d)
 	return reads && a > 1 && r->extent[d] % a == 0 ? a : 0;
 }
 
+/* An image dimension read only at constant indices, the outermost such
+ * (a planar image's channel, or a channel-first one's): each value becomes
+ * its own stream and buffer (a channel streamed apart). */
 static int split_dimension(const Ext *X, const DGraph *g, int m)
 {
 	const HImage *im = &X->L->p->images.data[m];
@@ -1122,12 +1154,6 @@ static int insert_levels(Ext *X, int si, int at, int k)
 	return 1;
 }
 
-/* Statements that share a loop of the accelerator (a Func computed at a loop
- * inside it, and that loop's other statements) must have it at the same
- * fused level, as a perfect nest of the loop tree: levels of one iteration
- * are inserted below it in the statements with fewer levels inside it (the
- * paper's loop perfection; the scheduler places those statements' point in
- * the levels they lack by their dependences). */
 /* The coarse-grained pipeline loop: the innermost level whose loop statements
  * of two stages (Func and definition) share, once aligned; -1 if none. */
 static void find_pipeline(UbProgram *u)
@@ -1135,7 +1161,7 @@ static void find_pipeline(UbProgram *u)
 	u->pipe_level = -1;
 	vec_foreach(&u->stmts, si) {
 		const UbStmt *s = &u->stmts.data[si];
-		for (int l = 0; l < s->nloops; l++) {
+		for (int l = 1; l < s->nloops; l++) {   /* level 0 runs at II = 1: no stages below it */
 			if (s->sym[l] < 0 || (u->pipe_level >= 0 && l >= u->pipe_level))
 				continue;
 			vec_foreach(&u->stmts, sj) {
@@ -1153,6 +1179,12 @@ static void find_pipeline(UbProgram *u)
 	}
 }
 
+/* Statements that share a loop of the accelerator (a Func computed at a loop
+ * inside it, and that loop's other statements) must have it at the same
+ * fused level, as a perfect nest of the loop tree: levels of one iteration
+ * are inserted below it in the statements with fewer levels inside it (the
+ * paper's loop perfection; the scheduler places those statements' point in
+ * the levels they lack by their dependences). */
 static void align_loops(Ext *X)
 {
 	UbProgram *u = X->u;
@@ -1310,10 +1342,19 @@ void ub_free(UbProgram *u)
 
 /* ---- walking a domain ---- */
 
-int ub_step_top(const UbProgram *u, const UbPort *p)
+int ub_step_end(const UbProgram *u, const UbPort *p)
 {
 	const UbIndex *step = &p->index[p->ndims - 1];  /* nonzero on the reduction's levels */
-	int top = u->stmts.data[p->stmt].nloops;
+	int end = u->stmts.data[p->stmt].nloops;
+	while (end > 0 && !step->coef[end - 1])
+		end--;  /* the loops around it: a pipeline loop of the accelerator */
+	return end;
+}
+
+int ub_step_top(const UbProgram *u, const UbPort *p)
+{
+	const UbIndex *step = &p->index[p->ndims - 1];
+	int top = ub_step_end(u, p);
 	while (top > 0 && step->coef[top - 1])
 		top--;
 	return top;

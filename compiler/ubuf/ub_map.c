@@ -464,11 +464,11 @@ static int unequal_steps(Mapper *M, const UbPort *p)
 {
 	const UbStmt *s = &M->u->stmts.data[p->stmt];
 	const UbIndex *step = &p->index[p->ndims - 1];  /* nonzero on the reduction's levels */
-	int top = ub_step_top(M->u, p);  /* the reduction's levels are [top, nloops) */
+	int top = ub_step_top(M->u, p), end = ub_step_end(M->u, p);     /* the reduction's levels */
 	for (int l = 0; l < top; l++)
 		if (step->coef[l])
 			return 0;       /* not outermost: the other message says so */
-	for (int l = top; l < s->nloops - 1; l++) {
+	for (int l = top; l < end - 1; l++) {
 		int64_t own = s->rate[l] * s->extent[l];
 		vec_foreach(&M->u->stmts, k) {
 			const UbStmt *o = &M->u->stmts.data[k];
@@ -479,8 +479,8 @@ static int unequal_steps(Mapper *M, const UbPort *p)
 			     "fuses every statement's loops level by level, and at level %d, where %s runs %lld "
 			     "iteration%s, %s runs %lld: its steps take %lld to %lld cycles (a Func computed in the "
 			     "accelerator over a dimension the reduction unrolls, such as its channels, has such an "
-			     "extra level; input streams run apart); the coarse-grained scheduler, which would "
-			     "schedule the reduction apart, is not implemented yet",
+			     "extra level; input streams run apart); the coarse-grained policy schedules the stages "
+			     "of a loop inside the accelerator apart: compute the reduction at such a loop",
 			     s->name, l, s->name, (long long)own, own == 1 ? "" : "s", o->name,
 			     (long long)(o->rate[l] * o->extent[l]), (long long)p->dmin, (long long)p->dmax);
 			return 1;
@@ -817,6 +817,9 @@ int ub_build(UbProgram *u, UbMap *m, const LProgram *L, const DGraph *g, const C
 	if (!ub_extract(u, L, g, c->mem ? c->mem->units[0].fetch : 1, io_tiles, d))
 		return 0;
 	u->sequential = sequential && u->pipe_level >= 0;
+	if (sequential && u->pipe_level < 0)
+		diag_note(d, L->p->file, 0, 0, "--sequential: no loop of the accelerator (above its innermost) has "
+			  "Funcs computed at it, so there are no iterations to run one after another");
 	vec_foreach(&u->stmts, s) if (latency && u->stmts.data[s].kernel) u->stmts.data[s].latency =
 	    latency[u->stmts.data[s].kernel - g->kernels.data];
 	if (!c->mem) {

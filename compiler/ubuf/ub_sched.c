@@ -214,8 +214,8 @@ static void set_apart(UbProgram *u)
 		if (!p->previous)
 			continue;
 		const UbStmt *r = &u->stmts.data[p->stmt];
-		int top = ub_step_top(u, p);
-		for (int l = top; l + 1 < r->nloops; l++)
+		int top = ub_step_top(u, p), end = ub_step_end(u, p);
+		for (int l = top; l + 1 < end; l++)
 			vec_foreach(&u->stmts, k) {
 				UbStmt *o = &u->stmts.data[k];
 				if (o->input && l < o->nloops && o->rate[l] * o->extent[l] > r->rate[l] * r->extent[l])
@@ -636,7 +636,7 @@ static void pipe_figures(UbProgram *u)
 		int64_t lo[UB_MAXD], hi[UB_MAXD];
 		for (int l = 0; l < s->nloops; l++) {
 			lo[l] = s->min[l];
-			hi[l] = l == pl ? s->min[l] : s->min[l] + s->extent[l] - 1;
+			hi[l] = l >= pl ? s->min[l] : s->min[l] + s->extent[l] - 1;   /* the first iteration */
 		}
 		if (ub_time(s, lo) < first)
 			first = ub_time(s, lo);
@@ -704,7 +704,8 @@ static int64_t try_policy(UbProgram *u, int apart, int coarse, int64_t max_cycle
 int ub_schedule(UbProgram *u, int64_t max_cycle, Diags *d)
 {
 	if (u->inputs_apart || u->fused_only) {
-		/* chosen in an earlier round of the mapping: kept */
+		/* chosen in an earlier round of the mapping: kept (the stretch found again) */
+		u->pipe_stretch = 0;
 		return schedule_once(u, max_cycle, d) && stretch(u, max_cycle, d);
 	}
 	/* the fused nest, however long: the policies compare the others with it */

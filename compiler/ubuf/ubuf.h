@@ -163,11 +163,12 @@ typedef struct UbProgram {
 
 /* Extracts the buffers and ports of L's accelerator (kernels g); fetch is
  * the memory tile's fetch width. An image dimension read only at constant
- * indices (channels) is streamed apart, one stream per value, while the
- * input streams fit io_tiles (0: no limit). 0 with errors in d (an access
- * that is not affine in the loops, a loop whose start moves with another
- * loop of the accelerator, runs of the accelerator that differ by more
- * than a shift of each buffer). */
+ * indices (channels), or at c + a * (a loop a Func is computed at inside the
+ * accelerator) (the channels of a block), is streamed apart, one stream per
+ * value of c, while the input streams fit io_tiles (0: no limit). 0 with
+ * errors in d (an access that is not affine in the loops, a loop whose start
+ * is not affine in the loops around it, a Func computed at an unrolled loop,
+ * runs of the accelerator that differ by more than a shift of each buffer). */
 int ub_extract(UbProgram *u, const LProgram *L, const DGraph *g, int fetch, int io_tiles, __keep Diags *d);
 /* Rates, delays, dependence distances and capacities; 0 with errors in d
  * (a schedule longer than `max_cycle`, reads of values never written). */
@@ -180,9 +181,11 @@ void ub_lifetimes(const UbProgram *u, const UbBuffer *b, int64_t **wt, int64_t *
 /* The cycle of statement s at loop values i[level]. */
 int64_t ub_time(const UbStmt *s, const int64_t *i);
 /* A reduction kept in time whose read of its step before is p: the lowest of
- * the outermost levels of its statement that its step depends on (its RVar
- * loops in time are levels [that, nloops) when they are outermost). */
+ * the outermost levels of its statement that its step depends on, below the
+ * loops of the accelerator around it (its RVar loops in time are levels
+ * [ub_step_top, ub_step_end) when they are outermost). */
 int ub_step_top(const UbProgram *u, const UbPort *p);
+int ub_step_end(const UbProgram *u, const UbPort *p);
 /* The position of buffer coordinates c in b's box (dimension 0 fastest), or
  * -1 outside it. */
 int64_t ub_flat(const UbBuffer *b, const int64_t *c);
