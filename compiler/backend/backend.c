@@ -104,7 +104,7 @@ int be_netlist(Backend *B, const UbProgram *u, const UbMap *m, const CMap *cm, D
 		return 0;
 	B->u = u, B->m = m, B->cm = cm;
 	B->latency = u->last_out - u->first_in;
-	B->last_cycle = u->last_out;
+	B->last_cycle = u->last_out > u->last_in ? u->last_out : u->last_in;  /* every stream's values */
 	B->has_netlist = 1;
 	if (!nl_build(&B->nl, u, m, cm, B->c, B->o->pack, d))
 		return 0;

@@ -35,7 +35,7 @@ struct Backend {
 	Bitstream *bs;
 	int regs_used;          /* reg nodes on routes */
 	int64_t latency;        /* first input to last output, cycles */
-	int64_t last_cycle;
+	int64_t last_cycle;     /* the last cycle of any stream (io.yaml: cycles) */
 	/* static timing */
 	double crit;            /* ns */
 	int crit_from;          /* the cell the critical path leaves last, or -1 */

@@ -373,6 +373,9 @@ if [ $# -eq 0 ]; then
 		map_check $d transpose_tiles "the coarse-grained policy, its blocks overlapped" ubuf \
 			'^// coarse-grained pipeline: loop yt (level 2), 4 iterations, one every 64 cycles, .*overlapped by'
 	done
+	# An input that streams on after the last output (a region rounded up): the run lasts
+	# until its last value.
+	map_check cgra_16x8_mac_dp unroll_roundup "an input streaming after the last output"
 	# A chip whose memory tile (pub with 16-word transpose buffers) has no look-up port.
 	nl=$tmp/cgra_4x4_nolookup
 	sed -e "s#^interconnect: cgra_4x4#interconnect: cgra_4x4_nolookup#" -e "s#\.\./\.\./#$PWD/#" \

@@ -574,6 +574,7 @@ static void set_latency(UbProgram *u)
 {
 	u->first_in = -1;
 	u->last_out = 0;
+	u->last_in = 0;
 	vec_foreach(&u->stmts, s) {
 		const UbStmt *st = &u->stmts.data[s];
 		int64_t i[UB_MAXD];
@@ -581,6 +582,8 @@ static void set_latency(UbProgram *u)
 			i[l] = l < st->nloops ? st->min[l] + st->extent[l] - 1 : 0;
 		if (st->input && (u->first_in < 0 || st->delay < u->first_in))
 			u->first_in = st->delay;
+		if (st->input && ub_time(st, i) > u->last_in)
+			u->last_in = ub_time(st, i);
 		if (st->output && ub_time(st, i) + st->latency > u->last_out)
 			u->last_out = ub_time(st, i) + st->latency;
 	}

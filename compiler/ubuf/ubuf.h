@@ -126,6 +126,8 @@ typedef struct UbProgram {
 	int fetch;              /* the MEM's fetch width: level 0 padded to it */
 	int64_t period[UB_MAXD];/* cycles of one iteration of fused level l */
 	int64_t first_in, last_out;
+	int64_t last_in;        /* the last input value's cycle (an input region rounded up may
+				 * stream on after the last output) */
 	/* the policy: the stencil scheduler's one fused nest, or (inputs_apart) every input
 	 * stream apart from it, chosen when the costliest statement (its kernel's operations
 	 * times its iterations) is busy less than its span in the fused nest and the
