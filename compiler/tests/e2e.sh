@@ -365,6 +365,8 @@ if [ $# -eq 0 ]; then
 		'^buffer g over \[0, 17) x \[0, 20)'
 	map_check cgra_16x8_mac_dp compute_in_tiles2 "two Funcs computed per tile inside the accelerator"
 	map_check cgra_4x4 compute_in_rows "a Func's unrolled rows moving with the accelerator's loop"
+	map_check cgra_16x8_mac_dp compute_in_channels "a buffer per channel, a block per iteration" ubuf \
+		'^buffer g_2 over \[0, 17) x \[0, 10): .*a block per iteration'
 	map_check cgra_16x8_mac_dp blocks_in_accel "two blocks of output channels in one run, 1,313 cycles" \
 		report.yaml '^latency_cycles: 1313$'
 	# The coarse-grained policy: the stages of a pipeline loop each in its own order, the

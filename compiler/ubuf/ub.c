@@ -391,11 +391,13 @@ static int iteration_index(Ext *X, int si, int f, UbIndex *idx, int n)
 	const IterLoops *it = &X->iter[f];
 	const UbStmt *s = &X->u->stmts.data[si];
 	const LRegion *r = &X->L->funcs[f];
+	int skip = X->func_split[f];    /* a dimension split into buffers: not among idx */
 	if (!it->n)
 		return n;
-	if (n != r->dims)
+	if (n != r->dims - (skip >= 0))
 		ICE("ub: an access of %s with %d of its %d coordinates", X->L->p->funcs.data[f].name, n, r->dims);
-	for (int j = 0; j < n; j++) {
+	for (int i = 0; i < n; i++) {
+		int j = i + (skip >= 0 && i >= skip);  /* the Func's dimension */
 		UbIndex m;
 		if (!r->min_at[j] || !index_of(X, s, r->min_at[j], &m) || m.div != 1) {
 			int u = unknown_loop(X, r->min_at[j]);
@@ -411,7 +413,7 @@ static int iteration_index(Ext *X, int si, int f, UbIndex *idx, int n)
 			return 0;
 		}
 		m.c -= r->min[j];
-		UbIndex *x = &idx[j];
+		UbIndex *x = &idx[i];
 		for (int l = 0; l < UB_MAXD; l++)
 			x->coef[l] -= m.coef[l] * x->div;
 		for (int h = 0; h < UB_MAXH; h++)
@@ -433,10 +435,11 @@ static int iteration_index(Ext *X, int si, int f, UbIndex *idx, int n)
 		idx[n++] = t;
 		return n;
 	}
+	int last = n - 1 + (skip >= 0 && n - 1 >= skip);        /* the outermost's dimension */
 	UbIndex *x = &idx[n - 1];
 	for (int l = 0; l < UB_MAXD; l++)
-		x->coef[l] += t.coef[l] * r->extent[n - 1] * x->div;
-	x->c += t.c * r->extent[n - 1] * x->div;
+		x->coef[l] += t.coef[l] * r->extent[last] * x->div;
+	x->c += t.c * r->extent[last] * x->div;
 	return n;
 }
 
@@ -872,7 +875,7 @@ static int stores_constant(const Ext *X, const LStmt *s, int f, int d, int *n, i
 static int func_split_dimension(const Ext *X, const DGraph *g, int f)
 {
 	const HFunc *fn = &X->L->p->funcs.data[f];
-	if (fn->init_in_update || X->L->funcs[f].dims < 2 || X->iter[f].n)
+	if (fn->init_in_update || X->L->funcs[f].dims < 2)
 		return -1;
 	for (int d = X->L->funcs[f].dims - 1; d >= 0; d--) {
 		int stores = 0;
@@ -947,16 +950,17 @@ static void make_buffers(Ext *X, const DGraph *g)
 			if (it->n) {    /* a block per iteration of the loops it is computed in */
 				UbBuffer *bf = &X->u->bufs.data[b];
 				bf->blocks = it->count;
-				for (int j = 0; j < r->dims; j++) {
-					bf->min[j] = r->min[j];
-					bf->extent[j] = r->extent[j];
+				for (int i = 0; i < bf->ndims; i++) {
+					int j = i + (sd >= 0 && i >= sd);
+					bf->min[i] = r->min[j];
+					bf->extent[i] = r->extent[j];
 				}
-				if (r->dims == 1) {
+				if (bf->ndims == 1) {
 					bf->min[1] = 0;
 					bf->extent[1] = it->count;
 					bf->ndims = 2;
 				} else {
-					bf->extent[r->dims - 1] *= it->count;
+					bf->extent[bf->ndims - 1] *= it->count;
 				}
 			}
 			if (v == 0)
