@@ -296,6 +296,33 @@ section_fig13() {
 	echo "  transpose_tiles (the coarse-grained policy: each stage in its own order) 4 blocks x 64 values = 256"
 }
 
+# The 3 x 3 convolution layers of ResNet-18 at full size (apps/large/resnet18_*): on the 32 x 16
+# chip with the MAC PE and the dual-port memory, every check and the fast simulator's run of the
+# whole layer (every run of the accelerator); on cgra_32x16 (pub), the compilation.
+section_resnet18() {
+	echo "== ResNet-18's 3 x 3 layers at full size: per run latency beside its bound (steps x pixels of a tile), runs,"
+	echo "   the whole layer bit-exact on the fast simulator (cgra_32x16_mac_dp); cgra_32x16 (pub) compiled"
+	local l d o hl
+	for d in cgra_32x16_mac_dp cgra_32x16; do
+		[ -f rtl_out/$d/design.yaml ] || bash scripts/rtl.sh $d >/dev/null
+		for hl in apps/large/resnet18_*/resnet18_*.hl; do
+			l=$(basename "$hl" .hl) o=$tmp/resnet18/$d/$l
+			mkdir -p "$o"
+			if [ $d = cgra_32x16_mac_dp ]; then
+				bin/cgrac "$hl" --design rtl_out/$d -o "$o" --verify --simulate >/dev/null 2>"$tmp/c.log"
+				printf '  %-18s %-18s %s\n' "$l" "$d" "$(grep "^cgrac: $l on $d: " "$tmp/c.log" |
+					sed 's/^cgrac: [^:]*: //; s/, tracks.*latency/, latency/; s/; place .*//')"
+				printf '  %-37s %s\n' "" "$(cut -f8- "$o/app.txt" 2>/dev/null | cut -c1-100); $(tail -1 "$o/fast/sim.log" 2>/dev/null |
+					sed 's/.* bit-exact, //; s/ in .*(\([0-9]*\) cycles\/s)/ (\1 cycles\/s)/; s/;.*//')"
+			else
+				bin/cgrac "$hl" --design rtl_out/$d -o "$o" >/dev/null 2>"$tmp/c.log"
+				printf '  %-18s %-18s %s\n' "$l" "$d" "$( (grep "^cgrac: $l on $d: " "$tmp/c.log" || grep -m1 'error' "$tmp/c.log") |
+					sed 's/^cgrac: [^:]*: //; s/, tracks.*latency/, latency/; s/; place .*//; s/^[^ ]*: error: /error: /' | cut -c1-150)"
+			fi
+		done
+	done
+}
+
 section_layers() {
 	echo "== layers with their reductions kept in time, on the fast simulator: PEs, MEMs, registers, latency beside the"
 	echo "   physical bound (one multiply-accumulate per multiplier per cycle: the longest statement's iterations),"
@@ -333,10 +360,10 @@ section_property() {
 	bash scripts/property.sh --verilator 5 1-200 | sed -n '/^== outcomes/,$p' | sed 's/^/  /'
 }
 
-sections=(peak lake canal front ubuf flow cgrasim layers fig13 property)
+sections=(peak lake canal front ubuf flow cgrasim layers fig13 resnet18 property)
 [ $# -eq 0 ] || sections=("$@")
 for s in "${sections[@]}"; do
-	declare -F "section_$s" >/dev/null || { echo "bench: no section '$s' (sections: peak lake canal front ubuf flow cgrasim layers fig13 property)" >&2; exit 2; }
+	declare -F "section_$s" >/dev/null || { echo "bench: no section '$s' (sections: peak lake canal front ubuf flow cgrasim layers fig13 resnet18 property)" >&2; exit 2; }
 done
 for s in "${sections[@]}"; do
 	"section_$s"
