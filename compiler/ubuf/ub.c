@@ -205,7 +205,6 @@ static int run_constant(const Ext *X, const HExpr *e, int64_t *v, int64_t *host)
 	return 1;
 }
 
-
 int64_t ub_flat(const UbBuffer *b, const int64_t *c)
 {
 	int64_t a = 0;
@@ -896,7 +895,6 @@ static int func_split_dimension(const Ext *X, const DGraph *g, int f)
 	return -1;
 }
 
-
 /* The loops of more than one iteration around each Func's production inside
  * the accelerator (stack: the loops around s, n of them). */
 static void find_iter_loops(Ext *X, const LStmt *s, const LStmt **stack, int n)
@@ -1020,6 +1018,43 @@ static int kept_reduction(const UbProgram *u, int r)
 	return 0;
 }
 
+/* The coefficients of n indices over from levels, level l moved to to[l]. */
+static void move_coefs(UbIndex *x, int n, const int *to, int from)
+{
+	for (int d = 0; d < n; d++) {
+		int64_t c[UB_MAXD];
+		memcpy(c, x[d].coef, sizeof c);
+		memset(x[d].coef, 0, sizeof x[d].coef);
+		for (int l = 0; l < from; l++)
+			x[d].coef[to[l]] = c[l];
+	}
+}
+
+/* Moves statement si's level l to level to[l] (rising with l), n levels in
+ * all, the others of one iteration (their variables NULL: the caller names
+ * them), in its ports' and its output's indices. */
+static void move_levels(UbProgram *u, int si, const int *to, int n)
+{
+	UbStmt *s = &u->stmts.data[si];
+	UbStmt t = *s;
+	for (int L = 0; L < n; L++) {
+		s->sym[L] = -1;
+		s->min[L] = 0;
+		s->extent[L] = 1;
+		s->var[L] = NULL;
+	}
+	for (int l = 0; l < t.nloops; l++) {
+		s->sym[to[l]] = t.sym[l];
+		s->min[to[l]] = t.min[l];
+		s->extent[to[l]] = t.extent[l];
+		s->var[to[l]] = t.var[l];
+	}
+	s->nloops = n;
+	vec_foreach(&u->ports, pi) if (u->ports.data[pi].stmt == si) move_coefs(u->ports.data[pi].index,
+									       u->ports.data[pi].ndims, to, t.nloops);
+	move_coefs(s->out_index, s->nout, to, t.nloops);
+}
+
 /* Where input statement s's loops belong among the levels of reduction r
  * reading it through port p: per loop of s, the lowest level of r that
  * moves the coordinate s's loop writes; 0 if there is none or the levels do
@@ -1083,33 +1118,15 @@ static void align_streams(Ext *X)
 		if (!found || !agree || at[0] != 0 || at[s->nloops - 1] == s->nloops - 1 ||
 		    at[s->nloops - 1] >= UB_MAXD)
 			continue;
-		UbStmt t = *s;
-		UbPort *w = &u->ports.data[wp - u->ports.data];
-		UbIndex idx[UB_MAXD];
-		memcpy(idx, w->index, sizeof idx);
 		int n = at[s->nloops - 1] + 1;
-		for (int L = 0; L < n; L++) {
-			s->sym[L] = -1;
-			s->min[L] = 0;
-			s->extent[L] = 1;
-		}
-		for (int d = 0; d < w->ndims; d++)
-			memset(w->index[d].coef, 0, sizeof w->index[d].coef);
-		for (int l = 0; l < t.nloops; l++) {
-			s->sym[at[l]] = t.sym[l];
-			s->min[at[l]] = t.min[l];
-			s->extent[at[l]] = t.extent[l];
-			for (int d = 0; d < w->ndims; d++)
-				w->index[d].coef[at[l]] = idx[d].coef[l];
-		}
-		s->nloops = n;
+		move_levels(u, si, at, n);
 		for (int L = 0; L < n; L++)
 			s->var[L] = arena_printf(u->arena, "i%d", L);
 	}
 }
 
 /* Inserts k levels of one iteration into statement si at level `at` (its
- * levels from `at` up move up by k), in its ports' and output's indices. */
+ * levels from `at` up move up by k). */
 static int insert_levels(Ext *X, int si, int at, int k)
 {
 	UbProgram *u = X->u;
@@ -1119,41 +1136,16 @@ static int insert_levels(Ext *X, int si, int at, int k)
 		     "it shares with other statements", s->name, UB_MAXD);
 		return 0;
 	}
-	for (int l = s->nloops - 1; l >= at; l--) {
-		s->sym[l + k] = s->sym[l];
-		s->min[l + k] = s->min[l];
-		s->extent[l + k] = s->extent[l];
-		s->var[l + k] = s->var[l];
-	}
+	int to[UB_MAXD];
+	for (int l = 0; l < s->nloops; l++)
+		to[l] = l < at ? l : l + k;
+	move_levels(u, si, to, s->nloops + k);
 	for (int l = at; l < at + k; l++) {
-		s->sym[l] = -1;
-		s->min[l] = 0;
-		s->extent[l] = 1;
 		const char *v = arena_printf(u->arena, "p%d", l);
-		for (int q = 0; q < s->nloops + k; q++)
+		for (int q = 0; q < s->nloops; q++)
 			if ((q < at || q >= at + k) && !strcmp(s->var[q], v))
 				q = -1, v = arena_printf(u->arena, "%s_", v);
 		s->var[l] = v;
-	}
-	s->nloops += k;
-	UbIndex *lists[2] = { NULL, s->out_index };
-	int counts[2] = { 0, s->nout };
-	vec_foreach(&u->ports, pi) {
-		UbPort *p = &u->ports.data[pi];
-		if (p->stmt != si)
-			continue;
-		lists[0] = p->index;
-		counts[0] = p->ndims;
-		for (int d = 0; d < counts[0]; d++) {
-			UbIndex *x = &lists[0][d];
-			memmove(x->coef + at + k, x->coef + at, sizeof *x->coef * (size_t)(UB_MAXD - at - k));
-			memset(x->coef + at, 0, sizeof *x->coef * (size_t)k);
-		}
-	}
-	for (int d = 0; d < counts[1]; d++) {
-		UbIndex *x = &lists[1][d];
-		memmove(x->coef + at + k, x->coef + at, sizeof *x->coef * (size_t)(UB_MAXD - at - k));
-		memset(x->coef + at, 0, sizeof *x->coef * (size_t)k);
 	}
 	return 1;
 }

@@ -268,8 +268,11 @@ static void set_periods(UbProgram *u)
 		u->period[l + 1] = u->period[l] * e;
 		if (l + 1 == pl) {
 			/* the pipeline loop: its longest stage, and its stretch (sequential) */
-			vec_foreach(&u->stmts, s) if (u->stmts.data[s].coarse && own_span(u, &u->stmts.data[s], pl) >
-						      u->period[pl]) u->period[pl] = own_span(u, &u->stmts.data[s], pl);
+			vec_foreach(&u->stmts, s) {
+				int64_t span = u->stmts.data[s].coarse ? own_span(u, &u->stmts.data[s], pl) : 0;
+				if (span > u->period[pl])
+					u->period[pl] = span;
+			}
 			if (u->period[pl] < u->pipe_stretch)
 				u->period[pl] = u->pipe_stretch;
 		}
